@@ -1,0 +1,24 @@
+"""Load whichever real-error corpora can be produced on this machine."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator
+
+from bench.corpus import CorpusCase
+
+BACKENDS = ("sqlite", "duckdb", "postgresql", "mysql", "oracle", "mssql")
+
+
+def load(backends: tuple[str, ...] = BACKENDS) -> Iterator[tuple[str, list[CorpusCase] | str]]:
+    """Yield (backend, cases) or (backend, why it was left out)."""
+    for backend in backends:
+        try:
+            module = importlib.import_module(f"bench.corpus.{backend}")
+        except ImportError as exc:
+            yield backend, f"no corpus module ({exc})"
+            continue
+        try:
+            yield backend, list(module.collect())
+        except Exception as exc:  # noqa: BLE001 - a missing server leaves that backend out
+            yield backend, f"could not produce the corpus: {type(exc).__name__}: {exc}"

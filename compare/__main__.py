@@ -1,0 +1,230 @@
+"""
+Run both classifiers over the real-error corpus and write the comparison table.
+
+    python -m compare [--backend NAME ...] [--output PATH | --no-write] [--repeat N]
+
+localdata-mcp's ``classify_error(exception, db_type)`` needs the backend
+name (it does not detect it); it is given the corpus's backend name.
+localdata-errors is called as users call it: ``classify_error(exception)``,
+detecting the backend from the driver.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import importlib
+import importlib.metadata
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from bench._corpora import BACKENDS, load
+from bench.corpus import CorpusCase
+from localdata_errors import KIND_TABLE, classify_error
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_OUTPUT = ROOT / "docs" / "comparison.md"
+THEIR_MODULE = "localdata_mcp.error_classification"
+
+
+@dataclass
+class Tally:
+    """Right answers of one classifier on one backend."""
+
+    cases: int = 0
+    category: int = 0
+    retryable: int = 0
+    code_cases: int = 0
+    code: int = 0
+    name_cases: int = 0
+    names: int = 0
+    raised: int = 0
+    times: list[float] = field(default_factory=list)
+
+
+def _expected(case: CorpusCase) -> tuple[str, bool]:
+    info = KIND_TABLE[case.expected.kind]
+    retryable = info.retryable if case.expected.retryable is None else case.expected.retryable
+    return info.category.value, retryable
+
+
+def _score(tally: Tally, case: CorpusCase, resp: Any) -> None:
+    category, retryable = _expected(case)
+    exp = case.expected
+    tally.cases += 1
+    error_type = getattr(resp, "error_type", None)
+    tally.category += getattr(error_type, "value", error_type) == category
+    tally.retryable += getattr(resp, "is_retryable", None) is retryable
+    if exp.code is not None:
+        tally.code_cases += 1
+        code = getattr(resp, "database_error_code", None)
+        tally.code += code is not None and str(code) == exp.code
+    wanted = (*exp.resources, *exp.dependencies)
+    if wanted:
+        tally.name_cases += 1
+        found = (*getattr(resp, "affected_resources", ()), *getattr(resp, "dependencies", ()))
+        tally.names += all(name in found for name in wanted)
+
+
+def _timed(fn: Callable[[], Any], repeat: int) -> tuple[Any, float]:
+    result = fn()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return result, statistics.median(times)
+
+
+def _import_time(module: str) -> float | None:
+    code = ("import time; t = time.perf_counter(); import " + module
+            + "; print(time.perf_counter() - t)")
+    best: float | None = None
+    for _ in range(3):
+        # A fixed command: this interpreter importing one named module.
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,  # noqa: S603
+                              timeout=300, check=False, cwd=ROOT)
+        if proc.returncode != 0:
+            return None
+        value = float(proc.stdout.strip().splitlines()[-1])
+        best = value if best is None else min(best, value)
+    return best
+
+
+def _version(dist: str) -> str:
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def _pct(right: int, total: int) -> str:
+    return f"{right}/{total} ({100 * right / total:.0f} %)" if total else "n/a"
+
+
+def run(backends: tuple[str, ...], repeat: int) -> str:
+    """Classify every case with both classifiers; return the markdown report."""
+    theirs = importlib.import_module(THEIR_MODULE)
+    their_classify: Callable[..., Any] = theirs.classify_error
+    rows: list[tuple[str, Tally, Tally]] = []
+    left_out: list[str] = []
+    for backend, cases in load(backends):
+        if isinstance(cases, str):
+            left_out.append(f"{backend}: {cases}")
+            continue
+        ours_t, theirs_t = Tally(), Tally()
+        for case in cases:
+            resp, elapsed = _timed(partial(classify_error, case.exception, case.db_type), repeat)
+            _score(ours_t, case, resp)
+            ours_t.times.append(elapsed)
+            try:
+                resp, elapsed = _timed(
+                    partial(their_classify, case.exception, case.db_type or backend), repeat)
+            except Exception:  # noqa: BLE001 - a classifier that raises scores nothing
+                theirs_t.cases += 1
+                theirs_t.raised += 1
+                continue
+            _score(theirs_t, case, resp)
+            theirs_t.times.append(elapsed)
+        rows.append((backend, ours_t, theirs_t))
+    return _report(rows, left_out)
+
+
+def _report(rows: list[tuple[str, Tally, Tally]], left_out: list[str]) -> str:
+    ours_v, theirs_v = _version("localdata-errors"), _version("localdata-mcp")
+    lines = [
+        "# localdata-errors and localdata-mcp, side by side",
+        "",
+        f"Generated by `python -m compare` on {dt.date.today().isoformat()}: "
+        f"localdata-errors {ours_v}, localdata-mcp {theirs_v}, "
+        f"Python {platform.python_version()}.",
+        "",
+        "Both classifiers see the same exceptions: the real-error corpus "
+        "(`bench.corpus`).  localdata-mcp is told the backend (it cannot detect "
+        "it); localdata-errors detects it from the driver.  Each cell is "
+        "localdata-errors / localdata-mcp.",
+        "",
+        "| backend | cases | category right | retry decision right | native code kept "
+        "| names extracted | raised |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    total_ours, total_theirs = Tally(), Tally()
+    for backend, ours, theirs in rows:
+        lines.append(
+            f"| {backend} | {ours.cases} | {_pct(ours.category, ours.cases)} / "
+            f"{_pct(theirs.category, theirs.cases)} | {_pct(ours.retryable, ours.cases)} / "
+            f"{_pct(theirs.retryable, theirs.cases)} | {_pct(ours.code, ours.code_cases)} / "
+            f"{_pct(theirs.code, theirs.code_cases)} | {_pct(ours.names, ours.name_cases)} / "
+            f"{_pct(theirs.names, theirs.name_cases)} | {ours.raised} / {theirs.raised} |")
+        for total, part in ((total_ours, ours), (total_theirs, theirs)):
+            for name in ("cases", "category", "retryable", "code_cases", "code",
+                         "name_cases", "names", "raised"):
+                setattr(total, name, getattr(total, name) + getattr(part, name))
+            total.times += part.times
+    lines.append(
+        f"| **all** | {total_ours.cases} | {_pct(total_ours.category, total_ours.cases)} / "
+        f"{_pct(total_theirs.category, total_theirs.cases)} | "
+        f"{_pct(total_ours.retryable, total_ours.cases)} / "
+        f"{_pct(total_theirs.retryable, total_theirs.cases)} | "
+        f"{_pct(total_ours.code, total_ours.code_cases)} / "
+        f"{_pct(total_theirs.code, total_theirs.code_cases)} | "
+        f"{_pct(total_ours.names, total_ours.name_cases)} / "
+        f"{_pct(total_theirs.names, total_theirs.name_cases)} | "
+        f"{total_ours.raised} / {total_theirs.raised} |")
+    lines.append("")
+    if total_ours.times and total_theirs.times:
+        ours_med = statistics.median(total_ours.times) * 1e6
+        theirs_med = statistics.median(total_theirs.times) * 1e6
+        lines += [
+            f"Median time per call: {ours_med:.1f} µs (localdata-errors) and "
+            f"{theirs_med:.1f} µs (localdata-mcp): localdata-errors takes "
+            f"{ours_med / theirs_med:.2f} times as long (it detects the backend, unwraps, "
+            "extracts names and redacts).",
+            "",
+        ]
+    ours_imp, theirs_imp = _import_time("localdata_errors"), _import_time(THEIR_MODULE)
+    lines.append(
+        "Import time (best of 3, fresh interpreter): "
+        f"`import localdata_errors` {_ms(ours_imp)}, `import {THEIR_MODULE}` "
+        f"{_ms(theirs_imp)} (it imports the whole localdata_mcp package).")
+    if left_out:
+        lines += ["", "Left out:", "", *(f"- {why}" for why in left_out)]
+    return "\n".join(lines) + "\n"
+
+
+def _ms(seconds: float | None) -> str:
+    return "failed" if seconds is None else f"{seconds * 1000:.0f} ms"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``python -m compare``."""
+    parser = argparse.ArgumentParser(prog="python -m compare",
+                                     description="localdata-errors vs localdata-mcp")
+    parser.add_argument("--backend", action="append", choices=BACKENDS)
+    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
+    parser.add_argument("--no-write", action="store_true", help="print only")
+    parser.add_argument("--repeat", type=int, default=20, help="timed calls per case")
+    args = parser.parse_args(argv)
+    try:
+        importlib.import_module(THEIR_MODULE)
+    except ImportError as exc:
+        print(f"localdata-mcp is not importable here ({exc}); install it in this "
+              "environment (tox -e compare does) and run again.", file=sys.stderr)
+        return 2
+    report = run(tuple(args.backend or BACKENDS), max(args.repeat, 1))
+    sys.stdout.write(report)
+    if not args.no_write:
+        args.output.write_text(report, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

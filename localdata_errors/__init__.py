@@ -1,0 +1,70 @@
+"""
+localdata-errors: any database driver exception in, one structured, actionable answer out.
+
+.. code-block:: python
+
+    from localdata_errors import classify_error
+
+    try:
+        cursor.execute("SELECT * FROM orders")
+    except Exception as exc:
+        answer = classify_error(exc)
+        answer.kind            # Kind.UNDEFINED_TABLE
+        answer.is_retryable    # False
+        answer.to_tool_error() # {"status": "error", "error_type": "resource_not_found", ...}
+"""
+
+from __future__ import annotations
+
+from localdata_errors.classify import (
+    classify_error,
+    classify_message,
+    get_error_suggestion,
+    is_error_retryable,
+)
+from localdata_errors.kinds import (
+    KIND_TABLE,
+    ErrorCategory,
+    Kind,
+    KindInfo,
+    ToolErrorType,
+    kind_info,
+)
+from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError
+from localdata_errors.redact import redact
+from localdata_errors.registry import (
+    ErrorMapperRegistry,
+    MapperInfo,
+    NoSuchMapperError,
+    hookimpl,
+    hookspec,
+    normalize_db_type,
+)
+from localdata_errors.response import StructuredErrorResponse
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "KIND_TABLE",
+    "DatabaseErrorMapper",
+    "ErrorCategory",
+    "ErrorInput",
+    "ErrorMapperRegistry",
+    "Kind",
+    "KindInfo",
+    "MappedError",
+    "MapperInfo",
+    "NoSuchMapperError",
+    "StructuredErrorResponse",
+    "ToolErrorType",
+    "__version__",
+    "classify_error",
+    "classify_message",
+    "get_error_suggestion",
+    "hookimpl",
+    "hookspec",
+    "is_error_retryable",
+    "kind_info",
+    "normalize_db_type",
+    "redact",
+]

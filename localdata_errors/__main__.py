@@ -1,0 +1,7 @@
+"""``python -m localdata_errors``: the command line."""
+
+import sys
+
+from localdata_errors.cli import main
+
+sys.exit(main())

@@ -1,0 +1,571 @@
+"""
+SQL Server backend: pyodbc, aioodbc, pymssql and python-tds (pytds) errors.
+
+It reads the SQL Server message number from wherever the driver put it
+(the ``(NNN)`` native error of pyodbc's first ODBC record, pymssql's
+``args[0]`` / ``.number``, pytds's ``.msg_no``), keeps pyodbc's SQLSTATE,
+and looks the number up in a curated table of SQL Server numbers,
+DB-Library's client numbers (pymssql) and ODBC SQLSTATEs.  Unknown numbers
+fall back on the message's severity (20 and above: the server closed the
+connection), then on the generic keywords.  Names come from the message
+patterns of ``sys.messages``.
+
+pyodbc serves every ODBC database: a record whose driver chain is clearly
+another database's (``[PostgreSQL]``, ``[MySQL]``, ``[Oracle]``, ...) is
+answered from its SQLSTATE and the generic keywords, never from SQL Server
+numbers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Final
+
+from localdata_errors.backends.generic import keyword_kind
+from localdata_errors.kinds import Kind
+from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError
+from localdata_errors.names import unique, unqualify
+from localdata_errors.registry import hookimpl
+
+__all__ = ["MssqlMapper"]
+
+_codes: ModuleType | None = None
+
+
+def _tables() -> ModuleType:
+    """Import the code tables on first use, not when the plugin is loaded."""
+    global _codes  # noqa: PLW0603 - a module-level lazy import, set once
+    if _codes is None:
+        from localdata_errors.backends import _mssql_codes  # noqa: PLC0415 - lazy by design
+
+        _codes = _mssql_codes
+    return _codes
+
+
+# -- reading the driver's shapes -------------------------------------------------------
+
+#: The head of a pyodbc record: ``[SQLSTATE] [driver][...]``.
+_ODBC_HEAD: Final = re.compile(r"\[([0-9A-Z]{5})\] ((?:\[[^\[\]]{0,128}\]){1,8})")
+#: pymssql's server text is followed by DB-Library's own message.
+_DBLIB_TAIL: Final = "DB-Lib error message "
+_DBLIB_SEVERITY: Final = re.compile(r"DB-Lib error message 20018, severity (\d{1,3})")
+#: Message-only inputs: pymssql's and pytds's ``message`` property, SSMS's
+#: ``Msg N, Level L`` header and a pymssql args tuple rendered as text.
+_TEXT_NUMBER: Final = re.compile(
+    r"(?:SQL Server message|Msg) (-?\d{1,6}), (?:severity|Level) (\d{1,3})[^\n]{0,200}\n?"
+    r"|\(\(?(-?\d{1,6}), b?[\"']"
+)
+_DRIVER_MANAGERS: Final = frozenset({"unixodbc", "iodbc", "microsoft", "driver manager",
+                                     "odbc driver manager"})
+
+
+# Not frozen: a frozen dataclass's __init__ costs several times more, and these
+# never leave the module.
+@dataclass(slots=True)
+class _Read:
+    """What the driver said, before any table is consulted."""
+
+    number: int | None = None
+    sqlstate: str | None = None
+    body: str = ""
+    severity: int | None = None
+    #: ``"server"``: a SQL Server message; ``"client"``: the SQL Server ODBC
+    #: driver's own record; ``"neutral"``: the ODBC driver manager's;
+    #: ``"foreign"``: another database's ODBC driver; ``"dblib"``: pymssql.
+    origin: str = "server"
+    message: str | None = None
+
+
+def _is_sqlstate(value: str) -> bool:
+    return len(value) == 5 and value.isascii() and value.isalnum()
+
+
+def _int(value: object) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    return None
+
+
+def _text(value: object) -> str | None:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bytes | bytearray):
+        return bytes(value[:65536]).decode("utf-8", "replace")
+    return None
+
+
+def _odbc_origin(chain: str) -> str:
+    """Say whose record an ODBC bracket chain (``[Microsoft][...][SQL Server]``) is."""
+    if "[SQL Server]" in chain:  # the server's own tag: the text is a sys.messages text
+        return "server"
+    if "SQL Server" in chain:
+        return "client"  # the SQL Server ODBC driver (or FreeTDS) speaking for itself
+    parts = chain[1:-1].lower().split("][")
+    if all(part in _DRIVER_MANAGERS or "driver manager" in part for part in parts):
+        return "neutral"
+    return "foreign"
+
+
+def _split_native(record: str) -> tuple[str, int | None]:
+    """
+    Split a record's end: `` (native)`` and, on the first record, `` (SQLFunction)``.
+
+    A message given as a tuple's repr ends with its closing quote and
+    parenthesis too; only the last 96 characters are looked at.
+    """
+    end = len(record)
+    low = max(0, end - 96)
+    for _ in range(2):
+        opening = record.rfind("(", low, end)
+        closing = record.find(")", opening, end) if opening >= 0 else -1
+        if closing < 0:
+            break
+        inner = record[opening + 1:closing]
+        digits = inner[1:] if inner[:1] == "-" else inner
+        if digits.isascii() and digits.isdigit() and len(digits) <= 10:
+            return record[:opening].rstrip(), int(inner)
+        if not inner.isidentifier():
+            break
+        end = opening  # the ODBC function's name; the native error precedes it
+    return record, None
+
+
+def _read_odbc(text: str, sqlstate: str | None) -> _Read | None:
+    """Parse pyodbc's ``[SQLSTATE] [driver][SQL Server]text (native) (Function); ...``."""
+    at = text.find("[", 0, 64)
+    head = _ODBC_HEAD.match(text, at) if at >= 0 else None
+    if head is None:
+        return None
+    state = head.group(1)
+    # Skip warnings (01xxx) that precede the real error, e.g. "Changed database context".
+    for _ in range(4):
+        if not state.startswith("01"):
+            break
+        following = _ODBC_HEAD.search(text, head.end())
+        if following is None or text[following.start() - 2:following.start()] != "; ":
+            break
+        head = following
+        state = head.group(1)
+    start = head.end()
+    end = text.find("; [", start)
+    while end >= 0 and _ODBC_HEAD.match(text, end + 2) is None:
+        end = text.find("; [", end + 3)
+    record, number = _split_native(text[start:end] if end >= 0 else text[start:])
+    origin = _odbc_origin(head.group(2))
+    if number == 0 or origin in {"foreign", "neutral"}:
+        number = None
+    return _Read(number=number, sqlstate=sqlstate or state, body=record.strip(),
+                 origin=origin, message=text)
+
+
+def _read_pymssql(exc: BaseException, args: tuple[object, ...]) -> _Read | None:
+    """pymssql: ``(number, b"text DB-Lib error message ...")``, or that tuple as one arg."""
+    first: object = args[0] if args else None
+    payload: tuple[object, ...] = args
+    if isinstance(first, tuple) and len(first) >= 2:
+        payload = first
+    number = _int(payload[0]) if payload else None
+    number = _int(getattr(exc, "number", None)) or number
+    if number is None:
+        return None
+    raw = _text(payload[1]) if len(payload) > 1 else None
+    text = raw or ""
+    body = text
+    cut = text.find(_DBLIB_TAIL)
+    if cut > 0:
+        body = text[:cut]
+    severity = _int(getattr(exc, "severity", None)) or None
+    if severity is None and cut >= 0:
+        found = _DBLIB_SEVERITY.search(text, cut)
+        severity = int(found.group(1)) if found is not None else None
+    origin = "dblib" if cut == 0 else "server"
+    # A query timeout surfaces as 20047 (DBPROCESS is dead) after the 20003 that caused it.
+    if number == 20047 and "DB-Lib error message 20003," in text:
+        number = 20003
+    return _Read(number=number, body=body.strip(), severity=severity, origin=origin,
+                 message=text or None)
+
+
+def _read_exception(exc: BaseException, driver: str | None) -> _Read | None:
+    args = getattr(exc, "args", ())
+    if not isinstance(args, tuple):
+        args = ()
+    msg_no = _int(getattr(exc, "msg_no", None))
+    if msg_no is not None and (driver == "pytds" or hasattr(exc, "srvname")):
+        text = _text(getattr(exc, "text", None)) or (_text(args[0]) if args else "") or ""
+        severity = _int(getattr(exc, "severity", None))
+        return _Read(number=msg_no or None, body=text, severity=severity or None,
+                     message=_text(args[0]) if args else None)
+    if driver in {"pymssql", "_mssql"}:
+        return _read_pymssql(exc, args)
+    if len(args) >= 2 and isinstance(args[0], str) and isinstance(args[1], str):
+        # pyodbc: (sqlstate, "[sqlstate] [...]...") from ODBC, (message, sqlstate) from itself.
+        state, text = args[0], args[1]
+        if not _is_sqlstate(state):
+            state, text = text, state
+            if not _is_sqlstate(state):
+                return None
+        found = _read_odbc(text, state)
+        if found is not None:
+            return found
+        return _Read(sqlstate=state, body=text, origin="neutral", message=text)
+    return None
+
+
+def _read_text(text: str, code: str | int | None) -> _Read:
+    """A message without a driver object (classify_message, unknown wrappers)."""
+    found = _read_odbc(text, None)
+    if found is None:
+        match = _TEXT_NUMBER.search(text, 0, 512)
+        if match is not None:
+            num = match.group(1) or match.group(3)
+            sev = match.group(2)
+            body = text[match.end():]
+            cut = body.find(_DBLIB_TAIL)
+            found = _Read(number=int(num), severity=int(sev) if sev else None,
+                          body=body[:cut] if cut > 0 else body)
+        else:
+            found = _Read(body=text, origin="server" if code is not None else "neutral")
+    if code is not None and found.number is None:
+        if isinstance(code, int) and not isinstance(code, bool):
+            return _Read(number=code, sqlstate=found.sqlstate, body=found.body,
+                         severity=found.severity, origin="server")
+        code_text = str(code).strip()
+        digits = code_text.removeprefix("-")
+        if digits.isascii() and digits.isdigit() and len(digits) <= 6:
+            return _Read(number=int(code_text), sqlstate=found.sqlstate, body=found.body,
+                         severity=found.severity, origin="server")
+        if _is_sqlstate(code_text) and found.sqlstate is None:
+            return _Read(sqlstate=code_text, body=found.body, origin=found.origin)
+    return found
+
+
+# -- names ---------------------------------------------------------------------------
+
+
+def _q(group: str) -> str:
+    return f"'(?P<{group}>[^']{{1,256}})'"
+
+
+def _dq(group: str) -> str:
+    return f'"(?P<{group}>[^"]{{1,256}})"'
+
+
+_FK_547: Final = re.compile(
+    r"The (?P<stmt>INSERT|UPDATE|DELETE|MERGE) statement conflicted with the "
+    r"(?P<ctype>FOREIGN KEY SAME TABLE|FOREIGN KEY|REFERENCE|CHECK|COLUMN FOREIGN KEY|"
+    r"COLUMN CHECK) constraint " + _dq("constraint") + r"\. The conflict occurred in database "
+    + _dq("database") + r", table " + _dq("table") + r"(?:, column '(?P<column>[^']{1,256})')?"
+)
+_DROP_WHAT: Final = re.compile(
+    r"Cannot \w{1,32} the (?P<what>[\w ]{1,40}) " + _q("obj") + ", because"
+)
+
+# Per number: the sys.messages pattern and its named parts.  Group names say
+# the part's role: table / obj / function (qualified: the qualifier is the
+# schema), column, constraint, index, database, schema, dep (a dependency).
+# Compiled on first use of each number, not at plugin import.
+_NAME_SOURCES: Final[dict[int, str]] = {
+    208: "Invalid object name " + _q("table"),
+    207: "Invalid column name " + _q("column"),
+    209: "Ambiguous column name " + _q("column"),
+    4104: 'The multi-part identifier "(?P<column>[^"]{1,256})" could not be bound',
+    4924: "column " + _q("column") + " does not exist in table " + _q("table"),
+    1767: "Foreign key " + _q("constraint") + " references invalid table " + _q("table"),
+    4902: "Cannot find the object " + _dq("table"),
+    195: _q("function") + " is not a recognized",
+    2812: "Could not find stored procedure " + _q("function"),
+    4121: 'or the user-defined function or aggregate "(?P<function>[^"]{1,256})"',
+    3728: _q("constraint") + " is not a constraint",
+    911: "Database " + _q("database") + " does not exist",
+    4060: "Cannot open database " + _dq("database"),
+    2760: "schema name " + _dq("schema"),
+    2705: "Column name " + _q("column") + " in table " + _q("table"),
+    8156: "The column " + _q("column") + " was specified multiple times",
+    1913: "with name " + _q("index") + r" already exists on \w{1,20} " + _q("table"),
+    2714: "There is already an object named " + _q("obj"),
+    15023: "User, group, or role " + _q("obj"),
+    15025: "The server principal " + _q("obj"),
+    1801: "Database " + _q("database") + " already exists",
+    1776: "referenced table " + _q("table") + " that match the referencing column list "
+          "in the foreign key " + _q("constraint"),
+    1778: "in foreign key " + _q("constraint"),
+    1785: "Introducing FOREIGN KEY constraint " + _q("constraint") + " on table " + _q("table"),
+    4901: "Column " + _q("column") + " cannot be added to non-empty table " + _q("table"),
+    1505: "for the object name " + _q("table") + " and the index name " + _q("index"),
+    2601: "Cannot insert duplicate key row in object " + _q("table")
+          + " with unique index " + _q("index"),
+    2627: r"Violation of [A-Z ]{1,16} constraint " + _q("constraint")
+          + r"\. Cannot insert duplicate key in object " + _q("table"),
+    515: "into column " + _q("column") + ", table " + _q("table"),
+    3726: "Could not drop object " + _q("table") + " because it is referenced",
+    3729: r"Cannot [A-Za-z ]{1,40} " + _q("obj") + " because it is being referenced by object "
+          + _q("dep"),
+    4712: "Cannot truncate table " + _q("table"),
+    4922: r"ALTER TABLE (?:\w{1,16} ){0,2}(?P<column>[^\s']{1,256}) failed because one or "
+          r"more objects access this column",
+    5074: r"The \w{1,32} " + _q("dep") + r" is dependent on \w{1,32} " + _q("obj"),
+    229: "permission was denied on the object " + _q("obj") + ", database "
+         + _q("database") + ", schema " + _q("schema"),
+    230: "permission was denied on the column " + _q("column") + " of the object "
+         + _q("obj") + ", database " + _q("database") + ", schema " + _q("schema"),
+    262: "permission denied in database " + _q("database"),
+    300: "permission was denied on object " + _q("obj") + ", database " + _q("database"),
+    916: "not able to access the database " + _dq("database"),
+    3906: "Failed to update database " + _dq("database"),
+    3961: "failed in database " + _q("database"),
+    1807: "exclusive lock on database " + _q("database"),
+    3702: "Cannot drop database " + _dq("database"),
+    40613: "Database " + _q("database") + " on server",
+    615: "name " + _q("database") + r"\. The database may be offline",
+    926: "Database " + _q("database") + " cannot be opened",
+    1101: "new page for database " + _q("database"),
+    1105: "Could not allocate space for object " + _q("table")
+          + r"(?:\.'[^']{1,256}')? in database " + _q("database"),
+    9002: "The transaction log for database " + _q("database"),
+    40544: "The database " + _q("database") + " has reached its size quota",
+    2628: "truncated in table " + _q("table") + ", column " + _q("column"),
+    8120: "Column " + _q("column") + " is invalid in the select list",
+    201: "Procedure or function " + _q("function") + " expects parameter",
+    8144: r"Procedure or function (?P<function>[^\s']{1,256}) has too many arguments",
+    8146: r"Procedure (?P<function>[^\s']{1,256}) has no parameters",
+    4406: "view or function " + _q("obj"),
+}
+_QUALIFIED_ROLES: Final = ("table", "obj", "function")
+_RESOURCE_ROLES: Final = ("table", "obj", "function", "column", "constraint", "index",
+                          "database", "schema")
+_COMPILED: dict[int, tuple[re.Pattern[str], tuple[str, ...]]] = {}
+
+
+def _pattern(number: int) -> tuple[re.Pattern[str], tuple[str, ...]] | None:
+    """The compiled pattern of *number* and its roles in listing order, or ``None``."""
+    entry = _COMPILED.get(number)
+    if entry is None:
+        source = _NAME_SOURCES.get(number)
+        if source is None:
+            return None
+        pattern = re.compile(source)
+        entry = (pattern, tuple(r for r in _RESOURCE_ROLES if r in pattern.groupindex))
+        _COMPILED[number] = entry  # bounded by _NAME_SOURCES; a racing duplicate is harmless
+    return entry
+
+
+@dataclass(slots=True)
+class _Names:
+    resources: tuple[str, ...] = ()
+    dependencies: tuple[str, ...] = ()
+    constraint: str | None = None
+    schema: str | None = None
+    kind: Kind | None = None
+
+
+def _split(raw: str) -> tuple[str, str | None]:
+    """:func:`unqualify`, with a fast path for the common unquoted ``schema.name``."""
+    if "[" in raw or '"' in raw:
+        return unqualify(raw)
+    head, dot, name = raw.rpartition(".")
+    if not dot:
+        return raw.strip(), None
+    return name.strip(), head.rpartition(".")[2].strip() or None
+
+
+def _names(number: int, body: str) -> _Names:
+    """Name the objects a message of *number* mentions (and refine 547 and 3701)."""
+    if number == 547:
+        return _names_547(body)
+    entry = _pattern(number)
+    if entry is None:
+        if number in {3701, 15151}:
+            return _names_drop(body)
+        return _Names()
+    pattern, roles = entry
+    match = pattern.search(body)
+    if match is None:
+        return _Names()
+    found = match.groupdict()
+    schema = found.get("schema")
+    resources: list[str] = []
+    for role in roles:
+        raw = found[role]
+        if raw is None:
+            continue
+        if role in _QUALIFIED_ROLES:
+            name, qualifier = _split(raw)
+            schema = schema or qualifier
+            resources.append(name)
+        elif role == "column":
+            resources.append(_split(raw)[0])  # a column's qualifier is a table alias
+        else:
+            resources.append(raw)
+    dep = found.get("dep")
+    return _Names(
+        resources=tuple(dict.fromkeys(name for name in resources if name)),
+        dependencies=(_split(dep)[0],) if dep else (),
+        constraint=found.get("constraint"),
+        schema=schema,
+    )
+
+
+def _names_547(body: str) -> _Names:
+    match = _FK_547.search(body)
+    if match is None:
+        return _Names(kind=Kind.CHECK_VIOLATION if "CHECK constraint" in body else None)
+    ctype = match.group("ctype")
+    table, schema = _split(match.group("table"))
+    constraint = match.group("constraint")
+    column = match.group("column")
+    if "CHECK" in ctype:
+        return _Names(resources=unique([table, column, constraint]), constraint=constraint,
+                      schema=schema, kind=Kind.CHECK_VIOLATION)
+    # FOREIGN KEY: the child row's parent is missing, the table named is the parent;
+    # REFERENCE: the parent row still has children, the table named is the child.
+    resources = [table, constraint] if ctype == "FOREIGN KEY SAME TABLE" else [constraint]
+    return _Names(resources=unique(resources), dependencies=(table,), constraint=constraint,
+                  schema=schema, kind=Kind.FOREIGN_KEY_VIOLATION)
+
+
+def _names_drop(body: str) -> _Names:
+    match = _DROP_WHAT.search(body)
+    if match is None:
+        return _Names()
+    name, schema = _split(match.group("obj"))
+    what = match.group("what").lower()
+    kind: Kind | None = None
+    if what == "table":
+        kind = Kind.UNDEFINED_TABLE
+    elif what in {"procedure", "function"}:
+        kind = Kind.UNDEFINED_FUNCTION
+    elif what == "database":
+        kind = Kind.UNDEFINED_DATABASE
+    elif what == "schema":
+        kind = Kind.UNDEFINED_SCHEMA
+    return _Names(resources=(name,), schema=schema, kind=kind)
+
+
+# -- kinds ---------------------------------------------------------------------------
+
+
+def _severity_kind(severity: int, body: str) -> Kind:
+    """An unknown number, judged by its severity level (SQL Server's documented bands)."""
+    if severity >= 20:
+        return Kind.CONNECTION_LOST  # fatal: the server has closed the connection
+    kind = keyword_kind(body)
+    if kind is not Kind.UNKNOWN:
+        return kind
+    if severity == 18:
+        return Kind.INTERNAL_ERROR  # nonfatal internal error
+    return Kind.CONFIGURATION_LIMIT_EXCEEDED  # 17: out of resources; 19: engine limit
+
+
+def _client_kind(sqlstate: str | None, body: str) -> Kind:
+    """An ODBC record without a SQL Server number: its SQLSTATE, refined by its text."""
+    low = body.lower()
+    if "can't open lib" in low or "certificate verify failed" in low or (
+            "not trusted" in low and "certificate" in low):
+        return Kind.CONNECTION_MISCONFIGURED
+    if "parameter markers" in low:  # pyodbc's own count check (HY000)
+        return Kind.INVALID_PARAMETER
+    if sqlstate is None:
+        return Kind.UNKNOWN
+    if sqlstate == "HYT00" and "login timeout" in low:
+        return Kind.CONNECTION_FAILURE  # the connection never opened: nothing ran
+    kind: Kind = _tables().ODBC_SQLSTATES.get(sqlstate, Kind.UNKNOWN)
+    return kind
+
+
+class MssqlMapper(DatabaseErrorMapper):
+    """
+    Microsoft SQL Server and Azure SQL, through pyodbc, aioodbc, pymssql and pytds.
+
+    .. versionadded:: 0.1.0
+    """
+
+    name = "mssql"
+    aliases = ("sqlserver", "sql_server", "sql server", "microsoft sql server", "tsql",
+               "azure_sql", "azuresql", "pyodbc", "pymssql", "pytds", "aioodbc")
+    driver_modules = ("pyodbc", "aioodbc", "pymssql", "_mssql", "pytds")
+    display_name = "Microsoft SQL Server"
+
+    def map_error(self, error: ErrorInput) -> MappedError | None:
+        """
+        Classify a SQL Server error.
+
+        Args:
+            error: The driver's exception (or only its text) and its message.
+
+        Returns:
+            The kind, the SQL Server number as ``code`` (the SQLSTATE when the
+            record has no number), the SQLSTATE pyodbc reported, and the names
+            the message mentions.
+        """
+        read: _Read | None = None
+        exc = error.exception
+        if exc is not None:
+            read = _read_exception(exc, error.driver)
+            if read is None and type(exc).__name__ == "ClosedConnectionError":
+                return MappedError(kind=Kind.CONNECTION_LOST)  # pytds: "Server closed connection"
+        if read is None:
+            read = _read_text(error.message, error.code)
+        return self._classify(read)
+
+    def _classify(self, read: _Read) -> MappedError:
+        tables = _tables()
+        number = read.number
+        kind: Kind | None = None
+        names = _Names()
+        if read.origin == "foreign":
+            # Another database's ODBC driver: its natives are not SQL Server numbers.
+            kind = _client_kind(read.sqlstate, read.body)
+            return MappedError(kind=kind, code=read.sqlstate, sqlstate=read.sqlstate,
+                               message=read.message)
+        if number is not None:
+            if read.origin == "client" and number not in tables.CLIENT_NATIVE_NUMBERS:
+                number = None  # an operating-system error code, not a SQL Server number
+            else:
+                kind = tables.SERVER_NUMBERS.get(number)
+                if kind is None and (read.origin == "dblib" or 20000 <= number <= 20100):
+                    kind = tables.DBLIB_NUMBERS.get(number)
+                names = _names(number, read.body)
+                if names.kind is not None and kind is not None:
+                    kind = names.kind
+                if kind is None and read.severity is not None and read.severity > 16:
+                    kind = _severity_kind(read.severity, read.body)
+        if kind is None:
+            kind = _client_kind(read.sqlstate, read.body)
+        retryable: bool | None = None
+        if number in {8645, 8651}:
+            retryable = True  # the server says "Rerun the query": the memory grant may come
+        code = str(number) if number is not None else read.sqlstate
+        return MappedError(
+            kind=kind,
+            code=code,
+            sqlstate=read.sqlstate,
+            affected_resources=names.resources,
+            dependencies=names.dependencies,
+            constraint=names.constraint,
+            schema=names.schema,
+            message=read.message,
+            retryable=retryable,
+        )
+
+    def declared_codes(self) -> Mapping[str, Kind]:
+        """
+        Every SQL Server number, DB-Library number and ODBC SQLSTATE of the tables.
+
+        Returns:
+            ``{"208": Kind.UNDEFINED_TABLE, "20009": ..., "HYT00": ..., ...}``.
+        """
+        tables = _tables()
+        declared: dict[str, Kind] = {str(n): k for n, k in tables.SERVER_NUMBERS.items()}
+        declared.update((str(n), k) for n, k in tables.DBLIB_NUMBERS.items())
+        declared.update(tables.ODBC_SQLSTATES)
+        return declared
+
+
+@hookimpl
+def localdata_errors_mappers() -> list[DatabaseErrorMapper]:
+    """Contribute the SQL Server mapper."""
+    return [MssqlMapper()]

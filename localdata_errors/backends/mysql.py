@@ -1,0 +1,617 @@
+"""
+MySQL and MariaDB backend: server and client error numbers, for every common driver.
+
+Recognises the exceptions of pymysql (and aiomysql, which re-raises
+pymysql's), mysqlclient (``MySQLdb``), mysql-connector-python
+(``mysql.connector``) and MariaDB Connector/Python (``mariadb``), directly
+or wrapped by SQLAlchemy.  The error number (``errno``) is the code: it is
+looked up in a table generated from MariaDB's and MySQL's own error lists
+(:mod:`localdata_errors.backends._mysql_codes`, loaded on first use), and
+the message names the objects involved: tables, columns, keys, foreign-key
+constraints and the table on the other side of a foreign key.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Final
+
+from localdata_errors.backends.generic import keyword_kind
+from localdata_errors.kinds import Kind
+from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError
+from localdata_errors.names import split_qualified, unique, unqualify, unquote
+from localdata_errors.registry import hookimpl
+
+__all__ = ["MySQLMapper", "extract_detail", "read_error"]
+
+# -- reading the exception -------------------------------------------------------
+
+_SQLSTATE = re.compile(r"[0-9A-Z]{5}")
+# A message that still carries its number: mysql-connector's "1146 (42S02): ...",
+# the command-line client's "ERROR 1146 (42S02) at line 1: ...", pymysql's
+# tuple repr "(1146, \"...\")".
+_PREFIX = re.compile(
+    r"""^\s{0,8}(?:ERROR\s{1,4})?\(?(?P<errno>\d{1,5})
+        (?:\s{0,4}\((?P<sqlstate>[0-9A-Z]{5})\))?(?:\s{1,4}at\sline\s\d{1,9})?
+        \s{0,4}[:,]\s{0,4}(?P<quote>["']?)""",
+    re.VERBOSE,
+)
+
+
+def _errno(value: object) -> int | None:
+    # bool is an int; a driver that puts True there is not reporting an error number.
+    if isinstance(value, int) and not isinstance(value, bool) and 0 < value < 100_000:
+        return value
+    if isinstance(value, str) and value.isdigit() and len(value) <= 5:
+        return int(value)
+    return None
+
+
+def _sqlstate(value: object) -> str | None:
+    if isinstance(value, str) and len(value) == 5 and _SQLSTATE.fullmatch(value):
+        return value
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class DriverError:
+    """
+    What a MySQL-family driver put on its exception.
+
+    Args:
+        errno: The server's or client library's error number.
+        sqlstate: The SQLSTATE, where the driver reports one.
+        message: The driver's own message text without the number prefix.
+    """
+
+    errno: int | None
+    sqlstate: str | None
+    message: str | None
+
+
+def read_error(error: ErrorInput) -> DriverError:
+    """
+    Read the error number, SQLSTATE and message text from an exception.
+
+    pymysql and MySQLdb: ``args == (errno, message)``; mysql-connector:
+    ``.errno``, ``.sqlstate``, ``.msg``; mariadb: ``.errno``, ``.sqlstate``,
+    ``.errmsg``.  Attributes of the wrong type are ignored.  Without an
+    exception (or without a number on it), the explicit ``code`` and then a
+    number prefix of the message are used.
+
+    Args:
+        error: The mapper's input.
+
+    Returns:
+        What could be read; each part ``None`` when absent.
+    """
+    exc = error.exception
+    errno: int | None = None
+    sqlstate: str | None = None
+    message: str | None = None
+    if exc is not None:
+        errno = _errno(getattr(exc, "errno", None))
+        sqlstate = _sqlstate(getattr(exc, "sqlstate", None))
+        for attr in ("msg", "errmsg"):
+            text = getattr(exc, attr, None)
+            if isinstance(text, str) and text:
+                message = text
+                break
+        args = getattr(exc, "args", ())
+        if isinstance(args, tuple) and len(args) >= 2:
+            if errno is None:
+                errno = _errno(args[0])
+            if message is None and errno is not None and isinstance(args[1], str):
+                message = args[1]
+    if errno is None and error.code is not None:
+        errno = _errno(error.code)
+    if errno is None or message is None:
+        match = _PREFIX.match(error.message)
+        if match is not None:
+            errno = errno or _errno(match.group("errno"))
+            sqlstate = sqlstate or match.group("sqlstate")
+            if message is None:
+                text = error.message[match.end():].rstrip()
+                quote = match.group("quote")
+                if quote and text.endswith(quote + ")"):
+                    text = text[:-2]
+                message = text
+    return DriverError(errno, sqlstate, message)
+
+
+# -- names in the messages ---------------------------------------------------------
+
+# A backticked part; a doubled backtick inside stands for one (bounded, no nesting).
+_BQ = r"`[^`]{1,128}(?:``[^`]{0,128}){0,2}`"
+# A name as MySQL and MariaDB print them: `db`.`t`.`c`, 'db.t', "x".
+_NAME = rf"(?:{_BQ}(?:\.{_BQ}){{0,2}}|'[^']{{1,256}}'|\"[^\"]{{1,256}}\")"
+
+
+def _parts(raw: str) -> list[str]:
+    # Backticked names are split on their dots; a quoted 'db.t' on its first dot
+    # (the server prints database and table joined, unquoted, inside the quotes).
+    raw = raw.strip()
+    if raw.startswith("`"):
+        if "``" not in raw:  # the common case, without the general quote scanner
+            return [p for p in raw[1:-1].split("`.`") if p]
+        return split_qualified(raw)
+    inner = unquote(raw)
+    return [p for p in inner.split(".", 2) if p] or [inner]
+
+
+@dataclass(slots=True)
+class Detail:
+    """
+    Names read from one message.
+
+    Args:
+        resources: Affected tables, columns, keys, constraints, ..., in order.
+        dependencies: What must change first.
+        constraint: The constraint or key name.
+        schema: The database a qualified name carried.
+        kind: A kind the message makes more precise than the number alone.
+    """
+
+    resources: list[str] = field(default_factory=list)
+    dependencies: list[str] = field(default_factory=list)
+    constraint: str | None = None
+    schema: str | None = None
+    kind: Kind | None = None
+
+    def table(self, raw: str | None, *, dependency: bool = False) -> str | None:
+        """Add a (possibly qualified) table; returns its bare name."""
+        if not raw:
+            return None
+        obj, qualifier = unqualify_parts(_parts(raw))
+        self.schema = self.schema or qualifier
+        (self.dependencies if dependency else self.resources).append(obj)
+        return obj
+
+    def column(self, raw: str | None) -> None:
+        """Add a column; ``db.t.c`` also names its table and database."""
+        if not raw:
+            return
+        parts = _parts(raw)
+        self.resources.append(parts[-1])
+        if len(parts) >= 3:
+            self.resources.append(parts[-2])
+            self.schema = self.schema or parts[-3]
+
+    def name(self, raw: str | None) -> str | None:
+        """Add an unqualified object (key, index, constraint, database)."""
+        if not raw:
+            return None
+        obj = unquote(raw)
+        self.resources.append(obj)
+        return obj
+
+
+def unqualify_parts(parts: list[str]) -> tuple[str, str | None]:
+    """``["db", "t"]`` gives ``("t", "db")``; a bare name gives ``(name, None)``."""
+    if not parts:
+        return "", None
+    return parts[-1], (parts[-2] if len(parts) > 1 else None)
+
+
+def _re(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern.replace("NAME", _NAME), re.IGNORECASE)
+
+
+_TABLE_MISSING = _re(r"Table (?P<t>NAME) doesn't exist")
+_UNKNOWN_TABLE = _re(r"Unknown (?:table|VIEW):? (?P<t>NAME)")
+_UNKNOWN_VARIABLE = _re(r"Unknown system variable (?P<v>NAME)")
+_GROUP_BY = _re(r"(?P<c>NAME) isn't in GROUP BY")
+_TABLE_EXISTS = _re(r"Table (?P<t>NAME) already exists")
+_DATABASE = _re(r"(?:Unknown database|drop database|create database|to database) (?P<d>NAME)")
+_UNKNOWN_COLUMN = _re(r"Unknown column (?P<c>NAME)(?: in (?P<w>NAME))?")
+_AMBIGUOUS_COLUMN = _re(r"Column (?P<c>NAME) in .{1,64}? is ambiguous")
+_COLUMN = _re(r"(?:for column|Column|Field|column name) (?P<c>NAME)")
+_KEY_NAME = _re(r"(?:key name|for key|Can't DROP(?: COLUMN| INDEX| KEY| CONSTRAINT"
+                r"| FOREIGN KEY| CHECK| PRIMARY KEY)?) (?P<k>NAME)")
+_DUP_ENTRY_KEY = _re(r"for key (?P<k>NAME)\s{0,4}$")
+_DUP_KEY_TABLE = _re(r"duplicate key in table (?P<t>NAME)")
+_ROUTINE = re.compile(r"(?:FUNCTION|PROCEDURE|PACKAGE) (?P<f>[\w$.`]{1,256}) does not exist")
+_DENIED_TABLE = _re(r"for (?:column (?P<c>NAME) in )?table (?P<t>NAME)")
+_FK = _re(r"foreign key constraint fails \((?P<child>NAME), CONSTRAINT (?P<c>NAME) "
+          r"FOREIGN KEY \([^)]{0,512}\) REFERENCES (?P<parent>NAME)")
+_FK_TRUNCATE = _re(r"referenced in a foreign key constraint \((?P<child>NAME), CONSTRAINT "
+                   r"(?P<c>NAME) FOREIGN KEY \([^)]{0,512}\) REFERENCES (?P<parent>NAME)")
+_FK_DROP_PARENT = _re(r"Cannot drop table (?P<t>NAME) referenced by (?:a )?foreign key "
+                      r"constraint (?P<c>NAME) on table (?P<child>NAME)")
+_FK_NEEDED = _re(r"Cannot (?:drop|change) (?:index|column) (?P<o>NAME): (?:needed|used) in "
+                 r"a foreign key constraint(?: (?P<c>NAME))?(?: of table (?P<t>NAME))?")
+_CHECK_MARIADB = _re(r"CONSTRAINT (?P<c>NAME) failed for (?P<t>NAME)")
+_CHECK_MYSQL = _re(r"Check constraint (?P<c>NAME) is violated")
+_CREATE_TABLE = _re(r"Can't create table (?P<t>NAME)")
+_DATETIME = re.compile(r"Incorrect (?:date|time|datetime|timestamp) value|"
+                       r"incorrect (?:date|time|datetime|timestamp) value", re.IGNORECASE)
+_NAME_RESOLUTION = re.compile(
+    r"Name or service not known|nodename nor servname|Temporary failure in name resolution"
+    r"|Unknown (?:MySQL |MariaDB )?server host|getaddrinfo failed|No address associated",
+    re.IGNORECASE,
+)
+_HOURLY_LIMIT = re.compile(r"max_questions|max_updates|max_connections_per_hour")
+_OPTION = re.compile(r"running with the --")
+_READ_ONLY = re.compile(r"read[-_ ]only", re.IGNORECASE)
+# Parameter-count errors the drivers raise themselves, before anything reaches a server.
+_DRIVER_PARAMETERS = re.compile(
+    r"not enough arguments for format string|not all arguments converted"
+    r"|Not enough parameters for the SQL statement|Not all parameters were used"
+    r"|doesn't match the number of data elements|Incorrect number of arguments"
+    r"|Wrong number of parameters",
+    re.IGNORECASE,
+)
+# Connection states the drivers report themselves, without an error number.
+_DRIVER_LOST = re.compile(
+    r"Connection not available|connection is not open|connection is closed"
+    r"|Lost connection to (?:MySQL|MariaDB) server|server has gone away",
+    re.IGNORECASE,
+)
+_SCAN: Final = 2048  # the names come first in every message
+
+
+def _fk(d: Detail, msg: str, *, parent_side: bool) -> None:
+    match = (_FK.search(msg, 0, _SCAN) or _FK_TRUNCATE.search(msg, 0, _SCAN))
+    if match is None:
+        return
+    child = unqualify_parts(_parts(match.group("child")))
+    parent = unqualify_parts(_parts(match.group("parent")))
+    d.constraint = unquote(match.group("c"))
+    d.schema = child[1] or parent[1]
+    if parent_side:  # the parent row/table is blocked by the child table
+        d.resources += [parent[0], child[0], d.constraint]
+        d.dependencies.append(child[0])
+    else:  # the child row needs a parent row
+        d.resources += [child[0], parent[0], d.constraint]
+        d.dependencies.append(parent[0])
+
+
+def _detail_fk_child(d: Detail, msg: str) -> None:
+    _fk(d, msg, parent_side=False)
+
+
+def _detail_fk_parent(d: Detail, msg: str) -> None:
+    _fk(d, msg, parent_side=True)
+
+
+def _detail_fk_drop_parent(d: Detail, msg: str) -> None:
+    match = _FK_DROP_PARENT.search(msg, 0, _SCAN)
+    if match is None:
+        _fk(d, msg, parent_side=True)
+        return
+    d.table(match.group("t"))
+    d.table(match.group("child"))
+    d.table(match.group("child"), dependency=True)
+    d.constraint = d.name(match.group("c"))
+
+
+def _detail_fk_needed(d: Detail, msg: str) -> None:
+    match = _FK_NEEDED.search(msg, 0, _SCAN)
+    if match is None:
+        return
+    d.name(match.group("o"))
+    if match.group("c"):
+        d.constraint = d.name(match.group("c"))
+    if match.group("t"):
+        d.table(match.group("t"))
+        d.table(match.group("t"), dependency=True)
+
+
+def _detail_table(pattern: re.Pattern[str]) -> Callable[[Detail, str], None]:
+    def detail(d: Detail, msg: str) -> None:
+        match = pattern.search(msg, 0, _SCAN)
+        if match is not None:
+            d.table(match.group("t"))
+
+    return detail
+
+
+def _detail_database(d: Detail, msg: str) -> None:
+    match = _DATABASE.search(msg, 0, _SCAN)
+    if match is not None:
+        d.name(match.group("d"))
+
+
+def _detail_unknown_column(d: Detail, msg: str) -> None:
+    match = _UNKNOWN_COLUMN.search(msg, 0, _SCAN)
+    if match is not None:
+        parts = _parts(match.group("c"))
+        d.resources.append(parts[-1])
+        if len(parts) > 1:  # t.x: the table (or alias) the column was looked up in
+            d.resources.append(parts[-2])
+
+
+def _detail_variable(d: Detail, msg: str) -> None:
+    match = _UNKNOWN_VARIABLE.search(msg, 0, _SCAN)
+    if match is not None:
+        d.name(match.group("v"))
+
+
+def _detail_group_by(d: Detail, msg: str) -> None:
+    match = _GROUP_BY.search(msg, 0, _SCAN)
+    if match is not None:
+        d.column(match.group("c"))
+
+
+def _detail_ambiguous(d: Detail, msg: str) -> None:
+    match = _AMBIGUOUS_COLUMN.search(msg, 0, _SCAN)
+    if match is not None:
+        d.column(match.group("c"))
+
+
+def _detail_column(d: Detail, msg: str) -> None:
+    match = _COLUMN.search(msg, 0, _SCAN)
+    if match is not None:
+        d.column(match.group("c"))
+
+
+def _detail_value(d: Detail, msg: str) -> None:
+    _detail_column(d, msg)
+    if _DATETIME.search(msg, 0, 200):
+        d.kind = Kind.INVALID_DATETIME_FORMAT
+
+
+def _detail_duplicate_entry(d: Detail, msg: str) -> None:
+    # The entry's value is data: only the key is named.  MySQL 8 prints "table.key".
+    match = _DUP_ENTRY_KEY.search(msg, max(0, len(msg) - 600))
+    if match is None:
+        return
+    parts = _parts(match.group("k"))
+    if len(parts) > 1:
+        d.resources.append(parts[0])
+    d.constraint = ".".join(parts[1:]) if len(parts) > 1 else parts[0]
+    d.resources.append(d.constraint)
+
+
+def _detail_key(d: Detail, msg: str) -> None:
+    match = _KEY_NAME.search(msg, 0, _SCAN)
+    if match is not None:
+        d.name(match.group("k"))
+
+
+def _detail_routine(d: Detail, msg: str) -> None:
+    match = _ROUTINE.search(msg, 0, _SCAN)
+    if match is not None:
+        obj, qualifier = unqualify(match.group("f"))
+        d.resources.append(obj)
+        d.schema = qualifier
+
+
+def _detail_denied(d: Detail, msg: str) -> None:
+    match = _DENIED_TABLE.search(msg, 0, _SCAN)
+    if match is not None:
+        d.table(match.group("t"))
+        if match.group("c"):
+            d.name(match.group("c"))
+    else:
+        _detail_database(d, msg)
+
+
+def _detail_check(d: Detail, msg: str) -> None:
+    match = _CHECK_MARIADB.search(msg, 0, _SCAN)
+    if match is not None:
+        d.kind = Kind.CHECK_VIOLATION
+        d.constraint = d.name(match.group("c"))
+        d.table(match.group("t"))
+        return
+    match = _CHECK_MYSQL.search(msg, 0, _SCAN)
+    if match is not None:
+        d.kind = Kind.CHECK_VIOLATION
+        d.constraint = d.name(match.group("c"))
+
+
+def _detail_create_table(d: Detail, msg: str) -> None:
+    _detail_table(_CREATE_TABLE)(d, msg)
+
+
+def _detail_rename(d: Detail, msg: str) -> None:
+    # "Error on rename of ... (errno: 150 ...)": InnoDB refused because a foreign
+    # key still refers to what the ALTER changes or removes.
+    if "errno: 150" in msg or "oreign key" in msg:
+        d.kind = Kind.DEPENDENT_OBJECTS_STILL_EXIST
+
+
+def _detail_connect(d: Detail, msg: str) -> None:
+    if _NAME_RESOLUTION.search(msg, 0, _SCAN):
+        d.kind = Kind.CONNECTION_MISCONFIGURED
+
+
+def _detail_user_limit(d: Detail, msg: str) -> None:
+    if _HOURLY_LIMIT.search(msg, 0, _SCAN):
+        d.kind = Kind.CONFIGURATION_LIMIT_EXCEEDED
+
+
+def _detail_option(d: Detail, msg: str) -> None:
+    if _OPTION.search(msg, 0, _SCAN) and not _READ_ONLY.search(msg, 0, _SCAN):
+        d.kind = Kind.UNKNOWN  # another --option (secure-file-priv, ...): read the message
+
+
+_DETAILS: Final[dict[int, Callable[[Detail, str], None]]] = {
+    1146: _detail_table(_TABLE_MISSING),
+    1051: _detail_table(_UNKNOWN_TABLE),
+    1109: _detail_table(_UNKNOWN_TABLE),
+    4092: _detail_table(_UNKNOWN_TABLE),
+    1193: _detail_variable,
+    1055: _detail_group_by,
+    1050: _detail_table(_TABLE_EXISTS),
+    1022: _detail_table(_DUP_KEY_TABLE),
+    1005: _detail_create_table,
+    1049: _detail_database,
+    1007: _detail_database,
+    1008: _detail_database,
+    1044: _detail_database,
+    1054: _detail_unknown_column,
+    1052: _detail_ambiguous,
+    1048: _detail_column,
+    1364: _detail_column,
+    1406: _detail_column,
+    1264: _detail_column,
+    1265: _detail_column,
+    1060: _detail_column,
+    1366: _detail_value,
+    1292: _detail_value,
+    1062: _detail_duplicate_entry,
+    1586: _detail_duplicate_entry,
+    1061: _detail_key,
+    1091: _detail_key,
+    1305: _detail_routine,
+    1630: _detail_routine,
+    1142: _detail_denied,
+    1143: _detail_denied,
+    1452: _detail_fk_child,
+    1216: _detail_fk_child,
+    1451: _detail_fk_parent,
+    1217: _detail_fk_parent,
+    1701: _detail_fk_parent,
+    3730: _detail_fk_drop_parent,
+    1553: _detail_fk_needed,
+    1828: _detail_fk_needed,
+    1829: _detail_fk_needed,
+    1832: _detail_fk_needed,
+    1833: _detail_fk_needed,
+    4025: _detail_check,
+    3819: _detail_check,
+    1025: _detail_rename,
+    2002: _detail_connect,
+    2003: _detail_connect,
+    1226: _detail_user_limit,
+    1290: _detail_option,
+}
+
+
+def extract_detail(errno: int | None, message: str) -> Detail:
+    """
+    Read the names (and any kind refinement) from a message.
+
+    Args:
+        errno: The error number; selects which message shape to expect.
+        message: The driver's message text.
+
+    Returns:
+        The names found; empty when the message has another shape.
+    """
+    detail = Detail()
+    extractor = _DETAILS.get(errno) if errno is not None else None
+    if extractor is not None:
+        extractor(detail, message)
+    return detail
+
+
+# -- the tables (generated, loaded on first use) ----------------------------------
+
+_KINDS: dict[int, Kind] | None = None
+_AMBIGUOUS: dict[int, tuple[Kind, Kind]] = {}
+
+
+def _kinds() -> dict[int, Kind]:
+    global _KINDS, _AMBIGUOUS  # noqa: PLW0603 - a lazily filled, read-only cache
+    if _KINDS is None:
+        from localdata_errors.backends import _mysql_codes  # noqa: PLC0415 - lazy on purpose
+
+        _AMBIGUOUS = _mysql_codes.AMBIGUOUS
+        _KINDS = _mysql_codes.KINDS
+    return _KINDS
+
+
+def kind_for_code(errno: int, message: str = "") -> Kind:
+    """
+    The kind of one error number, without the message's refinements.
+
+    A number MariaDB and MySQL use for different errors is decided by the
+    message's keywords; when they do not decide, ``Kind.UNKNOWN``.
+
+    Args:
+        errno: The error number.
+        message: The message, used only for such ambiguous numbers.
+
+    Returns:
+        The kind, ``Kind.UNKNOWN`` when the table has none.
+    """
+    kind = _kinds().get(errno)
+    if kind is not None:
+        return kind
+    pair = _AMBIGUOUS.get(errno)
+    if pair is None:
+        return Kind.UNKNOWN
+    by_words = keyword_kind(message)
+    return by_words if by_words in pair else Kind.UNKNOWN
+
+
+class MySQLMapper(DatabaseErrorMapper):
+    """
+    MySQL and MariaDB, through pymysql, aiomysql, MySQLdb, mysql-connector and mariadb.
+
+    .. versionadded:: 0.1.0
+    """
+
+    name = "mysql"
+    aliases = ("mariadb", "mysqldb", "pymysql", "aiomysql", "mysqlconnector")
+    driver_modules = (
+        "pymysql",
+        "aiomysql",
+        "MySQLdb",
+        "_mysql_exceptions",
+        "mysql.connector",
+        "_mysql_connector",
+        "mariadb",
+    )
+    display_name = "MySQL / MariaDB"
+
+    def map_error(self, error: ErrorInput) -> MappedError | None:
+        """
+        Classify one MySQL-family error by its number, then name what it involves.
+
+        Args:
+            error: The exception (pymysql, MySQLdb, mysql-connector, mariadb)
+                or a message with an explicit ``code``.
+
+        Returns:
+            The kind and details; ``Kind.UNKNOWN`` (keeping the number) when
+            the table has no row for it, so the keyword fallback decides.
+        """
+        found = read_error(error)
+        message = found.message if found.message is not None else error.message
+        if found.errno is None:
+            if _DRIVER_PARAMETERS.search(message, 0, _SCAN):
+                return MappedError(kind=Kind.INVALID_PARAMETER, message=found.message)
+            if _DRIVER_LOST.search(message, 0, _SCAN):
+                return MappedError(kind=Kind.CONNECTION_LOST, message=found.message)
+            return MappedError(kind=Kind.UNKNOWN, sqlstate=found.sqlstate,
+                               message=found.message)
+        kind = kind_for_code(found.errno, message)
+        detail = extract_detail(found.errno, message)
+        if detail.kind is not None:
+            kind = detail.kind
+        return MappedError(
+            kind=kind,
+            code=str(found.errno),
+            sqlstate=found.sqlstate,
+            affected_resources=unique(detail.resources),
+            dependencies=unique(detail.dependencies),
+            constraint=detail.constraint,
+            schema=detail.schema,
+            message=found.message,
+        )
+
+    def declared_codes(self) -> Mapping[str, Kind]:
+        """
+        Every error number with a kind in the generated table.
+
+        Returns:
+            ``{"1146": Kind.UNDEFINED_TABLE, ...}``; numbers the two servers
+            use for different errors are left out.
+        """
+        return {str(errno): kind for errno, kind in _kinds().items()}
+
+
+@hookimpl
+def localdata_errors_mappers() -> list[DatabaseErrorMapper]:
+    """
+    Contribute the MySQL/MariaDB mapper.
+
+    Returns:
+        One :class:`MySQLMapper`.
+    """
+    return [MySQLMapper()]

@@ -1,0 +1,381 @@
+"""
+Oracle backend: python-oracledb (thin and thick mode) and cx_Oracle errors.
+
+It reads the driver's ``_Error`` object (``exception.args[0]``: ``message``,
+``full_code``, ``code``, ``isrecoverable``), finds every code that starts a
+line of the message (``ORA-``, ``PLS-``, ``DPY-``, ``DPI-``), and picks the
+most specific one: the first that is not a wrapper.  So
+``ORA-00604: error occurred at recursive SQL level 1`` followed by
+``ORA-01653: unable to extend table ...`` is ``ORA-01653``; a PL/SQL
+compilation error (``ORA-06550`` + ``PLS-00201``) is its ``PLS-`` line; a
+trigger's ``ORA-06512`` / ``ORA-04088`` trailer is context; and a
+python-oracledb ``DPY-`` line that translates a database or ODPI-C error
+(``DPY-4011`` over ``ORA-03113``, ``DPY-1001`` over ``DPI-1010``) gives way
+to the line it translates.  The code is looked up in
+:mod:`localdata_errors.backends._oracle_codes`; names come from the
+official message patterns of that one line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from types import ModuleType
+from typing import Final
+
+from localdata_errors.kinds import KIND_TABLE, ErrorCategory, Kind
+from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError
+from localdata_errors.names import split_qualified, unique, unqualify, unquote
+from localdata_errors.registry import hookimpl
+
+__all__ = ["OracleMapper"]
+
+_codes: ModuleType | None = None
+
+
+def _tables() -> ModuleType:
+    """Import the code table on first use, not when the plugin is loaded."""
+    global _codes  # noqa: PLW0603 - a module-level lazy import, set once
+    if _codes is None:
+        from localdata_errors.backends import _oracle_codes  # noqa: PLC0415 - lazy by design
+
+        _codes = _oracle_codes
+    return _codes
+
+
+#: How much of a message is searched for codes: a stack names its cause early.
+_SCAN: Final = 8192
+
+#: A code at the start of a line.  PL/SQL compilation repeats SQL errors as
+#: ``PL/SQL: ORA-00942: ...``; ``ORA-06553: PLS-306: ...`` (SQL calling a
+#: PL/SQL unit that does not compile) carries its PLS- code unpadded.
+_CODE_LINE: Final = re.compile(
+    r"^(?:PL/SQL: |ORA-06553: )?(ORA|PLS|DPY|DPI)-(\d{1,5}):", re.MULTILINE
+)
+#: python-oracledb's listener refusal names the listener's own error.
+_SIMILAR: Final = re.compile(r"\(Similar to ORA-(\d{1,5})\)")
+#: What the operating system says when a host name does not resolve
+#: (glibc, macOS/BSD, Windows); a temporary resolver failure is not among them.
+_UNKNOWN_HOST: Final = ("Name or service not known", "nodename nor servname",
+                        "No address associated with hostname", "getaddrinfo failed",
+                        "No such host is known")
+
+# -- names in the official message texts -------------------------------------------
+
+_NAME: Final = r'"(?:[^"\n]|""){1,128}"|[A-Za-z_$#][\w$#]{0,127}'
+_QUALIFIED: Final = rf"(?:{_NAME})(?:\.(?:{_NAME})){{0,3}}"
+
+#: ``(SCHEMA.CONSTRAINT)`` of the constraint errors.
+_CONSTRAINT: Final = re.compile(rf"\(({_QUALIFIED})\)")
+#: The 21c+ tail of ORA-00001: ``violated on table HR.EMP columns (ID)``.
+_ON_TABLE: Final = re.compile(rf"violated on table ({_QUALIFIED}) columns \(([^()\n]{{1,1024}})\)")
+#: ``("HR"."EMP"."NAME")`` of ORA-01400 / ORA-01407, ``column "HR"."EMP"."NAME"`` of ORA-12899.
+_COLUMN_PATH: Final = re.compile(rf'(?:\(|for column )({_QUALIFIED})(?:\)| \(actual)')
+_IDENTIFIER: Final = re.compile(rf"^({_QUALIFIED}): invalid identifier")
+_TABLE_OR_VIEW: Final = re.compile(rf"table or view ({_QUALIFIED}) does not exist")
+_EXTEND: Final = re.compile(
+    rf"unable to extend (?:table|index|lob segment) ({_QUALIFIED})"
+    rf"(?: (?:sub)?partition ({_NAME}))? by \d{{1,20}} in tablespace ({_NAME})"
+)
+_TABLESPACE: Final = re.compile(rf"tablespace '?({_NAME})'?")
+_OBJECT: Final = re.compile(rf"object ({_QUALIFIED})(?: does not exist| is invalid|$)")
+_MUTATING: Final = re.compile(rf"table ({_QUALIFIED}) is mutating")
+_LOCK_OBJECT: Final = re.compile(rf"to lock object ({_QUALIFIED})")
+_DOUBLE_QUOTED: Final = re.compile(r'"([^"\n]{1,261})"')
+_SINGLE_QUOTED: Final = re.compile(r"'([^'\n]{1,261})'")
+
+
+class _Names:
+    """Names found in one message line, in the order they were found."""
+
+    __slots__ = ("constraint", "resources", "schema")
+
+    def __init__(self) -> None:
+        self.resources: list[str] = []
+        self.schema: str | None = None
+        self.constraint: str | None = None
+
+    def add(self, raw: str, *, parts: int = 1) -> None:
+        """Add a possibly qualified name; its last *parts* parts are resources."""
+        split = split_qualified(raw) if ("." in raw or '"' in raw) else [raw]
+        if not split:
+            return
+        self.resources.extend(split[-parts:])
+        if len(split) > parts and self.schema is None:
+            self.schema = split[-parts - 1]
+
+
+def _constraint(line: str, names: _Names) -> None:
+    match = _CONSTRAINT.search(line)
+    if match is not None:
+        obj, schema = unqualify(match.group(1))
+        names.constraint = obj
+        names.resources.append(obj)
+        names.schema = schema
+    tail = _ON_TABLE.search(line)
+    if tail is not None:
+        names.add(tail.group(1))
+        names.resources.extend(unquote(c) for c in tail.group(2).split(","))
+
+
+def _column_path(line: str, names: _Names) -> None:
+    match = _COLUMN_PATH.search(line)
+    if match is not None:
+        names.add(match.group(1), parts=2)
+
+
+def _identifier(line: str, names: _Names) -> None:
+    match = _IDENTIFIER.match(line)
+    if match is not None:
+        # "E"."FOO": the qualifier is usually a table alias, not a schema.
+        parts = split_qualified(match.group(1))
+        if parts:
+            names.resources.append(parts[-1])
+
+
+def _search(pattern: re.Pattern[str], parts: int = 1) -> Callable[[str, _Names], None]:
+    def extract(line: str, names: _Names) -> None:
+        match = pattern.search(line)
+        if match is not None:
+            names.add(match.group(1), parts=parts)
+    return extract
+
+
+_tablespace: Final = _search(_TABLESPACE)
+
+
+def _extend(line: str, names: _Names) -> None:
+    match = _EXTEND.search(line)
+    if match is None:
+        _tablespace(line, names)
+        return
+    names.add(match.group(1))
+    if match.group(2):
+        names.resources.append(unquote(match.group(2)))
+    names.resources.append(unquote(match.group(3)))
+
+
+def _quoted_object(line: str, names: _Names) -> None:
+    # ORA-04061 / 04065 / 06508 name a unit as "HR.PKG" (one quoted, dotted string).
+    match = _DOUBLE_QUOTED.search(line)
+    if match is not None:
+        names.add(match.group(1))
+
+
+_EXTRACTORS: Final[dict[str, Callable[[str, _Names], None]]] = {
+    **dict.fromkeys(("ORA-00001", "ORA-02290", "ORA-02291", "ORA-02292", "ORA-02293",
+                     "ORA-02298", "ORA-02299"), _constraint),
+    **dict.fromkeys(("ORA-01400", "ORA-01407", "ORA-12899"), _column_path),
+    "ORA-00904": _identifier,
+    "ORA-00942": _search(_TABLE_OR_VIEW),
+    **dict.fromkeys(("ORA-01536", "ORA-01652", "ORA-01653", "ORA-01654", "ORA-01658",
+                     "ORA-01688", "ORA-01691", "ORA-30036", "ORA-00959", "ORA-01950"),
+                    _extend),
+    "ORA-04043": _search(_OBJECT),
+    "PLS-00905": _search(_OBJECT),
+    "PLS-00904": _search(_OBJECT),
+    "ORA-04091": _search(_MUTATING),
+    "ORA-04020": _search(_LOCK_OBJECT),
+    "ORA-04021": _search(_LOCK_OBJECT),
+    **dict.fromkeys(("ORA-04061", "ORA-04063", "ORA-04065", "ORA-06508"), _quoted_object),
+    **dict.fromkeys(("ORA-01918", "ORA-01919", "ORA-01920", "ORA-01921", "ORA-04080",
+                     "ORA-04081", "ORA-04098", "PLS-00201", "PLS-00302", "PLS-00306"),
+                    _search(_SINGLE_QUOTED)),
+}
+
+# -- reading the driver's error object ---------------------------------------------------
+
+
+def _format_code(prefix: str, number: int) -> str:
+    width = 4 if prefix in {"DPY", "DPI"} else 5
+    return f"{prefix}-{number:0{width}d}"
+
+
+def _explicit_code(code: object) -> str | None:
+    """Normalise a caller's code: ``942``, ``"942"``, ``"ora-942"``, ``"ORA-00942"``."""
+    if isinstance(code, int) and not isinstance(code, bool):
+        return _format_code("ORA", code) if 0 < code < 100000 else None
+    if not isinstance(code, str):
+        return None
+    text = code.strip().upper()
+    prefix, dash, digits = text.partition("-")
+    if not dash:
+        prefix, digits = "ORA", text
+    if prefix in {"ORA", "PLS", "DPY", "DPI"} and digits.isascii() and digits.isdigit() \
+            and len(digits) <= 5:
+        return _format_code(prefix, int(digits))
+    return None
+
+
+def _codes_in(message: str) -> list[tuple[str, int]]:
+    """Each ``(code, position of its text)`` that starts a line, in order."""
+    return [(_format_code(m.group(1), int(m.group(2))), m.end())
+            for m in _CODE_LINE.finditer(message, 0, _SCAN)]
+
+
+def _line_at(message: str, start: int) -> str:
+    end = message.find("\n", start, start + 2048)
+    return message[start:end if end >= 0 else start + 2048].strip()
+
+
+def _driver_error(error: ErrorInput) -> tuple[str, object | None]:
+    """The driver's message and ``_Error`` object (``None`` for plain text)."""
+    exc = error.exception
+    if exc is not None:
+        args = getattr(exc, "args", None)
+        if isinstance(args, tuple) and args:
+            obj = args[0]
+            message = getattr(obj, "message", None)
+            if isinstance(message, str):
+                return message, obj
+    return error.message, None
+
+
+def _fallback_code(obj: object | None, explicit: object) -> str | None:
+    """The code when no line of the message starts with one."""
+    code = _explicit_code(explicit) if explicit is not None else None
+    if code is not None or obj is None:
+        return code
+    full_code = getattr(obj, "full_code", None)
+    if isinstance(full_code, str) and full_code:
+        return _explicit_code(full_code)
+    number = getattr(obj, "code", None)
+    if isinstance(number, int) and not isinstance(number, bool) and number > 0:
+        return _format_code("ORA", number)
+    return None
+
+
+#: Kinds whose cause lies in the request or its settings: Oracle's
+#: ``isrecoverable`` (a statement about the session) does not make them retryable.
+_NEVER_RECOVERABLE: Final = frozenset({
+    ErrorCategory.AUTH_ERROR, ErrorCategory.SYNTAX_ERROR, ErrorCategory.SCHEMA_ERROR,
+    ErrorCategory.CONSTRAINT_ERROR,
+})
+
+
+def _recoverable_override(obj: object | None, kind: Kind) -> bool | None:
+    """``True`` when the driver marks the error recoverable and the kind allows it."""
+    if obj is None or getattr(obj, "isrecoverable", False) is not True:
+        return None
+    info = KIND_TABLE[kind]
+    if info.retryable or kind is Kind.CONNECTION_MISCONFIGURED \
+            or info.category in _NEVER_RECOVERABLE:
+        return None
+    return True
+
+
+class OracleMapper(DatabaseErrorMapper):
+    """
+    Oracle: python-oracledb (thin and thick mode) and cx_Oracle.
+
+    .. versionadded:: 0.1.0
+    """
+
+    name = "oracle"
+    aliases = ("oracledb", "cx_oracle", "ora", "oracle+oracledb", "oracle+cx_oracle")
+    driver_modules = ("oracledb", "cx_Oracle")
+    display_name = "Oracle"
+
+    def map_error(self, error: ErrorInput) -> MappedError | None:
+        """
+        Classify one python-oracledb / cx_Oracle error, or a message with an Oracle code.
+
+        Args:
+            error: The exception (its ``args[0]`` is the driver's ``_Error``)
+                and its text; or a message and an explicit code.
+
+        Returns:
+            The kind, the most specific code and the names of the cause line;
+            ``None`` when nothing Oracle-shaped is found.
+        """
+        message, obj = _driver_error(error)
+        found = _codes_in(message) if "-" in message else []
+        if not found:
+            code = _fallback_code(obj, error.code)
+            if code is None:
+                return None
+            found = [(code, -1)]
+        tables = _tables()
+        wrappers: frozenset[str] = tables.WRAPPERS
+        chosen = _cause(found, wrappers)
+        code, start = found[chosen]
+        codes: Mapping[str, Kind] = tables.CODES
+        kind = codes.get(code, Kind.UNKNOWN)
+        line = _line_at(message, start) if start >= 0 else ""
+
+        if code == "DPY-6000":
+            similar = _SIMILAR.search(line)
+            if similar is not None:
+                # The code stays the driver's; the listener's own error says why.
+                kind = codes.get(_format_code("ORA", int(similar.group(1))), kind)
+        elif code == "DPY-6005" and any(text in message for text in _UNKNOWN_HOST):
+            kind = Kind.CONNECTION_MISCONFIGURED
+        elif code == "ORA-06502":
+            kind = _numeric_or_value(line, kind)
+        if chosen > 0 and kind is Kind.CONNECTION_LOST and found[0][0] == "DPY-6005":
+            kind = Kind.CONNECTION_FAILURE  # closed while connecting: never connected
+
+        names = _Names()
+        extract = _EXTRACTORS.get(code)
+        if extract is not None and line:
+            extract(line, names)
+        return MappedError(
+            kind=kind,
+            code=code,
+            affected_resources=unique(names.resources),
+            constraint=names.constraint,
+            schema=names.schema,
+            retryable=_recoverable_override(obj, kind),
+        )
+
+    def declared_codes(self) -> Mapping[str, Kind]:
+        """
+        Every code of the table.
+
+        Returns:
+            ``ORA-``, ``PLS-``, ``DPY-`` and ``DPI-`` codes and their kinds.
+        """
+        codes: Mapping[str, Kind] = _tables().CODES
+        return codes
+
+
+def _cause(found: list[tuple[str, int]], wrappers: frozenset[str]) -> int:
+    """
+    The index of the most specific code of a stack.
+
+    Args:
+        found: The codes that start a line, in order.
+        wrappers: The codes whose cause follows them.
+
+    Returns:
+        The first code that is neither a wrapper nor a ``DPY-`` translation;
+        failing that, the last ``DPY-`` code (``DPY-6005`` over ``DPY-6001``),
+        else the first code.
+    """
+    last_dpy = -1
+    for index, (code, _) in enumerate(found):
+        if code.startswith("DPY"):
+            last_dpy = index
+        elif code not in wrappers:
+            return index
+    return max(last_dpy, 0)
+
+
+def _numeric_or_value(line: str, kind: Kind) -> Kind:
+    """ORA-06502 says which value error it is after its colon."""
+    if "buffer too small" in line:
+        return Kind.STRING_DATA_RIGHT_TRUNCATION
+    if "conversion error" in line:
+        return Kind.INVALID_TEXT_REPRESENTATION
+    return kind
+
+
+@hookimpl
+def localdata_errors_mappers() -> list[DatabaseErrorMapper]:
+    """
+    The Oracle mapper.
+
+    Returns:
+        One :class:`OracleMapper`.
+    """
+    return [OracleMapper()]

@@ -1,0 +1,736 @@
+"""
+PostgreSQL backend: every SQLSTATE, through psycopg 3, psycopg2 and asyncpg.
+
+Recognises the exceptions of psycopg 3 (and ``psycopg_pool``), psycopg2 and
+asyncpg, directly or wrapped by SQLAlchemy.  The SQLSTATE (``sqlstate`` on
+psycopg 3 and asyncpg, ``pgcode`` on psycopg2) is the code: it is looked up
+in a table generated from PostgreSQL's own ``errcodes.txt``
+(:mod:`localdata_errors.backends._postgresql_codes`, loaded on first use),
+with a lenient fallback by SQLSTATE class for codes newer than the table.
+Errors the client library raises without a SQLSTATE (refused or lost
+connections, unknown hosts, bad passwords at connect, exhausted pools,
+parameter-count mistakes) are recognised by their messages.
+
+The names involved come from the server's diagnostics first (psycopg's
+``diag``, asyncpg's attributes: table, column, constraint, schema, detail,
+context) and from the message second, including the direction of a foreign
+key: the referenced table for a child row, the referencing table for a
+parent that cannot be deleted, dropped or truncated.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Final, NamedTuple
+
+from localdata_errors.backends.generic import keyword_kind
+from localdata_errors.kinds import KIND_TABLE, ErrorCategory, Kind
+from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError
+from localdata_errors.names import split_qualified, unique
+from localdata_errors.registry import hookimpl
+
+__all__ = [
+    "PostgreSQLMapper",
+    "condition_name",
+    "kind_for_sqlstate",
+    "lookup",
+    "read_sqlstate",
+]
+
+# -- the code table (generated, imported on first use) ----------------------------
+
+_CODES: dict[str, tuple[str, Kind]] | None = None
+_CLASS_KINDS: dict[str, Kind] = {}
+
+
+def _codes() -> dict[str, tuple[str, Kind]]:
+    global _CODES, _CLASS_KINDS  # noqa: PLW0603 - a lazily filled, read-only cache
+    if _CODES is None:
+        from localdata_errors.backends import _postgresql_codes  # noqa: PLC0415 - lazy on purpose
+
+        _CLASS_KINDS = _postgresql_codes.CLASS_KINDS
+        _CODES = _postgresql_codes.CODES
+    return _CODES
+
+
+_CLASSES: frozenset[str] = frozenset()
+
+
+def _classes() -> frozenset[str]:
+    global _CLASSES  # noqa: PLW0603 - a lazily filled, read-only cache
+    if not _CLASSES:
+        _CLASSES = frozenset(code[:2] for code in _codes())
+    return _CLASSES
+
+
+def lookup(sqlstate: str) -> Kind:
+    """
+    The kind of a SQLSTATE listed in PostgreSQL's ``errcodes.txt`` (strict).
+
+    Args:
+        sqlstate: A five-character SQLSTATE.
+
+    Returns:
+        Its kind; ``Kind.UNKNOWN`` for codes no kind fits (warnings, cursor
+        and routine errors, ...).
+
+    Raises:
+        KeyError: When the code is not in the table.
+
+    .. versionadded:: 0.1.0
+    """
+    return _codes()[sqlstate][1]
+
+
+def condition_name(sqlstate: str) -> str | None:
+    """
+    PostgreSQL's condition name of a SQLSTATE (``42P01`` -> ``undefined_table``).
+
+    Args:
+        sqlstate: A five-character SQLSTATE.
+
+    Returns:
+        The name, or ``None`` for a code not in the table.
+
+    .. versionadded:: 0.1.0
+    """
+    entry = _codes().get(sqlstate)
+    return None if entry is None else entry[0]
+
+
+# Classes whose fallback may be refined by the message's keywords, and into
+# which categories: a new 42xxx code that says "does not exist" is a schema
+# error, not a syntax error.
+_REFINE: Final[Mapping[ErrorCategory, frozenset[ErrorCategory]]] = {
+    ErrorCategory.SYNTAX_ERROR: frozenset(
+        {ErrorCategory.SYNTAX_ERROR, ErrorCategory.SCHEMA_ERROR, ErrorCategory.AUTH_ERROR}),
+}
+
+
+def kind_for_sqlstate(sqlstate: str, message: str = "") -> Kind:
+    """
+    The kind of any SQLSTATE (lenient): the table, else the code's class.
+
+    Args:
+        sqlstate: A five-character SQLSTATE.
+        message: The primary message; refines a class fallback by keywords
+            (within the class's category) and a few codes whose meaning the
+            message makes precise (57014 statement timeout vs. cancel).
+
+    Returns:
+        The kind; ``Kind.UNKNOWN`` when neither the code nor its class is known.
+
+    .. versionadded:: 0.1.0
+    """
+    entry = _codes().get(sqlstate)
+    if entry is not None:
+        kind = entry[1]
+        if sqlstate == "57014" and "statement timeout" in message:
+            return Kind.STATEMENT_TIMEOUT
+        if sqlstate == "0A000" and "cannot truncate a table referenced" in message:
+            return Kind.DEPENDENT_OBJECTS_STILL_EXIST
+        if sqlstate[:2] == "08" and "due to administrator command" in message:
+            # asyncpg's 08003 "connection was closed in the middle of operation:
+            # terminating connection due to administrator command".
+            return Kind.ADMIN_SHUTDOWN
+        if sqlstate == "42883" and message.startswith("operator does not exist"):
+            # No operator for these operand types: the fix is a cast.
+            return Kind.DATATYPE_MISMATCH
+        return kind
+    fallback = _CLASS_KINDS.get(sqlstate[:2])
+    if fallback is None:
+        return Kind.UNKNOWN
+    category = KIND_TABLE[fallback].category
+    refined = keyword_kind(message) if message else Kind.UNKNOWN
+    allowed = _REFINE.get(category, frozenset({category}))
+    if refined is not Kind.UNKNOWN and KIND_TABLE[refined].category in allowed:
+        return refined
+    return fallback
+
+
+# -- reading the exception ------------------------------------------------------
+
+_SQLSTATE = re.compile(r"[0-9A-Z]{5}")
+# "SQLSTATE 42P01", "sqlstate: 42P01", "SQLSTATE[42P01]" as logs and tools print it.
+_SQLSTATE_IN_TEXT = re.compile(r"(?i:sqlstate)\W{0,3}([0-9A-Z]{5})\b")
+
+
+def _valid_sqlstate(value: object) -> str | None:
+    if isinstance(value, str) and len(value) == 5 and _SQLSTATE.fullmatch(value):
+        return value
+    return None
+
+
+def read_sqlstate(error: ErrorInput) -> str | None:
+    """
+    The SQLSTATE of an error, validated (five characters, digits or capitals).
+
+    Args:
+        error: The mapper's input: ``sqlstate`` (psycopg 3, asyncpg) or
+            ``pgcode`` (psycopg2) on the exception, else the explicit
+            ``code``, else a ``SQLSTATE xxxxx`` in the message.
+
+    Returns:
+        The SQLSTATE, or ``None``.
+
+    .. versionadded:: 0.1.0
+    """
+    exc = error.exception
+    if exc is not None:
+        for attr in ("sqlstate", "pgcode"):
+            code = _valid_sqlstate(_attr(exc, attr))
+            if code is not None:
+                return code
+    code = _valid_sqlstate(error.code)
+    if code is not None:
+        return code
+    if "sqlstate" in error.message[:4096].lower():
+        match = _SQLSTATE_IN_TEXT.search(error.message, 0, 4096)
+        # Only a code of a known class: "SQLSTATE: ERROR" names no code.
+        if match is not None and match.group(1)[:2] in _classes():
+            return match.group(1)
+    return None
+
+
+def _attr(obj: object, name: str) -> object:
+    # A driver object can raise on access (a diagnostic of a released result):
+    # such a field is simply absent.
+    try:
+        return getattr(obj, name, None)
+    except Exception:  # noqa: BLE001 - any failure means "not available"
+        return None
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+class Diagnostics(NamedTuple):
+    """
+    The server's structured fields, as the driver exposes them.
+
+    Args:
+        primary: The primary message (the first line).
+        detail: The DETAIL field.
+        context: The CONTEXT field.
+        table: The table (``table_name``).
+        column: The column (``column_name``).
+        constraint: The constraint (``constraint_name``).
+        schema: The schema (``schema_name``).
+    """
+
+    primary: str
+    detail: str | None = None
+    context: str | None = None
+    table: str | None = None
+    column: str | None = None
+    constraint: str | None = None
+    schema: str | None = None
+
+
+
+
+_FIELD_LABELS: Final = ("\nHINT:  ", "\nCONTEXT:  ", "\nLINE ", "\nQUERY:  ",
+                        "\nSTATEMENT:  ", "\nLOCATION:  ", "\nDETAIL:  ")
+_FIELD_LIMIT: Final = 4096
+
+
+def _field_line(message: str, label: str) -> str | None:
+    """
+    The text of libpq's ``DETAIL:`` (or ``CONTEXT:``) field inside *message*.
+
+    A field runs over several lines (2BP01 lists one dependent per line) up
+    to the next labelled field.
+    """
+    start = message.find(label, 0, 16384)
+    if start < 0:
+        return None
+    start += len(label)
+    stop = min(len(message), start + _FIELD_LIMIT)
+    for other in _FIELD_LABELS:
+        end = message.find(other, start, stop)
+        if end >= 0:
+            stop = end
+    return message[start:stop].rstrip()
+
+
+# Classes whose errors carry the server's structured fields (table, column,
+# constraint, schema).  psycopg computes each ``diag`` field on access (about a
+# microsecond apiece), so the others are not asked: their messages say it all.
+_FIELD_CLASSES: Final = frozenset({"23", "2B", "44", "0A"})
+
+
+def read_diagnostics(exc: BaseException | None, message: str,
+                     sqlstate: str | None = None) -> Diagnostics:
+    """
+    Read the server's diagnostics from *exc* and the message's lines.
+
+    psycopg 3 and psycopg2 expose ``exc.diag.table_name`` etc. and repeat
+    DETAIL and CONTEXT in the message; asyncpg puts ``table_name``,
+    ``detail``, ``context`` ... on the exception itself.  Any attribute of the
+    wrong type is ignored.
+
+    Args:
+        exc: The driver's exception, or ``None``.
+        message: The error text.
+        sqlstate: The error's SQLSTATE; psycopg's ``diag`` is read only for
+            the classes whose errors carry structured fields.
+
+    Returns:
+        The fields found.
+    """
+    primary = message.split("\n", 1)[0][:2048].strip()
+    detail = context = table = column = constraint = schema = None
+    if "\n" in message:
+        detail = _field_line(message, "\nDETAIL:  ")
+        context = _field_line(message, "\nCONTEXT:  ")
+    if exc is not None:
+        diag = _attr(exc, "diag")
+        if diag is None:  # asyncpg: plain attributes, cheap to read
+            src: object = exc
+        elif sqlstate is not None and sqlstate[:2] in _FIELD_CLASSES:
+            src = diag
+        else:
+            src = None
+        if src is not None:
+            table = _text(_attr(src, "table_name"))
+            constraint = _text(_attr(src, "constraint_name"))
+            schema = _text(_attr(src, "schema_name"))
+            # The message names the column wherever the server reports one
+            # (not-null), and libpq's text repeats DETAIL and CONTEXT: psycopg's
+            # fields, computed on each access, are read only when missing there.
+            if diag is None:
+                column = _text(_attr(src, "column_name"))
+            if detail is None:
+                detail = _text(_attr(src, "message_detail" if diag is not None else "detail"))
+            if context is None:
+                context = _text(_attr(src, "context"))
+    return Diagnostics(primary, detail, context, table, column, constraint, schema)
+
+
+# -- errors without a SQLSTATE ---------------------------------------------------
+
+# (kind, phrases) in priority order, matched in the lower-cased head of the
+# message: the client library's own texts (libpq, psycopg, asyncpg, pools).
+_CLIENT_RULES: Final[tuple[tuple[Kind, tuple[str, ...]], ...]] = (
+    (Kind.TOO_MANY_CONNECTIONS, (
+        "queuepool limit", "couldn't get a connection after", "connection pool exhausted",
+        "too many clients", "too many connections", "pool exhausted",
+    )),
+    (Kind.INVALID_PASSWORD, (
+        "password authentication failed", "no password supplied",
+        "password is required", "password was not supplied",
+    )),
+    (Kind.INVALID_AUTHORIZATION, ("no pg_hba.conf entry",)),
+    (Kind.ADMIN_SHUTDOWN, (
+        "terminating connection due to administrator command",
+        "the database system is shutting down", "the database system is starting up",
+        "the database system is in recovery mode",
+    )),
+    (Kind.CONNECTION_MISCONFIGURED, (
+        "could not translate host name", "name or service not known",
+        "nodename nor servname", "temporary failure in name resolution",
+        "server does not support ssl", "invalid sslmode value", "invalid connection option",
+        "invalid dsn", "missing \"=\" after", "invalid port number", "invalid integer value",
+        "root certificate file", "certificate verify failed",
+    )),
+    (Kind.CONNECTION_LOST, (
+        "server closed the connection unexpectedly", "connection is closed",
+        "connection already closed", "connection was closed", "connection is lost",
+        "the connection is closed", "ssl syscall error", "eof detected",
+        "consuming input failed", "connection has been released", "connection is bad",
+        "cannot perform operation: connection is closed",
+    )),
+    (Kind.CONNECTION_FAILURE, (
+        "connection refused", "timeout expired", "connection timed out", "could not connect",
+        "connection failed", "network is unreachable", "no route to host", "ssl error",
+        "connect call failed",
+    )),
+    (Kind.INVALID_PARAMETER, (
+        "placeholders but", "arguments for this query", "not all arguments converted",
+        "tuple index out of range",
+        "not enough arguments for format string", "query parameter missing",
+        "the query contains a null character",
+    )),
+    (Kind.INVALID_TEXT_REPRESENTATION, ("invalid input for query argument",)),
+)
+# The server's FATAL texts during connection start-up and the SQLSTATE the
+# server sent with each.  libpq reports a failed start-up as text only, so
+# psycopg and psycopg2 have no ``sqlstate`` there; these texts are the
+# server's own and each comes with exactly one code.
+_FATAL_CODES: Final = (
+    ("password authentication failed for user", "28P01"),
+    ("too many connections for role", "53300"),
+    ("too many connections for database", "53300"),
+    ("sorry, too many clients already", "53300"),
+    ("remaining connection slots are reserved", "53300"),
+    ("no pg_hba.conf entry", "28000"),
+    ("is not permitted to log in", "28000"),
+    ("permission denied for database", "42501"),
+    ("the database system is starting up", "57P03"),
+    ("the database system is shutting down", "57P03"),
+    ("terminating connection due to administrator command", "57P01"),
+)
+_FATAL = "FATAL:  "
+_DB_MISSING = re.compile(r'database "(?:[^"]|""){1,128}" does not exist')
+_ROLE_MISSING = re.compile(r'role "(?:[^"]|""){1,128}" does not exist')
+
+
+def fatal_sqlstate(message: str) -> str | None:
+    """
+    The SQLSTATE the server sent with a start-up FATAL that libpq reports as text.
+
+    Args:
+        message: The error text (``... failed: FATAL:  database "x" does not exist``).
+
+    Returns:
+        The SQLSTATE, or ``None`` when the message carries no FATAL text known here.
+    """
+    start = message.find(_FATAL, 0, 2048)
+    if start < 0:
+        return None
+    text = message[start + len(_FATAL):start + 512]
+    if _DB_MISSING.match(text):
+        return "3D000"
+    if _ROLE_MISSING.match(text):
+        return "28000"
+    for phrase, sqlstate in _FATAL_CODES:
+        if phrase in text:
+            return sqlstate
+    return None
+
+
+def client_kind(message: str) -> Kind:
+    """
+    The kind of an error the client library raised without a SQLSTATE.
+
+    Args:
+        message: The error text.
+
+    Returns:
+        The kind, or ``Kind.UNKNOWN`` (the keyword fallback decides).
+    """
+    head = message[:2048]
+    # Connection errors repeat the server's FATAL; its missing database or role
+    # decides before the generic "connection failed" around it.
+    if _DB_MISSING.search(head):
+        return Kind.UNDEFINED_DATABASE
+    if _ROLE_MISSING.search(head):
+        return Kind.INVALID_AUTHORIZATION
+    lower = head.lower()
+    for kind, phrases in _CLIENT_RULES:
+        for phrase in phrases:
+            if phrase in lower:
+                return kind
+    return Kind.UNKNOWN
+
+
+# -- names -----------------------------------------------------------------------
+
+_Q = r'"(?:[^"]|""){1,256}"'
+_BARE = r"[^\W\d][\w$]{0,127}"
+_NAME = rf"(?:{_Q}|{_BARE})(?:\.(?:{_Q}|{_BARE})){{0,2}}"
+
+
+def _re(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern.replace("NAME", _NAME))
+
+
+_QUOTED = re.compile(
+    r'"[^"]{1,256}(?:""[^"]{0,256}){0,4}"(?:\.(?:"[^"]{1,256}"|[^\W\d][\w$]{0,127})){0,2}'
+)
+# The words before a quoted name that make it an object's name; a quoted value
+# ("invalid input syntax for type integer: "a"") has none of them before it.
+_NOUNS: Final = frozenset({
+    "relation", "table", "column", "function", "procedure", "index", "schema", "database",
+    "view", "sequence", "type", "role", "constraint", "trigger", "extension", "tablespace",
+    "savepoint", "cursor", "statement", "reference", "operator", "domain", "collation",
+    "publication", "subscription", "server", "policy", "rule", "aggregate",
+})
+# Names PostgreSQL prints bare at the start of a message: functions with their
+# argument types, "column t.x", and the objects of privilege and DROP errors.
+_LEAD_BARE = re.compile(
+    r"(?:(?:permission denied for|must be owner of|cannot drop|cannot alter)"
+    r" (?:materialized view|foreign table|table|view|schema|sequence|function|procedure"
+    r"|database|index|type|large object)|function|procedure|column)"
+    r" (?P<name>[^\W\d][\w$]{0,127}(?:\.[^\W\d][\w$]{0,127}){0,2})(?P<args>\()?"
+)
+_NOT_NAMES: Final = frozenset({
+    "does", "is", "of", "for", "on", "in", "with", "because", "cannot", "must", "already",
+    "reference", "that", "by", "to", "and", "or", "not", "at", "as", "the", "a", "an",
+    "name", "specified", "was", "has", "exists", "violates", "would",
+})
+_COLUMN_KINDS: Final = frozenset({
+    Kind.UNDEFINED_COLUMN, Kind.NOT_NULL_VIOLATION, Kind.AMBIGUOUS_COLUMN,
+    Kind.DUPLICATE_COLUMN, Kind.GROUPING_ERROR,
+})
+
+_FK_PARENT = _re(r"^update or delete on table (?P<parent>NAME) violates foreign key constraint "
+                 r"(?P<c>NAME) on table (?P<child>NAME)")
+_FK_CHILD = _re(r"^insert or update on table (?P<child>NAME) violates foreign key constraint "
+                r"(?P<c>NAME)")
+_FK_NOT_PRESENT = _re(r"is not present in table (?P<t>NAME)")
+_FK_REFERENCED = _re(r"is still referenced from table (?P<t>NAME)")
+_TRUNCATE = _re(r"Table (?P<child>NAME) references (?P<parent>NAME)\.")
+_CANNOT_DROP = _re(r"^cannot drop (?:(?:materialized |foreign )?[a-z]{1,24}) (?P<name>NAME)"
+                   r"(?:\([^()]{0,256}\))? because other objects depend on it")
+_ROLE_IN_USE = _re(r"^role (?P<name>NAME) cannot be dropped because some objects depend on it")
+# One line of 2BP01's DETAIL: "constraint c on table sales depends on table customers",
+# "view v depends on table customers", "owner of table t", "privileges for table t".
+_DEPENDENT = _re(r"^(?:(?:owner of|privileges for|default value for column NAME of) )?"
+                 r"(?:materialized |foreign )?(?P<type>[a-z]{1,24}) (?P<name>NAME)"
+                 r"(?:\([^()]{0,256}\))?(?: on (?:table|view|materialized view) (?P<on>NAME))?"
+                 r"(?: depends on|$)")
+_CONTEXT_FUNCTION = _re(r"(?:PL/pgSQL function|SQL function) (?P<name>NAME)(?:\(|\s|$)")
+_CONTEXT_RELATION = _re(r"in relation (?P<name>NAME)")
+_SCAN: Final = 2048
+
+
+def _message_name(raw: str) -> tuple[str, str | None]:
+    """
+    ``(object, qualifier)`` of a name as a primary message prints it.
+
+    PostgreSQL prints a qualified name the user typed inside one pair of
+    quotes (``relation "public.Orders"``): its dots separate the parts.
+    """
+    if raw[0] == '"' and raw[-1] == '"' and '"."' not in raw:
+        inner = raw[1:-1]
+        if "." not in inner and '""' not in inner:
+            return inner, None  # the common case: one plain name
+        parts = [p for p in inner.replace('""', '"').split(".") if p]
+    else:
+        parts = split_qualified(raw)
+    if not parts:
+        return raw, None
+    return parts[-1], (parts[-2] if len(parts) > 1 else None)
+
+
+def _described_name(raw: str) -> tuple[str, str | None]:
+    """``(object, qualifier)`` of a name as an object description prints it (quoted parts)."""
+    parts = split_qualified(raw)
+    if not parts:
+        return raw, None
+    return parts[-1], (parts[-2] if len(parts) > 1 else None)
+
+
+class Names:
+    """
+    Names read from one error.
+
+    Args:
+        constraint: The constraint's name, when already known.
+        schema: The schema, when already known.
+
+    Attributes:
+        resources: Affected objects, in order.
+        dependencies: What must change first.
+    """
+
+    __slots__ = ("constraint", "dependencies", "resources", "schema")
+
+    def __init__(self, constraint: str | None = None, schema: str | None = None) -> None:
+        self.resources: list[str] = []
+        self.dependencies: list[str] = []
+        self.constraint = constraint
+        self.schema = schema
+
+    def add(self, raw: str | None, *, described: bool = False,
+            dependency: bool = False) -> str | None:
+        """Add a possibly qualified name; returns the bare object name."""
+        if not raw:
+            return None
+        obj, qualifier = (_described_name if described else _message_name)(raw)
+        if qualifier is not None and self.schema is None and not dependency:
+            self.schema = qualifier
+        (self.dependencies if dependency else self.resources).append(obj)
+        return obj
+
+
+def _foreign_key(names: Names, diag: Diagnostics) -> None:
+    parent = _FK_PARENT.match(diag.primary)
+    if parent is not None:
+        # A parent row that rows of another table still reference.
+        names.add(parent.group("parent"))
+        names.add(parent.group("child"), dependency=True)
+        names.constraint = names.constraint or _message_name(parent.group("c"))[0]
+    else:
+        child = _FK_CHILD.match(diag.primary)
+        if child is not None:
+            names.add(child.group("child"))
+            names.constraint = names.constraint or _message_name(child.group("c"))[0]
+        elif diag.table is not None:
+            names.add(diag.table)
+    detail = diag.detail or ""
+    present = _FK_NOT_PRESENT.search(detail, 0, _SCAN)
+    if present is not None:
+        names.add(present.group("t"), dependency=True)
+    referenced = _FK_REFERENCED.search(detail, 0, _SCAN)
+    if referenced is not None:
+        names.add(referenced.group("t"), dependency=True)
+    if names.constraint:
+        names.resources.append(names.constraint)
+
+
+def _dependents(names: Names, diag: Diagnostics) -> None:
+    detail = diag.detail or ""
+    truncate = _TRUNCATE.search(detail, 0, _SCAN)
+    if truncate is not None:
+        names.add(truncate.group("parent"))
+        names.add(truncate.group("child"), dependency=True)
+        return
+    drop = _CANNOT_DROP.match(diag.primary) or _ROLE_IN_USE.match(diag.primary)
+    if drop is not None:
+        names.add(drop.group("name"), described=drop.re is _CANNOT_DROP)
+    for line in detail[:_SCAN].split("\n")[:32]:
+        match = _DEPENDENT.match(line.strip())
+        if match is None:
+            continue
+        on = match.group("on")
+        if match.group("type") == "constraint" and names.constraint is None:
+            names.constraint = _described_name(match.group("name"))[0]
+        names.add(on or match.group("name"), described=True, dependency=True)
+
+
+def _quoted_names(primary: str) -> list[tuple[str, str]]:
+    """(noun, quoted name) for each quoted name an object noun introduces."""
+    found: list[tuple[str, str]] = []
+    pos = primary.find('"')
+    while pos > 0 and len(found) < 8:
+        match = _QUOTED.match(primary, pos)
+        if match is None:
+            break
+        noun = primary[max(0, pos - 24):pos].rstrip().rpartition(" ")[2]
+        if noun in _NOUNS:
+            found.append((noun, match.group()))
+        pos = primary.find('"', match.end())
+    return found
+
+
+def _from_message(names: Names, diag: Diagnostics, kind: Kind) -> None:
+    primary = diag.primary
+    lead = _LEAD_BARE.match(primary)
+    if lead is not None and lead.group("name").lower() not in _NOT_NAMES:
+        raw = lead.group("name")
+        if primary.startswith("column ") and "." in raw and lead.group("args") is None:
+            # "column t.x does not exist": the column x of table (or alias) t.
+            parts = raw.split(".")
+            names.resources.append(parts[-1])
+            names.resources.append(parts[-2])
+        else:
+            names.add(raw, described=True)
+    for noun, raw in _quoted_names(primary):
+        if noun == "constraint":
+            names.constraint = names.constraint or _message_name(raw)[0]
+        else:
+            names.add(raw)
+    if kind in _COLUMN_KINDS and diag.column is not None:
+        names.resources.insert(0, diag.column)
+    if diag.table is not None:
+        names.resources.append(diag.table)
+    if diag.column is not None and kind not in _COLUMN_KINDS:
+        names.resources.append(diag.column)
+    if names.constraint is None:
+        names.constraint = diag.constraint
+    if names.constraint:
+        names.resources.append(names.constraint)
+
+
+def _from_context(names: Names, context: str | None) -> None:
+    if not context:
+        return
+    for match in _CONTEXT_FUNCTION.finditer(context, 0, _SCAN):
+        names.add(match.group("name"))
+    for match in _CONTEXT_RELATION.finditer(context, 0, _SCAN):
+        names.add(match.group("name"))
+
+
+def extract_names(kind: Kind, diag: Diagnostics) -> Names:
+    """
+    Name the objects an error involves, and what must change first.
+
+    Args:
+        kind: The error's kind (decides how a foreign key is read).
+        diag: The server's diagnostics and the primary message.
+
+    Returns:
+        The names, unqualified and unquoted, case kept.
+    """
+    names = Names(constraint=diag.constraint, schema=diag.schema)
+    if kind is Kind.FOREIGN_KEY_VIOLATION:
+        _foreign_key(names, diag)
+    elif kind is Kind.DEPENDENT_OBJECTS_STILL_EXIST:
+        _dependents(names, diag)
+    else:
+        _from_message(names, diag, kind)
+    _from_context(names, diag.context)
+    return names
+
+
+# -- the mapper ------------------------------------------------------------------
+
+
+class PostgreSQLMapper(DatabaseErrorMapper):
+    """
+    PostgreSQL errors from psycopg 3, psycopg2 and asyncpg (and SQLAlchemy over each).
+
+    .. versionadded:: 0.1.0
+    """
+
+    name = "postgresql"
+    aliases = ("postgres", "pg", "pgsql", "psql", "psycopg", "psycopg2", "asyncpg")
+    driver_modules = ("psycopg", "psycopg2", "psycopg_pool", "asyncpg")
+    display_name = "PostgreSQL"
+
+    def map_error(self, error: ErrorInput) -> MappedError | None:
+        """
+        Classify one PostgreSQL error by its SQLSTATE, then name what it involves.
+
+        Args:
+            error: The exception (psycopg, psycopg2, asyncpg; or a pool's or
+                SQLAlchemy's when ``db_type`` chose this backend) or a message
+                with an explicit ``code``.
+
+        Returns:
+            The kind and details.  ``Kind.UNKNOWN`` (keeping the SQLSTATE) when
+            no kind fits, so the keyword fallback decides.
+        """
+        sqlstate = read_sqlstate(error)
+        diag = read_diagnostics(error.exception, error.message, sqlstate)
+        code = sqlstate
+        if sqlstate is not None:
+            kind = kind_for_sqlstate(sqlstate, diag.primary)
+        else:
+            kind = client_kind(error.message)
+            code = fatal_sqlstate(error.message)
+        names = extract_names(kind, diag) if kind is not Kind.UNKNOWN or code else Names()
+        return MappedError(
+            kind=kind,
+            code=code,
+            sqlstate=sqlstate,
+            affected_resources=unique(names.resources),
+            dependencies=unique(names.dependencies),
+            constraint=names.constraint,
+            schema=names.schema,
+        )
+
+    def declared_codes(self) -> Mapping[str, Kind]:
+        """
+        Every SQLSTATE with a kind in the generated table.
+
+        Returns:
+            ``{"42P01": Kind.UNDEFINED_TABLE, ...}``; codes of kind unknown
+            (warnings, cursor and routine errors, ...) are left out.
+        """
+        return {code: kind for code, (_, kind) in _codes().items() if kind is not Kind.UNKNOWN}
+
+
+@hookimpl
+def localdata_errors_mappers() -> list[DatabaseErrorMapper]:
+    """
+    Contribute the PostgreSQL mapper.
+
+    Returns:
+        One :class:`PostgreSQLMapper`.
+    """
+    return [PostgreSQLMapper()]

@@ -1,0 +1,529 @@
+"""
+The vocabulary: error categories, fine-grained kinds, and the one Kind table.
+
+Every backend maps its native codes to a :class:`Kind`; everything else an
+agent needs (category, retry decision, tool-shape type, JSON-RPC code,
+suggestion) is read from :data:`KIND_TABLE` here, and nowhere else.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Final, NamedTuple
+
+__all__ = [
+    "KIND_TABLE",
+    "ErrorCategory",
+    "Kind",
+    "KindInfo",
+    "ToolErrorType",
+    "kind_info",
+]
+
+
+class ErrorCategory(StrEnum):
+    """
+    The coarse category: LocalData's eight values, so existing consumers keep working.
+
+    .. versionadded:: 0.1.0
+    """
+
+    AUTH_ERROR = "auth_error"
+    SCHEMA_ERROR = "schema_error"
+    SYNTAX_ERROR = "syntax_error"
+    TRANSIENT_ERROR = "transient_error"
+    RESOURCE_ERROR = "resource_error"
+    CONSTRAINT_ERROR = "constraint_error"
+    CONNECTION_ERROR = "connection_error"
+    QUERY_EXECUTION = "query_execution"
+
+
+class ToolErrorType(StrEnum):
+    """
+    The ``error_type`` of the tool shape (:meth:`StructuredErrorResponse.to_tool_error`).
+
+    .. versionadded:: 0.1.0
+    """
+
+    FOREIGN_KEY_CONSTRAINT = "foreign_key_constraint"
+    SYNTAX_ERROR = "syntax_error"
+    PERMISSION_DENIED = "permission_denied"
+    RESOURCE_NOT_FOUND = "resource_not_found"
+    RESOURCE_EXISTS = "resource_exists"
+    CONNECTION_ERROR = "connection_error"
+    TIMEOUT = "timeout"
+    UNKNOWN = "unknown"
+
+
+class Kind(StrEnum):
+    """
+    The fine-grained reason, named after PostgreSQL's SQLSTATE condition names.
+
+    .. versionadded:: 0.1.0
+    """
+
+    # fix the SQL
+    SYNTAX_ERROR = "syntax_error"
+    GROUPING_ERROR = "grouping_error"
+    # missing objects
+    UNDEFINED_TABLE = "undefined_table"
+    UNDEFINED_COLUMN = "undefined_column"
+    UNDEFINED_FUNCTION = "undefined_function"
+    UNDEFINED_OBJECT = "undefined_object"
+    UNDEFINED_DATABASE = "undefined_database"
+    UNDEFINED_SCHEMA = "undefined_schema"
+    # objects that already exist, or are not what the statement expects
+    DUPLICATE_TABLE = "duplicate_table"
+    DUPLICATE_COLUMN = "duplicate_column"
+    DUPLICATE_OBJECT = "duplicate_object"
+    DUPLICATE_DATABASE = "duplicate_database"
+    DUPLICATE_SCHEMA = "duplicate_schema"
+    AMBIGUOUS_COLUMN = "ambiguous_column"
+    WRONG_OBJECT_TYPE = "wrong_object_type"
+    INVALID_OBJECT_DEFINITION = "invalid_object_definition"
+    # constraints
+    UNIQUE_VIOLATION = "unique_violation"
+    FOREIGN_KEY_VIOLATION = "foreign_key_violation"
+    NOT_NULL_VIOLATION = "not_null_violation"
+    CHECK_VIOLATION = "check_violation"
+    EXCLUSION_VIOLATION = "exclusion_violation"
+    DEPENDENT_OBJECTS_STILL_EXIST = "dependent_objects_still_exist"
+    # who may do what
+    INVALID_PASSWORD = "invalid_password"  # noqa: S105 - a condition name, not a secret
+    INVALID_AUTHORIZATION = "invalid_authorization"
+    INSUFFICIENT_PRIVILEGE = "insufficient_privilege"
+    READ_ONLY = "read_only"
+    # wait and retry
+    DEADLOCK_DETECTED = "deadlock_detected"
+    SERIALIZATION_FAILURE = "serialization_failure"
+    LOCK_NOT_AVAILABLE = "lock_not_available"
+    DATABASE_LOCKED = "database_locked"
+    STATEMENT_TIMEOUT = "statement_timeout"
+    QUERY_CANCELED = "query_canceled"
+    SNAPSHOT_TOO_OLD = "snapshot_too_old"
+    # the connection
+    CONNECTION_FAILURE = "connection_failure"
+    CONNECTION_LOST = "connection_lost"
+    ADMIN_SHUTDOWN = "admin_shutdown"
+    CONNECTION_MISCONFIGURED = "connection_misconfigured"
+    # resources
+    TOO_MANY_CONNECTIONS = "too_many_connections"
+    OUT_OF_MEMORY = "out_of_memory"
+    DISK_FULL = "disk_full"
+    CONFIGURATION_LIMIT_EXCEEDED = "configuration_limit_exceeded"
+    IO_ERROR = "io_error"
+    DATA_CORRUPTED = "data_corrupted"
+    # the data or the statement's execution
+    DIVISION_BY_ZERO = "division_by_zero"
+    INVALID_TEXT_REPRESENTATION = "invalid_text_representation"
+    INVALID_DATETIME_FORMAT = "invalid_datetime_format"
+    NUMERIC_VALUE_OUT_OF_RANGE = "numeric_value_out_of_range"
+    STRING_DATA_RIGHT_TRUNCATION = "string_data_right_truncation"
+    DATATYPE_MISMATCH = "datatype_mismatch"
+    CARDINALITY_VIOLATION = "cardinality_violation"
+    INVALID_PARAMETER = "invalid_parameter"
+    TRANSACTION_ABORTED = "transaction_aborted"
+    INVALID_TRANSACTION_STATE = "invalid_transaction_state"
+    FEATURE_NOT_SUPPORTED = "feature_not_supported"
+    INTERNAL_ERROR = "internal_error"
+    UNKNOWN = "unknown"
+
+
+class KindInfo(NamedTuple):
+    """
+    What follows from a :class:`Kind`: one row of :data:`KIND_TABLE`.
+
+    Args:
+        category: The coarse category.
+        retryable: Whether the same call may succeed if repeated (after the
+            back-off the kind's hint says).
+        tool_error_type: The tool shape's ``error_type``.
+        jsonrpc_code: The JSON-RPC error code (-32000..-32099).
+        suggestion: A template; ``{target}`` and ``{dependency}`` are filled
+            from the response's resources when known.
+        actions: Concrete next steps, in order.
+    """
+
+    category: ErrorCategory
+    retryable: bool
+    tool_error_type: ToolErrorType
+    jsonrpc_code: int
+    suggestion: str
+    actions: tuple[str, ...]
+
+
+# JSON-RPC server-error codes (the -32000..-32099 range is the server's own).
+JSONRPC_VALIDATION: Final = -32000
+JSONRPC_NOT_FOUND: Final = -32001
+JSONRPC_PERMISSION: Final = -32002
+JSONRPC_CONFLICT: Final = -32003
+JSONRPC_DATABASE: Final = -32004
+JSONRPC_TIMEOUT: Final = -32005
+JSONRPC_CONNECTION: Final = -32006
+JSONRPC_RESOURCE: Final = -32007
+
+_C = ErrorCategory
+_T = ToolErrorType
+
+
+def _row(
+    category: ErrorCategory,
+    retryable: bool,
+    tool: ToolErrorType,
+    jsonrpc: int,
+    suggestion: str,
+    *actions: str,
+) -> KindInfo:
+    return KindInfo(category, retryable, tool, jsonrpc, suggestion, actions)
+
+
+_NOT_FOUND_ACTIONS = (
+    "List the existing objects (tables, columns) and check the name's spelling and case",
+    "Qualify the name with its schema if it lives outside the default one",
+)
+_EXISTS_ACTIONS = (
+    "Use IF NOT EXISTS, or pick a different name",
+    "Inspect the existing object before replacing it",
+)
+_LOCK_ACTIONS = (
+    "Retry the statement after a short back-off",
+    "Keep transactions short and touch tables in a consistent order",
+)
+_CONNECTION_ACTIONS = (
+    "Reconnect (open a new connection) and retry",
+    "Check that the database server is running and reachable",
+)
+_DATA_ACTIONS = (
+    "Check the values against the column types and constraints",
+    "Bind values as parameters instead of formatting them into the SQL",
+)
+
+KIND_TABLE: Final[MappingProxyType[Kind, KindInfo]] = MappingProxyType(
+    {
+        Kind.SYNTAX_ERROR: _row(
+            _C.SYNTAX_ERROR, False, _T.SYNTAX_ERROR, JSONRPC_VALIDATION,
+            "The SQL is malformed{near}. Fix the statement; "
+            "repeating it unchanged will fail again.",
+            "Check the SQL near the reported position for typos, missing commas or quotes",
+            "Check that keywords and functions exist in this database's dialect",
+        ),
+        Kind.GROUPING_ERROR: _row(
+            _C.SYNTAX_ERROR, False, _T.SYNTAX_ERROR, JSONRPC_VALIDATION,
+            "Every selected column must appear in GROUP BY or be used in an aggregate function.",
+            "Add the column to GROUP BY, or wrap it in an aggregate such as MAX()",
+        ),
+        Kind.UNDEFINED_TABLE: _row(
+            _C.SCHEMA_ERROR, False, _T.RESOURCE_NOT_FOUND, JSONRPC_NOT_FOUND,
+            "The table {target}does not exist. List the tables and check the name.",
+            *_NOT_FOUND_ACTIONS,
+        ),
+        Kind.UNDEFINED_COLUMN: _row(
+            _C.SCHEMA_ERROR, False, _T.RESOURCE_NOT_FOUND, JSONRPC_NOT_FOUND,
+            "The column {target}does not exist. Describe the table and check the column names.",
+            "Describe the table to see its columns",
+            "Check the spelling, the case and the table alias of the column",
+        ),
+        Kind.UNDEFINED_FUNCTION: _row(
+            _C.SCHEMA_ERROR, False, _T.RESOURCE_NOT_FOUND, JSONRPC_NOT_FOUND,
+            "The function {target}does not exist with these argument types in this database.",
+            "Check the function name against this database's dialect",
+            "Cast the arguments to the types the function expects",
+        ),
+        Kind.UNDEFINED_OBJECT: _row(
+            _C.SCHEMA_ERROR, False, _T.RESOURCE_NOT_FOUND, JSONRPC_NOT_FOUND,
+            "The object {target}does not exist.",
+            *_NOT_FOUND_ACTIONS,
+        ),
+        Kind.UNDEFINED_DATABASE: _row(
+            _C.SCHEMA_ERROR, False, _T.RESOURCE_NOT_FOUND, JSONRPC_NOT_FOUND,
+            "The database {target}does not exist. Check the database name in the connection.",
+            "List the available databases",
+            "Create the database first if it should exist",
+        ),
+        Kind.UNDEFINED_SCHEMA: _row(
+            _C.SCHEMA_ERROR, False, _T.RESOURCE_NOT_FOUND, JSONRPC_NOT_FOUND,
+            "The schema {target}does not exist.",
+            "List the schemas and check the name",
+            "Create the schema first if it should exist",
+        ),
+        Kind.DUPLICATE_TABLE: _row(
+            _C.SCHEMA_ERROR, False, _T.RESOURCE_EXISTS, JSONRPC_CONFLICT,
+            "The table {target}already exists.",
+            *_EXISTS_ACTIONS,
+        ),
+        Kind.DUPLICATE_COLUMN: _row(
+            _C.SCHEMA_ERROR, False, _T.RESOURCE_EXISTS, JSONRPC_CONFLICT,
+            "The column {target}already exists (or is named twice).",
+            "Rename the column, or skip adding it",
+            "Use column aliases to make selected names distinct",
+        ),
+        Kind.DUPLICATE_OBJECT: _row(
+            _C.SCHEMA_ERROR, False, _T.RESOURCE_EXISTS, JSONRPC_CONFLICT,
+            "The object {target}already exists.",
+            *_EXISTS_ACTIONS,
+        ),
+        Kind.DUPLICATE_DATABASE: _row(
+            _C.SCHEMA_ERROR, False, _T.RESOURCE_EXISTS, JSONRPC_CONFLICT,
+            "The database {target}already exists.",
+            *_EXISTS_ACTIONS,
+        ),
+        Kind.DUPLICATE_SCHEMA: _row(
+            _C.SCHEMA_ERROR, False, _T.RESOURCE_EXISTS, JSONRPC_CONFLICT,
+            "The schema {target}already exists.",
+            *_EXISTS_ACTIONS,
+        ),
+        Kind.AMBIGUOUS_COLUMN: _row(
+            _C.SCHEMA_ERROR, False, _T.UNKNOWN, JSONRPC_VALIDATION,
+            "The column {target}is ambiguous: more than one table in the query has it.",
+            "Qualify the column with its table name or alias (t.column)",
+        ),
+        Kind.WRONG_OBJECT_TYPE: _row(
+            _C.SCHEMA_ERROR, False, _T.UNKNOWN, JSONRPC_VALIDATION,
+            "The object {target}is not of the type the statement expects "
+            "(for example a view where a table is needed).",
+            "Check what kind of object the name refers to",
+            "Use the statement that fits it (DROP VIEW for a view, ...)",
+        ),
+        Kind.INVALID_OBJECT_DEFINITION: _row(
+            _C.SCHEMA_ERROR, False, _T.UNKNOWN, JSONRPC_VALIDATION,
+            "The definition of {target}is invalid.",
+            "Check the column types, keys and references in the definition",
+        ),
+        Kind.UNIQUE_VIOLATION: _row(
+            _C.CONSTRAINT_ERROR, False, _T.UNKNOWN, JSONRPC_CONFLICT,
+            "A row with the same unique key already exists{constraint}.",
+            "Look up the existing row and update it instead of inserting",
+            "Use an upsert (ON CONFLICT / ON DUPLICATE KEY UPDATE) or skip duplicates",
+        ),
+        Kind.FOREIGN_KEY_VIOLATION: _row(
+            _C.CONSTRAINT_ERROR, False, _T.FOREIGN_KEY_CONSTRAINT, JSONRPC_CONFLICT,
+            "A foreign key{constraint} blocks this change{dependency}.",
+            "Insert the referenced (parent) row first, or use an existing key",
+            "Delete or update the referencing (child) rows first",
+        ),
+        Kind.NOT_NULL_VIOLATION: _row(
+            _C.CONSTRAINT_ERROR, False, _T.UNKNOWN, JSONRPC_VALIDATION,
+            "A required column {target}was given no value (NULL).",
+            "Provide a value for every NOT NULL column",
+            "Describe the table to see which columns are required",
+        ),
+        Kind.CHECK_VIOLATION: _row(
+            _C.CONSTRAINT_ERROR, False, _T.UNKNOWN, JSONRPC_VALIDATION,
+            "A value breaks a CHECK constraint{constraint}.",
+            "Read the constraint's definition and change the value to satisfy it",
+        ),
+        Kind.EXCLUSION_VIOLATION: _row(
+            _C.CONSTRAINT_ERROR, False, _T.UNKNOWN, JSONRPC_CONFLICT,
+            "The row conflicts with an existing row under an exclusion constraint{constraint}.",
+            "Find the conflicting row and change one of the two",
+        ),
+        Kind.DEPENDENT_OBJECTS_STILL_EXIST: _row(
+            _C.CONSTRAINT_ERROR, False, _T.FOREIGN_KEY_CONSTRAINT, JSONRPC_CONFLICT,
+            "{target_cap}cannot be changed or removed while other objects depend on it"
+            "{dependency}.",
+            "Drop or change the dependent objects first, then retry this statement",
+            "Or use CASCADE if removing the dependents too is intended",
+        ),
+        Kind.INVALID_PASSWORD: _row(
+            _C.AUTH_ERROR, False, _T.PERMISSION_DENIED, JSONRPC_PERMISSION,
+            "Authentication failed: the user name or password is wrong.",
+            "Check the credentials in the connection settings",
+            "Ask the user for valid credentials; do not retry with the same ones",
+        ),
+        Kind.INVALID_AUTHORIZATION: _row(
+            _C.AUTH_ERROR, False, _T.PERMISSION_DENIED, JSONRPC_PERMISSION,
+            "The login was refused (unknown, locked or expired account, or not allowed "
+            "from this host).",
+            "Check the user name and that the account is enabled",
+            "Ask an administrator to unlock or renew the account",
+        ),
+        Kind.INSUFFICIENT_PRIVILEGE: _row(
+            _C.AUTH_ERROR, False, _T.PERMISSION_DENIED, JSONRPC_PERMISSION,
+            "The current user lacks the privilege for this operation{on_target}.",
+            "Use an object the current user may access",
+            "Ask an administrator to GRANT the privilege",
+        ),
+        Kind.READ_ONLY: _row(
+            _C.AUTH_ERROR, False, _T.PERMISSION_DENIED, JSONRPC_PERMISSION,
+            "The database or transaction is read-only: writes are refused.",
+            "Run only read statements here",
+            "Use a writable connection or transaction for changes",
+        ),
+        Kind.DEADLOCK_DETECTED: _row(
+            _C.TRANSIENT_ERROR, True, _T.UNKNOWN, JSONRPC_DATABASE,
+            "The transaction was chosen as a deadlock victim and rolled back; retry it.",
+            "Retry the whole transaction at once, with a little random jitter",
+            "Touch tables and rows in a consistent order to avoid deadlocks",
+        ),
+        Kind.SERIALIZATION_FAILURE: _row(
+            _C.TRANSIENT_ERROR, True, _T.UNKNOWN, JSONRPC_DATABASE,
+            "A concurrent transaction changed the same data; retry the whole transaction.",
+            "Roll back and retry the whole transaction",
+        ),
+        Kind.LOCK_NOT_AVAILABLE: _row(
+            _C.TRANSIENT_ERROR, True, _T.TIMEOUT, JSONRPC_TIMEOUT,
+            "A lock could not be obtained (another transaction holds it); retry after a back-off.",
+            *_LOCK_ACTIONS,
+        ),
+        Kind.DATABASE_LOCKED: _row(
+            _C.TRANSIENT_ERROR, True, _T.TIMEOUT, JSONRPC_TIMEOUT,
+            "The database is locked by another connection or process; retry after a back-off.",
+            *_LOCK_ACTIONS,
+        ),
+        Kind.STATEMENT_TIMEOUT: _row(
+            _C.TRANSIENT_ERROR, True, _T.TIMEOUT, JSONRPC_TIMEOUT,
+            "The statement ran longer than the allowed time and was cancelled.",
+            "Narrow the query (filters, LIMIT) or add an index",
+            "Retry when the database is less busy, or raise the timeout",
+        ),
+        Kind.QUERY_CANCELED: _row(
+            _C.TRANSIENT_ERROR, True, _T.TIMEOUT, JSONRPC_TIMEOUT,
+            "The statement was interrupted before it finished.",
+            "Retry if the interruption was not intended",
+        ),
+        Kind.SNAPSHOT_TOO_OLD: _row(
+            _C.TRANSIENT_ERROR, True, _T.UNKNOWN, JSONRPC_DATABASE,
+            "The data the query was reading changed too much while it ran; retry it.",
+            "Retry the query, ideally when fewer concurrent writes run",
+        ),
+        Kind.CONNECTION_FAILURE: _row(
+            _C.CONNECTION_ERROR, True, _T.CONNECTION_ERROR, JSONRPC_CONNECTION,
+            "Could not connect to the database server.",
+            *_CONNECTION_ACTIONS,
+        ),
+        Kind.CONNECTION_LOST: _row(
+            _C.CONNECTION_ERROR, True, _T.CONNECTION_ERROR, JSONRPC_CONNECTION,
+            "The connection to the database was lost; reconnect before retrying.",
+            *_CONNECTION_ACTIONS,
+        ),
+        Kind.ADMIN_SHUTDOWN: _row(
+            _C.CONNECTION_ERROR, True, _T.CONNECTION_ERROR, JSONRPC_CONNECTION,
+            "The database server is shutting down, starting up or terminated this session.",
+            "Wait a few seconds, reconnect and retry",
+        ),
+        Kind.CONNECTION_MISCONFIGURED: _row(
+            _C.CONNECTION_ERROR, False, _T.CONNECTION_ERROR, JSONRPC_CONNECTION,
+            "The connection settings cannot work as given (unknown host or service, "
+            "or a database file that cannot be opened).",
+            "Check the host, port, service name or file path in the connection settings",
+        ),
+        Kind.TOO_MANY_CONNECTIONS: _row(
+            _C.RESOURCE_ERROR, True, _T.CONNECTION_ERROR, JSONRPC_RESOURCE,
+            "The server (or this user) has reached its connection limit; retry after a back-off.",
+            "Close idle connections or use a connection pool",
+            "Retry after a back-off of a few seconds",
+        ),
+        Kind.OUT_OF_MEMORY: _row(
+            _C.RESOURCE_ERROR, False, _T.UNKNOWN, JSONRPC_RESOURCE,
+            "The database ran out of memory for this statement.",
+            "Process less data at once (filters, LIMIT, batches)",
+            "Raise the memory limit if this workload needs it",
+        ),
+        Kind.DISK_FULL: _row(
+            _C.RESOURCE_ERROR, False, _T.UNKNOWN, JSONRPC_RESOURCE,
+            "The database's storage is full.",
+            "Free disk space or extend the tablespace; retrying will not help until then",
+        ),
+        Kind.CONFIGURATION_LIMIT_EXCEEDED: _row(
+            _C.RESOURCE_ERROR, False, _T.UNKNOWN, JSONRPC_RESOURCE,
+            "A configured limit of the database was exceeded.",
+            "Split the work into smaller pieces, or raise the limit",
+        ),
+        Kind.IO_ERROR: _row(
+            _C.RESOURCE_ERROR, False, _T.UNKNOWN, JSONRPC_RESOURCE,
+            "The database could not read or write its storage.",
+            "Check the storage (permissions, device health, free space)",
+        ),
+        Kind.DATA_CORRUPTED: _row(
+            _C.RESOURCE_ERROR, False, _T.UNKNOWN, JSONRPC_RESOURCE,
+            "The database's data files are damaged.",
+            "Stop writing; restore from a backup or run the database's recovery tool",
+        ),
+        Kind.DIVISION_BY_ZERO: _row(
+            _C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_VALIDATION,
+            "The query divides by zero.",
+            "Guard the divisor, e.g. NULLIF(divisor, 0)",
+        ),
+        Kind.INVALID_TEXT_REPRESENTATION: _row(
+            _C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_VALIDATION,
+            "A value cannot be converted to the column's type.",
+            *_DATA_ACTIONS,
+        ),
+        Kind.INVALID_DATETIME_FORMAT: _row(
+            _C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_VALIDATION,
+            "A date or time value is not in a format the database accepts.",
+            "Use ISO 8601 (YYYY-MM-DD, YYYY-MM-DD HH:MM:SS) or an explicit format "
+            "function",
+        ),
+        Kind.NUMERIC_VALUE_OUT_OF_RANGE: _row(
+            _C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_VALIDATION,
+            "A number is too large or too small for its column type.",
+            *_DATA_ACTIONS,
+        ),
+        Kind.STRING_DATA_RIGHT_TRUNCATION: _row(
+            _C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_VALIDATION,
+            "A value is too long for its column{on_target}.",
+            "Shorten the value, or widen the column",
+        ),
+        Kind.DATATYPE_MISMATCH: _row(
+            _C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_VALIDATION,
+            "A value or expression has the wrong type for where it is used.",
+            "Cast the value to the expected type",
+            *_DATA_ACTIONS[:1],
+        ),
+        Kind.CARDINALITY_VIOLATION: _row(
+            _C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_VALIDATION,
+            "A subquery or lookup returned more (or fewer) rows than the statement allows.",
+            "Make the subquery return one row (a tighter filter, LIMIT 1, or an aggregate)",
+        ),
+        Kind.INVALID_PARAMETER: _row(
+            _C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_VALIDATION,
+            "The statement's parameters or arguments are invalid (count, name or value).",
+            "Pass exactly one bound value per placeholder, in the driver's placeholder style",
+        ),
+        Kind.TRANSACTION_ABORTED: _row(
+            _C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_DATABASE,
+            "An earlier statement failed, so the transaction is aborted; roll back first.",
+            "ROLLBACK the transaction before anything else",
+            "Then fix the statement that failed first and run the transaction again",
+        ),
+        Kind.INVALID_TRANSACTION_STATE: _row(
+            _C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_VALIDATION,
+            "The statement does not fit the transaction's state (none is open, or one "
+            "already is).",
+            "Pair each BEGIN with one COMMIT or ROLLBACK",
+            "Commit or roll back the open transaction before starting another",
+        ),
+        Kind.FEATURE_NOT_SUPPORTED: _row(
+            _C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_VALIDATION,
+            "This database does not support what the statement asks for.",
+            "Rewrite the statement with features this database supports",
+        ),
+        Kind.INTERNAL_ERROR: _row(
+            _C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_DATABASE,
+            "The database reported an internal error.",
+            "Report the error to the database administrator, with the statement",
+        ),
+        Kind.UNKNOWN: _row(
+            _C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_DATABASE,
+            "The database reported an error that could not be classified. Read the message.",
+            "Read the error message and check the statement",
+        ),
+    }
+)
+
+
+def kind_info(kind: Kind) -> KindInfo:
+    """
+    Return the :class:`KindInfo` row for *kind*.
+
+    Args:
+        kind: Any :class:`Kind`.
+
+    Returns:
+        The row of :data:`KIND_TABLE`.
+
+    .. versionadded:: 0.1.0
+    """
+    return KIND_TABLE[kind]

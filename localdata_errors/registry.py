@@ -1,0 +1,461 @@
+"""
+The mapper registry: pluggy hooks, lazy entry-point discovery, name normalisation.
+
+Built-in backends and third-party plugins are found the same way: through
+the ``localdata_errors`` entry-point group.  Discovery happens on first use,
+once, under a lock; a plugin that fails to load or misbehaves is logged once
+and left out, and the rest keep working.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar, Final, NamedTuple
+
+import pluggy
+
+from localdata_errors.mapper import DatabaseErrorMapper
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "ErrorMapperRegistry",
+    "MapperInfo",
+    "NoSuchMapperError",
+    "hookimpl",
+    "hookspec",
+    "normalize_db_type",
+]
+
+ENTRY_POINT_GROUP: Final = "localdata_errors"
+PROJECT_NAME: Final = "localdata_errors"
+
+hookspec = pluggy.HookspecMarker(PROJECT_NAME)
+hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
+
+LOGGER_NAME: Final = "localdata_errors"
+
+
+class _HookSpecs:
+    """The hooks a plugin may implement."""
+
+    @hookspec
+    def localdata_errors_mappers(self) -> Sequence[DatabaseErrorMapper]:  # type: ignore[empty-body]
+        """
+        Return the mappers this plugin contributes.
+
+        Returns:
+            A sequence of :class:`~localdata_errors.DatabaseErrorMapper`
+            instances, each with a distinct ``name``.
+        """
+
+
+class NoSuchMapperError(LookupError):
+    """
+    Raised by :meth:`ErrorMapperRegistry.get_mapper` for a name nobody registered.
+
+    .. versionadded:: 0.1.0
+    """
+
+
+class MapperInfo(NamedTuple):
+    """
+    One row of :meth:`ErrorMapperRegistry.list_mappers`.
+
+    Args:
+        name: The canonical name.
+        aliases: Other names that resolve to it.
+        driver_modules: The driver modules it detects.
+        source: ``"entry point"`` or ``"register()"``.
+        distribution: The distribution that provided it (``None`` for
+            programmatic registration).
+        version: That distribution's version.
+        mapper: The mapper itself.
+    """
+
+    name: str
+    aliases: tuple[str, ...]
+    driver_modules: tuple[str, ...]
+    source: str
+    distribution: str | None
+    version: str | None
+    mapper: DatabaseErrorMapper
+
+
+# Spellings people and frameworks use for the same backend.  Anything after
+# "+" (SQLAlchemy's driver part) is dropped before this lookup.
+_BUILTIN_ALIASES: Final[dict[str, str]] = {
+    "postgres": "postgresql",
+    "pg": "postgresql",
+    "pgsql": "postgresql",
+    "psql": "postgresql",
+    "psycopg": "postgresql",
+    "psycopg2": "postgresql",
+    "asyncpg": "postgresql",
+    "mariadb": "mysql",
+    "pymysql": "mysql",
+    "mysqldb": "mysql",
+    "sqlite3": "sqlite",
+    "aiosqlite": "sqlite",
+    "sqlserver": "mssql",
+    "sql_server": "mssql",
+    "sql server": "mssql",
+    "microsoft sql server": "mssql",
+    "tsql": "mssql",
+    "pyodbc": "mssql",
+    "pymssql": "mssql",
+    "oracledb": "oracle",
+    "cx_oracle": "oracle",
+    "duck": "duckdb",
+    "generic": "generic",
+    "": "generic",
+}
+
+# Exception classes are few; the bound only guards against classes made at run time.
+_TYPE_CACHE_LIMIT: Final = 4096
+
+_warned: set[str] = set()
+_warned_lock = threading.Lock()
+
+
+def warn_once(key: str, msg: str, *args: object) -> None:
+    """Log *msg* at WARNING the first time *key* is seen, at DEBUG afterwards."""
+    # logging is imported on the first warning, not with the package: most
+    # processes never need it, and it is among the costlier standard modules.
+    import logging  # noqa: PLC0415
+
+    with _warned_lock:
+        first = key not in _warned
+        _warned.add(key)
+    logger = logging.getLogger(LOGGER_NAME)
+    if not logger.handlers:
+        # A library logs; the application decides where it goes.
+        logger.addHandler(logging.NullHandler())
+    logger.log(logging.WARNING if first else logging.DEBUG, msg, *args)
+
+
+def normalize_db_type(db_type: object) -> str:
+    """
+    Normalise a backend name: ``"PostgreSQL"``, ``"postgresql+psycopg"`` and
+    ``"postgres"`` all become ``"postgresql"``.
+
+    Args:
+        db_type: Any value; non-strings normalise to ``"generic"``.
+
+    Returns:
+        The lower-case canonical name (unknown names are returned lower-cased,
+        for the registry to resolve against plugin aliases).
+
+    .. versionadded:: 0.1.0
+    """
+    if not isinstance(db_type, str):
+        return "generic"
+    name = db_type.strip().lower().split("+", 1)[0].split(":", 1)[0].strip()
+    return _BUILTIN_ALIASES.get(name, name)
+
+
+class ErrorMapperRegistry:
+    """
+    The process-wide registry of mappers.
+
+    Every method is a class method, so LocalData's calling style keeps working:
+    ``ErrorMapperRegistry.register("mydb", MyMapper())``.  All state is behind
+    one re-entrant lock; reads after discovery take a snapshot.
+
+    .. versionadded:: 0.1.0
+    """
+
+    _lock: ClassVar[threading.RLock] = threading.RLock()
+    _discovered: ClassVar[bool] = False
+    _entries: ClassVar[dict[str, MapperInfo]] = {}
+    # Snapshots rebuilt on every change, read without the lock.
+    _by_name: ClassVar[dict[str, DatabaseErrorMapper]] = {}
+    _by_module: ClassVar[dict[str, str]] = {}
+    _by_type: ClassVar[dict[type, tuple[str, DatabaseErrorMapper] | None]] = {}
+    _plugin_manager: ClassVar[pluggy.PluginManager | None] = None
+
+    # -- discovery -------------------------------------------------------------
+
+    @classmethod
+    def plugin_manager(cls) -> pluggy.PluginManager:
+        """The pluggy manager that holds the loaded plugins (created on demand)."""
+        with cls._lock:
+            if cls._plugin_manager is None:
+                pm = pluggy.PluginManager(PROJECT_NAME)
+                pm.add_hookspecs(_HookSpecs)
+                cls._plugin_manager = pm
+            return cls._plugin_manager
+
+    @classmethod
+    def _is_discovered(cls) -> bool:
+        return cls._discovered
+
+    @classmethod
+    def _ensure_discovered(cls) -> None:
+        if cls._is_discovered():
+            return
+        with cls._lock:
+            # Checked again under the lock: another thread may have finished first.
+            if cls._is_discovered():
+                return
+            try:
+                cls._discover()
+            finally:
+                cls._discovered = True
+                cls._rebuild()
+
+    @classmethod
+    def _discover(cls) -> None:
+        # Imported here, not at module level: importlib.metadata costs more to
+        # import than the rest of the package, and only discovery needs it.
+        import importlib.metadata  # noqa: PLC0415
+
+        pm = cls.plugin_manager()
+        try:
+            eps: Iterable[Any] = importlib.metadata.entry_points(
+                group=ENTRY_POINT_GROUP
+            )
+        except Exception as exc:  # noqa: BLE001 - broken metadata must not break classification
+            warn_once("entry_points", "cannot read entry points: %r", exc)
+            eps = ()
+        for ep in sorted(eps, key=lambda e: e.name):
+            dist = getattr(ep, "dist", None)
+            dist_name = getattr(dist, "name", None)
+            dist_version = getattr(dist, "version", None)
+            try:
+                plugin = ep.load()
+            except Exception as exc:  # noqa: BLE001 - a broken plugin is isolated
+                warn_once(f"load:{ep.name}", "plugin %r failed to load: %r",
+                          ep.name, exc)
+                continue
+            if pm.is_registered(plugin):
+                continue
+            try:
+                pm.register(plugin, name=f"{ep.name}@{dist_name}")
+            except Exception as exc:  # noqa: BLE001 - e.g. a hookimpl with a wrong signature
+                warn_once(f"register:{ep.name}", "plugin %r rejected: %r",
+                          ep.name, exc)
+                continue
+            cls._collect(plugin, dist_name, dist_version)
+
+    @classmethod
+    def _collect(cls, plugin: object, dist_name: str | None, dist_version: str | None) -> None:
+        # Call each plugin's hook on its own, so one that raises spoils only itself.
+        pm = cls.plugin_manager()
+        caller = pm.subset_hook_caller(
+            "localdata_errors_mappers",
+            remove_plugins=[p for p in pm.get_plugins() if p is not plugin],
+        )
+        label = pm.get_name(plugin) or repr(plugin)
+        try:
+            results: list[Any] = caller()
+        except Exception as exc:  # noqa: BLE001 - a raising plugin is isolated
+            warn_once(f"hook:{label}", "plugin %s raised: %r", label, exc)
+            return
+        for result in results:
+            mappers = result if isinstance(result, list | tuple) else [result]
+            for mapper in mappers:
+                if not isinstance(mapper, DatabaseErrorMapper) or not mapper.name:
+                    warn_once(f"type:{label}:{type(mapper).__name__}",
+                              "plugin %s returned %r, not a named "
+                              "DatabaseErrorMapper; ignored", label, mapper)
+                    continue
+                name = normalize_db_type(mapper.name)
+                if name in cls._entries:
+                    warn_once(f"dup:{name}:{label}",
+                              "plugin %s registers %r again; the first "
+                              "registration (%s) is kept", label, name,
+                              cls._entries[name].distribution)
+                    continue
+                cls._entries[name] = MapperInfo(
+                    name=name,
+                    aliases=tuple(mapper.aliases),
+                    driver_modules=tuple(mapper.driver_modules),
+                    source="entry point",
+                    distribution=dist_name,
+                    version=dist_version,
+                    mapper=mapper,
+                )
+
+    @classmethod
+    def _rebuild(cls) -> None:
+        by_name: dict[str, DatabaseErrorMapper] = {}
+        by_module: dict[str, str] = {}
+        for name, info in cls._entries.items():
+            by_name[name] = info.mapper
+        for name, info in cls._entries.items():
+            for alias in info.aliases:
+                by_name.setdefault(normalize_db_type(alias), info.mapper)
+            for module in info.driver_modules:
+                by_module.setdefault(module, name)
+        cls._by_name = by_name
+        cls._by_module = by_module
+        cls._by_type = {}
+
+    # -- public API ------------------------------------------------------------
+
+    @classmethod
+    def register(cls, name: str, mapper: DatabaseErrorMapper) -> None:
+        """
+        Register *mapper* under *name*, replacing any mapper of that name.
+
+        Args:
+            name: The backend name; normalised like ``db_type``.
+            mapper: A :class:`~localdata_errors.DatabaseErrorMapper`.
+
+        Raises:
+            TypeError: *mapper* is not a ``DatabaseErrorMapper``.
+            ValueError: *name* is empty or ``"generic"`` (the fallback is fixed).
+        """
+        if not isinstance(mapper, DatabaseErrorMapper):
+            raise TypeError(f"expected a DatabaseErrorMapper, got {type(mapper).__name__}")
+        key = normalize_db_type(name)
+        if key == "generic":
+            raise ValueError("the name 'generic' is reserved for the keyword fallback")
+        cls._ensure_discovered()
+        with cls._lock:
+            cls._entries[key] = MapperInfo(
+                name=key,
+                aliases=tuple(mapper.aliases),
+                driver_modules=tuple(mapper.driver_modules),
+                source="register()",
+                distribution=None,
+                version=None,
+                mapper=mapper,
+            )
+            cls._rebuild()
+
+    @classmethod
+    def unregister(cls, name: str) -> DatabaseErrorMapper | None:
+        """
+        Remove the mapper registered under *name*.
+
+        Returns:
+            The removed mapper, or ``None`` if there was none.
+        """
+        cls._ensure_discovered()
+        with cls._lock:
+            info = cls._entries.pop(normalize_db_type(name), None)
+            cls._rebuild()
+        return info.mapper if info else None
+
+    @classmethod
+    def get_mapper(cls, name: str) -> DatabaseErrorMapper:
+        """
+        Return the mapper for *name* (or one of its aliases).
+
+        Raises:
+            NoSuchMapperError: Nothing is registered under that name.
+        """
+        cls._ensure_discovered()
+        key = normalize_db_type(name)
+        mapper = cls._by_name.get(key)
+        if mapper is None:
+            raise NoSuchMapperError(f"{ENTRY_POINT_GROUP}:{key}")
+        return mapper
+
+    @classmethod
+    def get_or_default(cls, name: str | None) -> DatabaseErrorMapper:
+        """Return the mapper for *name*, or the generic keyword mapper."""
+        cls._ensure_discovered()
+        mapper = cls._by_name.get(normalize_db_type(name)) if name else None
+        if mapper is None:
+            from localdata_errors.backends.generic import GENERIC_MAPPER  # noqa: PLC0415 - cycle
+
+            return GENERIC_MAPPER
+        return mapper
+
+    @classmethod
+    def lookup(cls, name: str | None) -> DatabaseErrorMapper | None:
+        """Return the mapper for *name*, or ``None``; never raises."""
+        if not name:
+            return None
+        cls._ensure_discovered()
+        return cls._by_name.get(normalize_db_type(name))
+
+    @classmethod
+    def name_for_module(cls, module: str) -> str | None:
+        """
+        Return the backend whose ``driver_modules`` claims *module*.
+
+        The longest dotted prefix wins: ``mysql.connector.errors`` is tried as
+        itself, then ``mysql.connector``, then ``mysql``.
+        """
+        cls._ensure_discovered()
+        by_module = cls._by_module
+        while module:
+            name = by_module.get(module)
+            if name is not None:
+                return name
+            module = module.rpartition(".")[0]
+        return None
+
+    @classmethod
+    def name_for_type(cls, exc_type: type) -> str | None:
+        """
+        Return the backend that claims an exception class, by the modules of its MRO.
+
+        A user subclass of ``psycopg.errors.UniqueViolation`` defined in
+        ``myapp`` is still PostgreSQL's.  Answers are cached per class.
+        """
+        claim = cls._claim(exc_type)
+        return None if claim is None else claim[0]
+
+    @classmethod
+    def mapper_for_type(cls, exc_type: type) -> DatabaseErrorMapper | None:
+        """Return the mapper that claims an exception class (see :meth:`name_for_type`)."""
+        claim = cls._claim(exc_type)
+        return None if claim is None else claim[1]
+
+    @classmethod
+    def _claim(cls, exc_type: type) -> tuple[str, DatabaseErrorMapper] | None:
+        cls._ensure_discovered()
+        cache = cls._by_type
+        try:
+            return cache[exc_type]
+        except KeyError:
+            pass
+        except TypeError:  # an unhashable metaclass; rare, not worth caching
+            return None
+        claim: tuple[str, DatabaseErrorMapper] | None = None
+        for klass in getattr(exc_type, "__mro__", (exc_type,)):
+            module = getattr(klass, "__module__", None)
+            if isinstance(module, str) and module != "builtins":
+                name = cls.name_for_module(module)
+                mapper = cls._by_name.get(name) if name is not None else None
+                if name is not None and mapper is not None:
+                    claim = (name, mapper)
+                    break
+        if len(cache) >= _TYPE_CACHE_LIMIT:
+            cache.clear()
+        cache[exc_type] = claim
+        return claim
+
+    @classmethod
+    def list_mappers(cls) -> list[MapperInfo]:
+        """Every registered mapper, with its aliases and where it came from, by name."""
+        cls._ensure_discovered()
+        with cls._lock:
+            return sorted(cls._entries.values(), key=lambda info: info.name)
+
+    @classmethod
+    def names(cls) -> list[str]:
+        """The canonical names of the registered mappers, sorted."""
+        return [info.name for info in cls.list_mappers()]
+
+    @classmethod
+    def reset(cls) -> None:
+        """
+        Forget every registration and plugin; the next use discovers afresh.
+
+        Meant for tests.
+        """
+        with cls._lock:
+            cls._entries = {}
+            cls._by_name = {}
+            cls._by_module = {}
+            cls._by_type = {}
+            cls._plugin_manager = None
+            cls._discovered = False
+        with _warned_lock:
+            _warned.clear()

@@ -1,0 +1,157 @@
+"""classify_error's own behaviour: the keyword fallback, unwrapping, never raising."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from localdata_errors import (
+    ErrorCategory,
+    Kind,
+    classify_error,
+    classify_message,
+    get_error_suggestion,
+    is_error_retryable,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        # words, not substrings
+        ("current transaction is aborted, commands ignored until end of transaction block",
+         Kind.TRANSACTION_ABORTED),
+        ("clock skew detected between nodes", Kind.UNKNOWN),
+        ("select fullname from users failed", Kind.UNKNOWN),
+        ("the nearby replica answered", Kind.UNKNOWN),
+        ('near "FORM": syntax error', Kind.SYNTAX_ERROR),
+        ("Connection not found in pool", Kind.CONNECTION_FAILURE),
+        ("database or disk is full", Kind.DISK_FULL),
+        ("Lock wait timeout exceeded; try restarting transaction", Kind.LOCK_NOT_AVAILABLE),
+        ("Deadlock found when trying to get lock", Kind.DEADLOCK_DETECTED),
+        ("the account is locked", Kind.INVALID_AUTHORIZATION),
+        ("connection timed out", Kind.CONNECTION_FAILURE),
+        ("QueuePool limit of size 5 overflow 10 reached, connection timed out, timeout 30.00",
+         Kind.TOO_MANY_CONNECTIONS),
+        ("permission denied for table orders", Kind.INSUFFICIENT_PRIVILEGE),
+        ("division by zero", Kind.DIVISION_BY_ZERO),
+        ('relation "orders" does not exist', Kind.UNDEFINED_TABLE),
+        ("no such table: orders", Kind.UNDEFINED_TABLE),
+        ("Table 'orders' already exists", Kind.DUPLICATE_TABLE),
+        ("table orders already exists", Kind.DUPLICATE_TABLE),
+    ],
+)
+def test_generic_fallback_matches_words(text: str, kind: Kind) -> None:
+    assert classify_message(text, db_type="generic").kind is kind
+
+
+def test_generic_names_the_object() -> None:
+    resp = classify_message("table public.orders already exists", db_type="generic")
+    assert resp.affected_resources == ("orders",)
+    assert resp.schema == "public"
+
+
+def test_localdata_calling_style() -> None:
+    resp = classify_error(RuntimeError("deadlock detected"), db_type="generic")
+    assert resp.error_type is ErrorCategory.TRANSIENT_ERROR
+    assert resp.is_retryable is True
+    assert is_error_retryable(RuntimeError("deadlock detected")) is True
+    assert "syntax" not in get_error_suggestion(RuntimeError("deadlock detected"))
+
+
+class _BadStr(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("no text for you")
+
+
+class _BadBoth(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("no")
+
+    def __repr__(self) -> str:
+        raise RuntimeError("no")
+
+
+def _cyclic() -> BaseException:
+    a = RuntimeError("a: deadlock detected")
+    b = RuntimeError("b")
+    a.__cause__ = b
+    b.__cause__ = a
+    return a
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        None, 42, object(), "plain text", b"\xff\xfe bytes", ["a"],
+        _BadStr(), _BadBoth(), _cyclic(),
+        Exception(b"no such table: x"), Exception("x" * 10_000_000),
+        Exception("\x00\x01\x02 control"), KeyboardInterrupt(),
+    ],
+)
+def test_never_raises_and_is_json_safe(value: object) -> None:
+    resp = classify_error(value)
+    json.dumps(resp.to_dict())
+    json.dumps(resp.to_tool_error())
+    json.dumps(resp.to_jsonrpc_error(tool_name="t"))
+    json.dumps(resp.to_agent_response())
+    assert len(resp.message) < 10_000
+
+
+def test_huge_message_is_bounded_and_says_so() -> None:
+    resp = classify_error(Exception("deadlock detected " + "x" * 2_000_000))
+    assert resp.kind is Kind.DEADLOCK_DETECTED
+    assert resp.message.endswith("characters in all]")
+
+
+def test_chain_is_followed_to_the_driver_exception() -> None:
+    conn = sqlite3.connect(":memory:")
+    try:
+        try:
+            conn.execute("SELECT * FROM missing_table")
+        except sqlite3.Error as exc:
+            raise RuntimeError("repository failed") from exc
+    except RuntimeError as wrapped:
+        resp = classify_error(wrapped)
+    assert resp.kind is Kind.UNDEFINED_TABLE
+    assert resp.message == "no such table: missing_table"
+    assert resp.driver == "sqlite3"
+
+
+def test_sqlalchemy_trailer_is_not_classified() -> None:
+    sa = pytest.importorskip("sqlalchemy")
+    engine = sa.create_engine("sqlite://")
+    with engine.connect() as conn, pytest.raises(sa.exc.OperationalError) as info:
+        conn.execute(sa.text("SELECT * FROM t_deadlock_lock_timeout"))
+    resp = classify_error(info.value)
+    assert "[SQL:" not in resp.message
+    assert "sqlalche.me" not in resp.message
+    assert resp.kind is Kind.UNDEFINED_TABLE
+
+
+def test_sqlalchemy_connection_invalidated_means_connection_lost() -> None:
+    sa = pytest.importorskip("sqlalchemy")
+    err = sa.exc.OperationalError("SELECT 1", {}, sqlite3.OperationalError("some odd failure"),
+                                  connection_invalidated=True)
+    resp = classify_error(err)
+    assert resp.kind is Kind.CONNECTION_LOST
+    assert resp.is_retryable is True
+
+
+def test_importing_the_package_imports_no_driver() -> None:
+    drivers = ["sqlite3", "duckdb", "psycopg", "psycopg2", "asyncpg", "pymysql", "MySQLdb",
+               "mysql", "mariadb", "aiomysql", "oracledb", "cx_Oracle", "pyodbc", "pymssql",
+               "pytds", "sqlalchemy", "sqlglot", "mcp"]
+    code = (
+        "import sys, localdata_errors\n"
+        "from localdata_errors import classify_message\n"
+        "classify_message('no such table: t', db_type='sqlite')\n"
+        f"print([m for m in {drivers!r} if m in sys.modules])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"

@@ -1,0 +1,97 @@
+"""The command line behaves like the tools people already use."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from localdata_errors.cli import main
+
+
+def _run(args: list[str], stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "localdata_errors", *args], input=stdin,
+                          capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_classify_from_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["classify", "no such table: orders", "--db", "sqlite", "--shape", "tool"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "error"
+    assert out["error_type"] == "resource_not_found"
+
+
+def test_classify_json_lines_from_stdin_reports_bad_lines(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = "\n".join([
+        json.dumps({"message": "Deadlock found when trying to get lock", "db": "mysql",
+                    "code": 1213}),
+        "{not json",
+        json.dumps("permission denied for table orders"),
+        json.dumps({"msg": "no message key"}),
+        "",
+    ])
+    monkeypatch.setattr(sys, "stdin", io.StringIO(lines))
+    status = main(["classify", "--shape", "jsonrpc", "--tool-name", "run_sql"])
+    captured = capsys.readouterr()
+    records = [json.loads(line) for line in captured.out.splitlines()]
+    assert status == 1
+    assert [r["error_code"] for r in records] == ["DEADLOCK_DETECTED", "INSUFFICIENT_PRIVILEGE"]
+    assert records[0]["tool_name"] == "run_sql"
+    assert "line 2: not valid JSON" in captured.err
+    assert "line 4:" in captured.err
+    assert "Traceback" not in captured.err
+
+
+def test_usage_errors_are_one_line_and_nonzero() -> None:
+    bad_shape = _run(["classify", "x", "--shape", "xml"])
+    assert bad_shape.returncode == 2
+    assert "invalid choice" in bad_shape.stderr
+    assert "Traceback" not in bad_shape.stderr
+    no_input = _run(["classify"], stdin="")
+    assert no_input.returncode == 0  # empty stdin: nothing to do, like cat
+    bad_rows = _run(["serve", "--max-rows", "-3"])
+    assert bad_rows.returncode == 2
+    assert "must be positive" in bad_rows.stderr
+
+
+def test_version() -> None:
+    out = _run(["--version"])
+    assert out.returncode == 0
+    assert out.stdout.startswith("localdata-errors ")
+
+
+def test_backends_lists_builtin_backends_with_their_distribution() -> None:
+    out = _run(["backends", "--format", "json"])
+    assert out.returncode == 0, out.stderr
+    rows = {r["name"]: r for r in map(json.loads, out.stdout.splitlines())}
+    assert "sqlite" in rows
+    assert rows["sqlite"]["distribution"] == "localdata-errors"
+    assert rows["sqlite"]["source"] == "entry point"
+    text = _run(["backends"])
+    assert text.stdout.splitlines()[0].split() == ["NAME", "ALIASES", "DRIVERS", "FROM"]
+
+
+def test_demo_shows_real_errors_beside_their_answers() -> None:
+    out = _run(["demo", "--format", "json"])
+    assert out.returncode == 0, out.stderr
+    records = [json.loads(line) for line in out.stdout.splitlines()]
+    kinds = {r["kind"] for r in records if r["engine"] == "SQLite"}
+    assert {"undefined_table", "syntax_error", "unique_violation", "foreign_key_violation",
+            "database_locked", "read_only"} <= kinds
+    locked = next(r for r in records if r["kind"] == "database_locked")
+    assert locked["is_retryable"] is True
+    text = _run(["demo", "--no-color"])
+    assert text.returncode == 0
+    assert "no such table: orders" in text.stdout
+    assert "\x1b[" not in text.stdout
+
+
+def test_broken_pipe_is_quiet() -> None:
+    proc = subprocess.run(
+        f"{sys.executable} -m localdata_errors demo | head -n 1", shell=True,
+        capture_output=True, text=True, timeout=120, check=False)
+    assert "Traceback" not in proc.stderr

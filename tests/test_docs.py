@@ -1,0 +1,33 @@
+"""The docs say what the code does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from localdata_errors import KIND_TABLE
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_every_kind_is_documented_with_its_decision() -> None:
+    text = (ROOT / "docs" / "kinds.md").read_text()
+    for kind, info in KIND_TABLE.items():
+        row = next((line for line in text.splitlines() if line.startswith(f"| `{kind.value}` |")),
+                   None)
+        assert row is not None, kind
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        assert cells[1] == f"`{info.category.value}`", kind
+        assert cells[2] == ("yes" if info.retryable else "no"), kind
+        assert cells[3] == f"`{info.tool_error_type.value}`", kind
+        assert cells[4] == str(info.jsonrpc_code), kind
+
+
+def test_readme_test_command_is_what_ci_runs() -> None:
+    readme = (ROOT / "README.md").read_text().splitlines()
+    commands = [line for line in readme if line.startswith("python3 -m venv .venv && ")]
+    assert len(commands) == 2, "the README begins with exactly two commands"
+    ci = (ROOT / ".ci" / "run").read_text()
+    test_command = commands[1]
+    _, _, after_venv = test_command.partition("python3 -m venv .venv && ")
+    assert after_venv in ci
+    assert "localdata-errors demo" in commands[0]

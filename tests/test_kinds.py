@@ -1,0 +1,106 @@
+"""The Kind table: every kind answered once, with the decisions DESIGN.md fixes."""
+
+from __future__ import annotations
+
+import pytest
+
+from localdata_errors import KIND_TABLE, ErrorCategory, Kind, ToolErrorType, kind_info
+
+C = ErrorCategory
+T = ToolErrorType
+
+
+def test_every_kind_has_exactly_one_row() -> None:
+    assert set(KIND_TABLE) == set(Kind)
+
+
+def test_categories_are_localdatas_eight_values() -> None:
+    assert {c.value for c in ErrorCategory} == {
+        "auth_error", "schema_error", "syntax_error", "transient_error",
+        "resource_error", "constraint_error", "connection_error", "query_execution",
+    }
+
+
+# (kind, category, retryable) exactly as the design's starting table fixes them.
+DESIGN_TABLE = [
+    (Kind.SYNTAX_ERROR, C.SYNTAX_ERROR, False),
+    *[(k, C.SCHEMA_ERROR, False) for k in (
+        Kind.UNDEFINED_TABLE, Kind.UNDEFINED_COLUMN, Kind.UNDEFINED_FUNCTION,
+        Kind.UNDEFINED_OBJECT, Kind.UNDEFINED_DATABASE, Kind.UNDEFINED_SCHEMA,
+        Kind.DUPLICATE_TABLE, Kind.DUPLICATE_COLUMN, Kind.DUPLICATE_OBJECT,
+        Kind.DUPLICATE_DATABASE, Kind.DUPLICATE_SCHEMA, Kind.AMBIGUOUS_COLUMN)],
+    *[(k, C.CONSTRAINT_ERROR, False) for k in (
+        Kind.UNIQUE_VIOLATION, Kind.FOREIGN_KEY_VIOLATION, Kind.NOT_NULL_VIOLATION,
+        Kind.CHECK_VIOLATION, Kind.EXCLUSION_VIOLATION, Kind.DEPENDENT_OBJECTS_STILL_EXIST)],
+    *[(k, C.AUTH_ERROR, False) for k in (
+        Kind.INVALID_PASSWORD, Kind.INVALID_AUTHORIZATION, Kind.INSUFFICIENT_PRIVILEGE,
+        Kind.READ_ONLY)],
+    *[(k, C.TRANSIENT_ERROR, True) for k in (
+        Kind.DEADLOCK_DETECTED, Kind.SERIALIZATION_FAILURE, Kind.LOCK_NOT_AVAILABLE,
+        Kind.DATABASE_LOCKED, Kind.STATEMENT_TIMEOUT)],
+    *[(k, C.CONNECTION_ERROR, True) for k in (
+        Kind.CONNECTION_FAILURE, Kind.CONNECTION_LOST, Kind.ADMIN_SHUTDOWN)],
+    (Kind.CONNECTION_MISCONFIGURED, C.CONNECTION_ERROR, False),
+    (Kind.TOO_MANY_CONNECTIONS, C.RESOURCE_ERROR, True),
+    *[(k, C.RESOURCE_ERROR, False) for k in (
+        Kind.OUT_OF_MEMORY, Kind.DISK_FULL, Kind.CONFIGURATION_LIMIT_EXCEEDED)],
+    *[(k, C.QUERY_EXECUTION, False) for k in (
+        Kind.DIVISION_BY_ZERO, Kind.INVALID_TEXT_REPRESENTATION,
+        Kind.NUMERIC_VALUE_OUT_OF_RANGE, Kind.STRING_DATA_RIGHT_TRUNCATION,
+        Kind.DATATYPE_MISMATCH, Kind.INVALID_PARAMETER, Kind.TRANSACTION_ABORTED,
+        Kind.FEATURE_NOT_SUPPORTED)],
+]
+
+
+@pytest.mark.parametrize(("kind", "category", "retryable"), DESIGN_TABLE)
+def test_design_decisions(kind: Kind, category: ErrorCategory, retryable: bool) -> None:
+    info = kind_info(kind)
+    assert (info.category, info.retryable) == (category, retryable)
+
+
+TOOL_TYPES = {
+    T.RESOURCE_NOT_FOUND: {
+        Kind.UNDEFINED_TABLE, Kind.UNDEFINED_COLUMN, Kind.UNDEFINED_FUNCTION,
+        Kind.UNDEFINED_OBJECT, Kind.UNDEFINED_DATABASE, Kind.UNDEFINED_SCHEMA},
+    T.RESOURCE_EXISTS: {
+        Kind.DUPLICATE_TABLE, Kind.DUPLICATE_COLUMN, Kind.DUPLICATE_OBJECT,
+        Kind.DUPLICATE_DATABASE, Kind.DUPLICATE_SCHEMA},
+    T.FOREIGN_KEY_CONSTRAINT: {Kind.FOREIGN_KEY_VIOLATION, Kind.DEPENDENT_OBJECTS_STILL_EXIST},
+    T.PERMISSION_DENIED: {
+        Kind.INVALID_PASSWORD, Kind.INVALID_AUTHORIZATION, Kind.INSUFFICIENT_PRIVILEGE,
+        Kind.READ_ONLY},
+    T.TIMEOUT: {
+        Kind.STATEMENT_TIMEOUT, Kind.LOCK_NOT_AVAILABLE, Kind.DATABASE_LOCKED,
+        Kind.QUERY_CANCELED},
+    T.SYNTAX_ERROR: {Kind.SYNTAX_ERROR, Kind.GROUPING_ERROR},
+}
+
+
+def test_tool_error_types_follow_the_mapping() -> None:
+    for kind, info in KIND_TABLE.items():
+        expected = next((t for t, kinds in TOOL_TYPES.items() if kind in kinds), None)
+        if expected is None:
+            expected = (T.CONNECTION_ERROR if info.category is C.CONNECTION_ERROR
+                        or kind is Kind.TOO_MANY_CONNECTIONS else T.UNKNOWN)
+        assert info.tool_error_type is expected, kind
+
+
+def test_unique_and_deadlock_are_unknown_in_the_tool_shape() -> None:
+    for kind in (Kind.UNIQUE_VIOLATION, Kind.NOT_NULL_VIOLATION, Kind.CHECK_VIOLATION,
+                 Kind.DEADLOCK_DETECTED, Kind.DIVISION_BY_ZERO):
+        assert kind_info(kind).tool_error_type is T.UNKNOWN
+
+
+def test_jsonrpc_codes_are_server_error_codes() -> None:
+    for kind, info in KIND_TABLE.items():
+        assert -32099 <= info.jsonrpc_code <= -32000, kind
+    assert kind_info(Kind.SYNTAX_ERROR).jsonrpc_code == -32000
+    assert kind_info(Kind.UNDEFINED_TABLE).jsonrpc_code == -32001
+    assert kind_info(Kind.UNKNOWN).jsonrpc_code == -32004
+    assert kind_info(Kind.STATEMENT_TIMEOUT).jsonrpc_code == -32005
+
+
+def test_every_kind_suggests_something_concrete() -> None:
+    for kind, info in KIND_TABLE.items():
+        assert info.suggestion.strip(), kind
+        assert info.actions, kind
