@@ -134,7 +134,7 @@ class KindInfo(NamedTuple):
     """
     What follows from a :class:`Kind`: one row of :data:`KIND_TABLE`.
 
-    Args:
+    Attributes:
         category: The coarse category.
         retryable: Whether the same call may succeed if repeated (after the
             back-off the kind's hint says).

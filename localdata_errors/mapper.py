@@ -25,7 +25,7 @@ class ErrorInput(NamedTuple):
     """
     What a mapper is asked to classify.
 
-    Args:
+    Attributes:
         exception: The driver's exception, already unwrapped from SQLAlchemy,
             Django or a ``__cause__`` chain; ``None`` when only text is known
             (:func:`~localdata_errors.classify_message`).
@@ -53,7 +53,7 @@ class MappedError(NamedTuple):
     """
     A mapper's answer.
 
-    Args:
+    Attributes:
         kind: The fine-grained reason; :attr:`Kind.UNKNOWN` lets the generic
             keyword fallback choose a kind while the code below is kept.
         code: The most specific native code (SQLSTATE, errno, ``ORA-00942``,

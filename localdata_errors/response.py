@@ -28,7 +28,7 @@ class StructuredErrorResponse(NamedTuple):
     it with :func:`~localdata_errors.classify_error`; every string field is
     already redacted.
 
-    Args:
+    Attributes:
         error_type: The coarse category.
         kind: The fine-grained reason.
         is_retryable: Whether repeating the same call may succeed.

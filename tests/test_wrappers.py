@@ -8,7 +8,6 @@ import sqlite3
 import pytest
 
 from localdata_errors import Kind, classify_error
-
 from tests.conftest import require_module
 
 
