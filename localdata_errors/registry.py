@@ -29,6 +29,7 @@ __all__ = [
 
 ENTRY_POINT_GROUP: Final = "localdata_errors"
 PROJECT_NAME: Final = "localdata_errors"
+DISTRIBUTION: Final = "localdata-errors"
 
 hookspec = pluggy.HookspecMarker(PROJECT_NAME)
 hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
@@ -154,6 +155,12 @@ def normalize_db_type(db_type: object) -> str:
     return _BUILTIN_ALIASES.get(name, name)
 
 
+def _builtin_first(ep: Any) -> tuple[bool, str]:
+    dist_name = getattr(getattr(ep, "dist", None), "name", None)
+    builtin = isinstance(dist_name, str) and dist_name.replace("_", "-").lower() == DISTRIBUTION
+    return (not builtin, str(getattr(ep, "name", "")))
+
+
 class ErrorMapperRegistry:
     """
     The process-wide registry of mappers.
@@ -201,8 +208,10 @@ class ErrorMapperRegistry:
             try:
                 cls._discover()
             finally:
-                cls._discovered = True
+                # The tables first, the flag last: a thread that sees the flag
+                # without the lock must find the tables complete.
                 cls._rebuild()
+                cls._discovered = True
 
     @classmethod
     def _discover(cls) -> None:
@@ -218,7 +227,9 @@ class ErrorMapperRegistry:
         except Exception as exc:  # noqa: BLE001 - broken metadata must not break classification
             warn_once("entry_points", "cannot read entry points: %r", exc)
             eps = ()
-        for ep in sorted(eps, key=lambda e: e.name):
+        # This package's own entry points first, so a third-party plugin that
+        # claims a built-in's name is the duplicate that gets left out.
+        for ep in sorted(eps, key=_builtin_first):
             dist = getattr(ep, "dist", None)
             dist_name = getattr(dist, "name", None)
             dist_version = getattr(dist, "version", None)

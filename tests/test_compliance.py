@@ -360,19 +360,7 @@ def _sqlite_error() -> sqlite3.Error:
     raise AssertionError("no error")
 
 
-def _fault_cases() -> Iterator[Any]:
-    for fault in sorted(PLUGIN_FAULTS):
-        marks = []
-        if fault == "claims_builtin":
-            marks.append(pytest.mark.xfail(
-                strict=True,
-                reason="registry.py _discover loads entry points sorted by name only, so a "
-                       "third-party plugin whose entry point sorts first takes a built-in's "
-                       "name and the built-in is dropped as the duplicate"))
-        yield pytest.param(fault, marks=marks)
-
-
-@pytest.mark.parametrize("fault", list(_fault_cases()))
+@pytest.mark.parametrize("fault", sorted(PLUGIN_FAULTS))
 def test_a_misbehaving_plugin_is_isolated_and_logged_once(
         fault: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     exc = _sqlite_error()

@@ -125,12 +125,6 @@ def test_answers_stay_right_while_mappers_come_and_go() -> None:
     assert ErrorMapperRegistry.lookup("lde_threaddb") is None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="registry.py _ensure_discovered sets _discovered = True before _rebuild(): a "
-           "thread arriving in between reads empty tables and caches None for the "
-           "exception class; fix: call _rebuild() first, then set _discovered",
-)
 def test_first_use_from_many_threads_sees_a_complete_registry(
         monkeypatch: pytest.MonkeyPatch) -> None:
     errors = _real_sqlite_errors()
