@@ -18,7 +18,33 @@ from typing import ClassVar, NamedTuple
 
 from localdata_errors.kinds import Kind
 
-__all__ = ["DatabaseErrorMapper", "ErrorInput", "MappedError"]
+__all__ = ["DatabaseErrorMapper", "ErrorInput", "MappedError", "driver_attr"]
+
+
+def driver_attr(obj: object, name: str, default: object = None) -> object:
+    """
+    ``getattr(obj, name, default)`` that never raises: a driver's attribute, read safely.
+
+    A driver's exception can compute an attribute on access, and that can
+    fail (a diagnostic of a result already released, a wrapper's broken
+    property): such an attribute reads as absent.  The value is returned as
+    is: check its type before using it.  A plain ``try``, no more: mappers
+    call this on every classification.
+
+    Args:
+        obj: The driver's exception (or an object it carries).
+        name: The attribute.
+        default: What an absent or failing attribute reads as.
+
+    Returns:
+        The attribute's value, or *default*.
+
+    .. versionadded:: 0.1.0
+    """
+    try:
+        return getattr(obj, name, default)
+    except Exception:  # noqa: BLE001 - any failure means "not available"
+        return default
 
 
 class ErrorInput(NamedTuple):

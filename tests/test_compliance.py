@@ -91,16 +91,7 @@ FACTORIES = {
 
 # Findings of this suite in backends owned elsewhere, kept as failing tests
 # until fixed (strict: the day one is fixed, the XPASS says to drop its line).
-KNOWN_FAILURES: dict[tuple[str, str], str] = {
-    ("mssql", "hostile_inputs"): "reads driver attributes with bare getattr; a property "
-                                 "that raises escapes map_error",
-    ("mysql", "hostile_inputs"): "reads driver attributes with bare getattr; a property "
-                                 "that raises escapes map_error",
-    ("sqlite", "hostile_inputs"): "reads driver attributes with bare getattr; a property "
-                                  "that raises escapes map_error",
-    ("mssql", "declared_codes"): "classify_message(code='08001') reads an ODBC SQLSTATE "
-                                 "given as code as the number 8001",
-}
+KNOWN_FAILURES: dict[tuple[str, str], str] = {}
 
 
 def _cases() -> Iterator[Any]:

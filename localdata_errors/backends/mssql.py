@@ -14,6 +14,18 @@ pyodbc serves every ODBC database: a record whose driver chain is clearly
 another database's (``[PostgreSQL]``, ``[MySQL]``, ``[Oracle]``, ...) is
 answered from its SQLSTATE and the generic keywords, never from SQL Server
 numbers.
+
+A ``code`` given with the text (``classify_message(text, "mssql", code=...)``)
+is read when the text carries no number of its own.  An ``int`` is a SQL
+Server number.  A string is a SQLSTATE when it has a SQLSTATE's shape (five
+ASCII letters or digits: a class of two, a subclass of three) and either is
+one of the ODBC SQLSTATEs this backend declares (``08001``, ``40001``,
+``22012``, ...) or cannot be a number as SQL Server writes one (it holds a
+letter, ``42S02``, ``HYT00``, or starts with ``0``, ``01000``).  Any other
+string of at most six digits, with an optional ``-``, is a SQL Server number
+(``208``, ``1205``, ``-2``, ``40613``, ``20009``).  No declared SQLSTATE is
+also a declared SQL Server or DB-Library number, so the rule is unambiguous
+for every declared code.
 """
 
 from __future__ import annotations
@@ -26,7 +38,7 @@ from typing import Final
 
 from localdata_errors.backends.generic import keyword_kind
 from localdata_errors.kinds import Kind
-from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError
+from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError, driver_attr
 from localdata_errors.names import unique, unqualify
 from localdata_errors.registry import hookimpl
 
@@ -60,6 +72,8 @@ _TEXT_NUMBER: Final = re.compile(
 )
 _DRIVER_MANAGERS: Final = frozenset({"unixodbc", "iodbc", "microsoft", "driver manager",
                                      "odbc driver manager"})
+#: What :func:`driver_attr` returns for an attribute the exception does not have.
+_ABSENT: Final = object()
 
 
 # Not frozen: a frozen dataclass's __init__ costs several times more, and these
@@ -81,6 +95,21 @@ class _Read:
 
 def _is_sqlstate(value: str) -> bool:
     return len(value) == 5 and value.isascii() and value.isalnum()
+
+
+def _code_sqlstate(code: str) -> str | None:
+    """
+    *code* (given by the caller) as a SQLSTATE, or ``None`` when it is not one.
+
+    A declared ODBC SQLSTATE (``08001``), or a SQLSTATE-shaped code that no
+    SQL Server number is written as (``42S02``, ``01000``): see the module's
+    docstring.  ``40613`` stays a number.
+    """
+    if not _is_sqlstate(code):
+        return None
+    if not code.isdigit() or code[0] == "0" or code in _tables().ODBC_SQLSTATES:
+        return code
+    return None
 
 
 def _int(value: object) -> int | None:
@@ -168,7 +197,7 @@ def _read_pymssql(exc: BaseException, args: tuple[object, ...]) -> _Read | None:
     if isinstance(first, tuple) and len(first) >= 2:
         payload = first
     number = _int(payload[0]) if payload else None
-    number = _int(getattr(exc, "number", None)) or number
+    number = _int(driver_attr(exc, "number")) or number
     if number is None:
         return None
     raw = _text(payload[1]) if len(payload) > 1 else None
@@ -177,7 +206,7 @@ def _read_pymssql(exc: BaseException, args: tuple[object, ...]) -> _Read | None:
     cut = text.find(_DBLIB_TAIL)
     if cut > 0:
         body = text[:cut]
-    severity = _int(getattr(exc, "severity", None)) or None
+    severity = _int(driver_attr(exc, "severity")) or None
     if severity is None and cut >= 0:
         found = _DBLIB_SEVERITY.search(text, cut)
         severity = int(found.group(1)) if found is not None else None
@@ -190,13 +219,15 @@ def _read_pymssql(exc: BaseException, args: tuple[object, ...]) -> _Read | None:
 
 
 def _read_exception(exc: BaseException, driver: str | None) -> _Read | None:
-    args = getattr(exc, "args", ())
+    # A wrapper's property can raise, or hold anything: read safely, check types.
+    args = driver_attr(exc, "args", ())
     if not isinstance(args, tuple):
         args = ()
-    msg_no = _int(getattr(exc, "msg_no", None))
-    if msg_no is not None and (driver == "pytds" or hasattr(exc, "srvname")):
-        text = _text(getattr(exc, "text", None)) or (_text(args[0]) if args else "") or ""
-        severity = _int(getattr(exc, "severity", None))
+    msg_no = _int(driver_attr(exc, "msg_no"))
+    if msg_no is not None and (driver == "pytds"
+                               or driver_attr(exc, "srvname", _ABSENT) is not _ABSENT):
+        text = _text(driver_attr(exc, "text")) or (_text(args[0]) if args else "") or ""
+        severity = _int(driver_attr(exc, "severity"))
         return _Read(number=msg_no or None, body=text, severity=severity or None,
                      message=_text(args[0]) if args else None)
     if driver in {"pymssql", "_mssql"}:
@@ -234,12 +265,16 @@ def _read_text(text: str, code: str | int | None) -> _Read:
             return _Read(number=code, sqlstate=found.sqlstate, body=found.body,
                          severity=found.severity, origin="server")
         code_text = str(code).strip()
+        # A SQLSTATE first: "08001" is ODBC's "unable to connect", not the number 8001.
+        state = _code_sqlstate(code_text)
+        if state is not None:
+            if found.sqlstate is None:
+                return _Read(sqlstate=state, body=found.body, origin=found.origin)
+            return found  # the text's own SQLSTATE wins
         digits = code_text.removeprefix("-")
         if digits.isascii() and digits.isdigit() and len(digits) <= 6:
             return _Read(number=int(code_text), sqlstate=found.sqlstate, body=found.body,
                          severity=found.severity, origin="server")
-        if _is_sqlstate(code_text) and found.sqlstate is None:
-            return _Read(sqlstate=code_text, body=found.body, origin=found.origin)
     return found
 
 

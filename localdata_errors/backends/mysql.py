@@ -20,7 +20,7 @@ from typing import Final
 
 from localdata_errors.backends.generic import keyword_kind
 from localdata_errors.kinds import Kind
-from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError
+from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError, driver_attr
 from localdata_errors.names import split_qualified, unique, unqualify, unquote
 from localdata_errors.registry import hookimpl
 
@@ -44,7 +44,8 @@ def _errno(value: object) -> int | None:
     # bool is an int; a driver that puts True there is not reporting an error number.
     if isinstance(value, int) and not isinstance(value, bool) and 0 < value < 100_000:
         return value
-    if isinstance(value, str) and value.isdigit() and len(value) <= 5:
+    # isascii: "²".isdigit() is True, but int("²") raises.
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 5:
         return int(value)
     return None
 
@@ -92,14 +93,15 @@ def read_error(error: ErrorInput) -> DriverError:
     sqlstate: str | None = None
     message: str | None = None
     if exc is not None:
-        errno = _errno(getattr(exc, "errno", None))
-        sqlstate = _sqlstate(getattr(exc, "sqlstate", None))
+        # A wrapper's property can raise, or hold anything: read safely, check types.
+        errno = _errno(driver_attr(exc, "errno"))
+        sqlstate = _sqlstate(driver_attr(exc, "sqlstate"))
         for attr in ("msg", "errmsg"):
-            text = getattr(exc, attr, None)
+            text = driver_attr(exc, attr)
             if isinstance(text, str) and text:
                 message = text
                 break
-        args = getattr(exc, "args", ())
+        args = driver_attr(exc, "args", ())
         if isinstance(args, tuple) and len(args) >= 2:
             if errno is None:
                 errno = _errno(args[0])

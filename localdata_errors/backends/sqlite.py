@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from typing import Final
 
 from localdata_errors.kinds import Kind
-from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError
+from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError, driver_attr
 from localdata_errors.names import unique, unqualify, unquote
 from localdata_errors.registry import hookimpl
 
@@ -415,8 +415,9 @@ def _code_name(error: ErrorInput) -> str | None:
     """The extended result name the driver (or the caller) gave, if any."""
     exc = error.exception
     if exc is not None:
-        number = getattr(exc, "sqlite_errorcode", None)
-        name = getattr(exc, "sqlite_errorname", None)
+        # A wrapper's property can raise, or hold anything: read safely, check types.
+        number = driver_attr(exc, "sqlite_errorcode")
+        name = driver_attr(exc, "sqlite_errorname")
         if isinstance(name, str) and name in RESULT_CODES:
             return name
         # Python knows fewer names than SQLite (3091 is "unknown" on 3.11):
@@ -428,7 +429,7 @@ def _code_name(error: ErrorInput) -> str | None:
     code = error.code
     if isinstance(code, str):
         code = code.strip().upper()
-        if code.isdigit():
+        if code.isascii() and code.isdigit():  # "²".isdigit() is True, int("²") raises
             code = int(code)
         elif code in RESULT_CODES:
             return code

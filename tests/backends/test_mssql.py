@@ -396,6 +396,125 @@ def test_wrongly_typed_attributes_never_raise() -> None:
     assert isinstance(classify_error(exc).kind, Kind)
 
 
+def _raises(*_args: object) -> Any:
+    raise RuntimeError("attribute access raised")
+
+
+_RAISING = property(_raises, lambda _self, _value: None)
+
+
+def test_pyodbc_args_that_raise_or_are_not_a_tuple_fall_back_on_the_text() -> None:
+    import pyodbc
+
+    message = ("[42S02] [Microsoft][ODBC Driver 18 for SQL Server][SQL Server]Invalid object "
+               "name 'dbo.orders'. (208) (SQLExecDirectW)")
+    raising = type("RaisingArgsError", (pyodbc.ProgrammingError,), {"args": _RAISING})
+    listed = type("ListArgsError", (pyodbc.ProgrammingError,),
+                  {"args": property(lambda _self: ["42S02", message])})
+    for cls in (raising, listed):
+        exc = cls("42S02", message)  # str(exc) still shows the driver's tuple
+        mapped = _mapper().map_error(ErrorInput(exc, str(exc), None, "pyodbc"))
+        assert mapped is not None
+        assert (mapped.kind, mapped.code) == (Kind.UNDEFINED_TABLE, "208")
+        assert mapped.affected_resources == ("orders",)
+        resp = classify_error(exc)
+        assert resp.backend == "mssql"  # answered by the mapper, not the fallback
+        assert resp.kind is Kind.UNDEFINED_TABLE
+
+
+def test_pytds_attributes_that_raise_are_absent() -> None:
+    from pytds import tds_base
+
+    # srvname (the pytds marker), text and severity raise; msg_no is set as
+    # _TdsSession.raise_db_exception sets it, after __init__.
+    cls = type("RaisingTdsError", (tds_base.ProgrammingError,), {
+        "srvname": _RAISING, "text": _RAISING, "severity": _RAISING,
+        "__module__": "pytds.tds_base"})  # the core names the driver after this module
+    exc = cls("Invalid object name 'dbo.orders'.")
+    exc.msg_no = 208  # type: ignore[attr-defined]
+    mapped = _mapper().map_error(ErrorInput(exc, str(exc), None, "pytds"))
+    assert mapped is not None
+    assert (mapped.kind, mapped.code) == (Kind.UNDEFINED_TABLE, "208")
+    assert mapped.affected_resources == ("orders",)
+    # Without the driver's name, a srvname that raises is no sign of pytds: the text decides.
+    mapped = _mapper().map_error(ErrorInput(exc, str(exc), None, None))
+    assert mapped is not None
+    resp = classify_error(exc)
+    assert resp.backend == "mssql"
+    assert resp.affected_resources == ("orders",)
+
+
+def test_pymssql_number_and_severity_that_raise_or_are_wrongly_typed() -> None:
+    import pymssql
+
+    text = (b"Transaction (Process ID 52) was deadlocked on lock resources with another process "
+            b"and has been chosen as the deadlock victim. Rerun the transaction."
+            + corpus.DBLIB_20018.format(sev=13).encode())
+    raising = type("RaisingNumberError", (pymssql.exceptions.OperationalError,),
+                   {"number": _RAISING, "severity": _RAISING})
+    wrong = type("WrongNumberError", (pymssql.exceptions.OperationalError,),
+                 {"number": "1205", "severity": "13"})
+    for cls in (raising, wrong):
+        exc = cls(1205, text)
+        mapped = _mapper().map_error(ErrorInput(exc, str(exc), None, "pymssql"))
+        assert mapped is not None
+        assert (mapped.kind, mapped.code) == (Kind.DEADLOCK_DETECTED, "1205")
+        resp = classify_error(exc)
+        assert resp.backend == "mssql"
+        assert resp.kind is Kind.DEADLOCK_DETECTED
+
+
+# -- a code given with the text: SQLSTATE or number -----------------------------------------
+
+
+@pytest.mark.parametrize(("code", "kind"), [
+    ("08001", Kind.CONNECTION_FAILURE),
+    ("07002", Kind.INVALID_PARAMETER),
+    ("22012", Kind.DIVISION_BY_ZERO),
+    ("28000", Kind.INVALID_PASSWORD),
+    ("40001", Kind.SERIALIZATION_FAILURE),
+    ("42S02", Kind.UNDEFINED_TABLE),
+    ("HYT00", Kind.STATEMENT_TIMEOUT),
+])
+def test_a_declared_sqlstate_given_as_code_is_a_sqlstate(code: str, kind: Kind) -> None:
+    resp = classify_message("error", "mssql", code=code)
+    assert (resp.kind, resp.database_error_code, resp.sqlstate) == (kind, code, code)
+
+
+@pytest.mark.parametrize(("code", "kind"), [
+    ("208", Kind.UNDEFINED_TABLE),
+    ("1205", Kind.DEADLOCK_DETECTED),
+    (1205, Kind.DEADLOCK_DETECTED),
+    ("-2", Kind.STATEMENT_TIMEOUT),
+    (-2, Kind.STATEMENT_TIMEOUT),
+    ("40613", Kind.ADMIN_SHUTDOWN),
+    ("20009", Kind.CONNECTION_FAILURE),
+    (8001, Kind.UNKNOWN),  # an int is always a number, even one a SQLSTATE resembles
+])
+def test_other_codes_are_sql_server_numbers(code: str | int, kind: Kind) -> None:
+    resp = classify_message("error", "mssql", code=code)
+    assert (resp.kind, resp.database_error_code, resp.sqlstate) == (kind, str(code), None)
+
+
+def test_an_undeclared_code_no_number_is_written_as_is_a_sqlstate() -> None:
+    # A leading zero: no SQL Server number is written so.
+    resp = classify_message("error", "mssql", code="01000")
+    assert (resp.database_error_code, resp.sqlstate) == ("01000", "01000")
+
+
+def test_the_texts_own_sqlstate_wins_over_a_sqlstate_given_as_code() -> None:
+    text = "[08S01] [unixODBC][Driver Manager]Communication link failure"
+    resp = classify_message(text, "mssql", code="08001")
+    assert (resp.kind, resp.database_error_code) == (Kind.CONNECTION_LOST, "08S01")
+
+
+def test_no_declared_sqlstate_is_also_a_declared_number() -> None:
+    from localdata_errors.backends import _mssql_codes as tables
+
+    numbers = {str(n) for n in (*tables.SERVER_NUMBERS, *tables.DBLIB_NUMBERS)}
+    assert not numbers & set(tables.ODBC_SQLSTATES)
+
+
 @settings(max_examples=150, deadline=None)
 @given(state=st.from_regex(r"[0-9A-Z]{5}", fullmatch=True),
        chain=st.lists(st.sampled_from(["Microsoft", "SQL Server", "unixODBC", "PostgreSQL",

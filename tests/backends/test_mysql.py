@@ -17,6 +17,7 @@ import pytest
 
 from localdata_errors import ErrorMapperRegistry, Kind, classify_error, classify_message
 from localdata_errors.backends.mysql import MySQLMapper
+from localdata_errors.mapper import ErrorInput
 from tests.conftest import require_module
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -258,6 +259,54 @@ def test_wrongly_typed_pymysql_exception() -> None:
     answer = classify_error(pymysql.err.OperationalError("2013", 42))
     assert answer.database_error_code == "2013"
     assert answer.kind is Kind.CONNECTION_LOST
+
+
+def _raises(*_args: object) -> object:
+    raise RuntimeError("attribute access raised")
+
+
+def _hostile_pymysql_classes() -> list[type[Exception]]:
+    """pymysql's real class, subclassed with raising and wrongly typed attributes."""
+    pymysql = require_module("pymysql")
+    base = pymysql.err.OperationalError
+    # pymysql's __init__ sets .sqlstate: the setters accept and drop the value.
+    raising = type("RaisingAttributesError", (base,), {
+        name: property(_raises, lambda _self, _value: None)
+        for name in ("errno", "sqlstate", "msg", "errmsg")})
+    wrong = type("WrongTypedAttributesError", (base,), {
+        "errno": "x", "sqlstate": 42, "msg": b"bytes", "errmsg": None})
+    # args itself raising, or not a tuple: str(exc) still shows the driver's tuple.
+    raising_args = type("RaisingArgsError", (base,), {"args": property(_raises)})
+    list_args = type("ListArgsError", (base,), {"args": property(lambda _: [1213, "x"])})
+    return [raising, wrong, raising_args, list_args]
+
+
+@pytest.mark.parametrize("index", range(4))
+@pytest.mark.parametrize(("errno", "text", "kind"), [
+    (1213, "Deadlock found when trying to get lock; try restarting transaction",
+     Kind.DEADLOCK_DETECTED),
+    (1146, "Table 'test.orders' doesn't exist", Kind.UNDEFINED_TABLE),
+])
+def test_hostile_pymysql_attributes_fall_back_on_args_and_message(
+        index: int, errno: int, text: str, kind: Kind) -> None:
+    cls = _hostile_pymysql_classes()[index]
+    exc = cls(errno, text)
+    mapped = MySQLMapper().map_error(ErrorInput(exc, str(exc), None, "pymysql"))
+    assert mapped is not None
+    assert mapped.kind is kind
+    assert mapped.code == str(errno)
+    resp = classify_error(exc)
+    assert resp.backend == "mysql"  # answered by the mapper, not the fallback
+    assert resp.kind is kind
+    assert resp.database_error_code == str(errno)
+
+
+def test_unicode_digits_are_not_an_error_number() -> None:
+    # "²".isdigit() is True, but int("²") raises.
+    text = "Deadlock found when trying to get lock; try restarting transaction"
+    mapped = MySQLMapper().map_error(ErrorInput(None, text, "²"))
+    assert mapped is None or mapped.code is None
+    assert classify_message(text, "mysql", code="²").kind is Kind.DEADLOCK_DETECTED
 
 
 def test_import_is_lazy_and_driver_free() -> None:

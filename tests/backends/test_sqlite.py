@@ -239,6 +239,53 @@ def test_weird_input_never_raises(attrs: dict[str, Any], text: str) -> None:
     assert classify_error(exc).backend in {"sqlite", "generic"}
 
 
+def _raises(*_args: object) -> Any:
+    raise RuntimeError("attribute access raised")
+
+
+class RaisingCodeError(sqlite3.OperationalError):
+    """The real driver class, whose code attributes raise on access (a broken wrapper)."""
+
+    sqlite_errorcode = property(_raises)
+    sqlite_errorname = property(_raises)
+
+
+class WrongTypedCodeError(sqlite3.OperationalError):
+    """The real driver class, whose code attributes hold the wrong types."""
+
+    sqlite_errorcode = "busy"
+    sqlite_errorname = 5
+
+
+@pytest.mark.parametrize(("cls", "text", "kind", "resources"), [
+    (RaisingCodeError, "no such table: main.orders", Kind.UNDEFINED_TABLE, ("orders",)),
+    (RaisingCodeError, "database is locked", Kind.DATABASE_LOCKED, ()),
+    (WrongTypedCodeError, "no such column: o.total", Kind.UNDEFINED_COLUMN, ("total",)),
+    (WrongTypedCodeError, "UNIQUE constraint failed: users.email", Kind.UNIQUE_VIOLATION,
+     ("users", "email")),
+])
+def test_hostile_code_attributes_fall_back_on_the_message(
+        cls: type[sqlite3.OperationalError], text: str, kind: Kind,
+        resources: tuple[str, ...]) -> None:
+    exc = cls(text)
+    mapped = SqliteMapper().map_error(ErrorInput(exc, text, None, "sqlite3"))
+    assert mapped is not None
+    assert mapped.kind is kind
+    assert mapped.code is None  # neither attribute gave a usable code
+    assert mapped.affected_resources == resources
+    resp = classify_error(exc)
+    assert resp.backend == "sqlite"  # answered by the mapper, not the fallback
+    assert resp.kind is kind
+
+
+def test_unicode_digits_given_as_code_are_not_a_number() -> None:
+    # "²".isdigit() is True, but int("²") raises.
+    mapped = SqliteMapper().map_error(ErrorInput(None, "no such table: t", "²"))
+    assert mapped is not None
+    assert mapped.kind is Kind.UNDEFINED_TABLE
+    assert mapped.code is None
+
+
 def test_parse_message_ignores_foreign_wording() -> None:
     assert parse_message("ERROR: relation \"x\" does not exist") is None
     assert parse_message("") is None
