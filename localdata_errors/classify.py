@@ -13,7 +13,7 @@ generic fallback answers; anything else that fails yields a plain
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from typing import Final
 
 from localdata_errors.backends.generic import GENERIC_MAPPER
@@ -54,7 +54,7 @@ def safe_text(obj: object, limit: int = SCAN_LIMIT + MESSAGE_LIMIT) -> str:
     ``repr``, then to its class name.
     """
     try:
-        if isinstance(obj, bytes | bytearray | memoryview):
+        if isinstance(obj, _BINARY):
             return bytes(obj[: limit * 4]).decode("utf-8", "replace")[:limit]
         text = str(obj)
         # Only an exception made from bytes renders as "b'...'": decode those.
@@ -72,6 +72,9 @@ def safe_text(obj: object, limit: int = SCAN_LIMIT + MESSAGE_LIMIT) -> str:
 
 
 _BYTES_REPR: Final = frozenset({"b'", 'b"', "by"})
+# A tuple, not ``bytes | bytearray | memoryview``: isinstance() checks a tuple
+# several times faster than a union, and this runs on every call.
+_BINARY: Final = (bytes, bytearray, memoryview)
 
 
 def _is_sqlalchemy(exc: BaseException) -> bool:
@@ -197,7 +200,7 @@ def _classify(
     exc: object,
     db_type: str | None,
     database: str | None,
-    secrets: Sequence[object],
+    secrets: tuple[object, ...],
     code: str | int | None = None,
 ) -> StructuredErrorResponse:
     driver_exc: BaseException | None = None
@@ -210,7 +213,9 @@ def _classify(
             text = wrapper_text
     else:
         text = safe_text(exc)
-    if "[SQL:" in text or (driver_exc is not None and _is_sqlalchemy(driver_exc)):
+    # A claimed exception is a driver's own; only an unclaimed one can be SQLAlchemy's.
+    if "[SQL:" in text or (detected is None and driver_exc is not None
+                           and _is_sqlalchemy(driver_exc)):
         text = _clean_message(text)
 
     # Pick the mapper: an explicit, known db_type wins; else detect from the driver.
@@ -226,6 +231,62 @@ def _classify(
             mapper = detected
 
     error = ErrorInput(driver_exc, text[:SCAN_LIMIT], code, driver, invalidated)
+    key = _memo_key(mapper, error, database, secrets)
+    if key is not None:
+        try:
+            cached = _MEMO.get(key)
+        except TypeError:  # an unhashable code, secret or fingerprint
+            key = None
+        else:
+            if cached is not None:
+                return cached
+    response = _answer(mapper, error, text, database, secrets)
+    if key is not None:
+        if len(_MEMO) >= MEMO_LIMIT:
+            _MEMO.clear()
+        _MEMO[key] = response
+    return response
+
+
+#: How many answers are remembered.  Agents repeat the same failure (a retry
+#: loop, the same missing table), and a remembered answer costs a dictionary
+#: look-up instead of the mapping.  Bounded: when full it starts over.
+MEMO_LIMIT: Final = 1024
+#: Longer messages are not remembered: they are rarely repeated word for word.
+MEMO_TEXT_LIMIT: Final = 2048
+_MEMO: dict[tuple[object, ...], StructuredErrorResponse] = {}
+
+
+def _memo_key(
+    mapper: DatabaseErrorMapper | None,
+    error: ErrorInput,
+    database: str | None,
+    secrets: tuple[object, ...],
+) -> tuple[object, ...] | None:
+    """The key that determines the whole answer, or ``None`` when it cannot be remembered."""
+    if len(error.message) > MEMO_TEXT_LIMIT:
+        return None
+    if mapper is None:
+        fingerprint: Hashable | None = ()  # the keyword fallback reads the text and code only
+    else:
+        try:
+            fingerprint = mapper.cache_key(error)
+        except Exception:  # noqa: BLE001 - a mapper's bug costs it the memo, nothing more
+            return None
+        if fingerprint is None:
+            return None
+    return (mapper, type(error.exception), error.message, error.code,
+            error.connection_invalidated, database, secrets, fingerprint)
+
+
+def _answer(
+    mapper: DatabaseErrorMapper | None,
+    error: ErrorInput,
+    text: str,
+    database: str | None,
+    secrets: tuple[object, ...],
+) -> StructuredErrorResponse:
+    invalidated = error.connection_invalidated
     mapped = _call_mapper(mapper, error) if mapper is not None else None
     backend = mapper.name if mapper is not None and mapped is not None else "generic"
     if mapped is None:
@@ -274,7 +335,7 @@ def _classify(
         dependencies,
         constraint,
         schema,
-        driver,
+        error.driver,
     )
 
 

@@ -13,12 +13,12 @@ suggestion, shapes, redaction) is the core's job.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import ClassVar, NamedTuple
 
 from localdata_errors.kinds import Kind
 
-__all__ = ["DatabaseErrorMapper", "ErrorInput", "MappedError", "driver_attr"]
+__all__ = ["DatabaseErrorMapper", "ErrorInput", "MappedError", "driver_attr", "driver_attrs"]
 
 
 def driver_attr(obj: object, name: str, default: object = None) -> object:
@@ -45,6 +45,16 @@ def driver_attr(obj: object, name: str, default: object = None) -> object:
         return getattr(obj, name, default)
     except Exception:  # noqa: BLE001 - any failure means "not available"
         return default
+
+
+def driver_attrs(obj: object, names: tuple[str, ...]) -> tuple[object, ...]:
+    """
+    :func:`driver_attr` for each of *names*: the values a mapper reads, as a
+    :meth:`DatabaseErrorMapper.cache_key`.
+
+    .. versionadded:: 0.1.0
+    """
+    return tuple([driver_attr(obj, name) for name in names])
 
 
 class ErrorInput(NamedTuple):
@@ -143,6 +153,30 @@ class DatabaseErrorMapper(ABC):
             The kind and details, or ``None`` when this mapper does not
             recognise the error (the generic fallback answers then).
         """
+
+    def cache_key(self, error: ErrorInput) -> Hashable | None:
+        """
+        What, besides the exception's class, its text and the explicit code,
+        decides this mapper's answer; ``None`` when the answer may not be remembered.
+
+        The core remembers a bounded number of answers, keyed on the mapper,
+        the exception's class, ``error.message``, ``error.code`` and this
+        value, and answers a repeated error from memory.  Return the driver
+        attributes :meth:`map_error` reads (an errno, a SQLSTATE, the server's
+        diagnostic fields), as a tuple of hashable values, read the way
+        :meth:`map_error` reads them: some drivers' attributes are unsafe to
+        read on an exception they did not fill.  The default, ``None``,
+        never remembers: correct for any mapper, only slower.
+
+        Args:
+            error: The exception and its text.
+
+        Returns:
+            A hashable value, or ``None``.
+
+        .. versionadded:: 0.1.0
+        """
+        return None
 
     def declared_codes(self) -> Mapping[str, Kind]:
         """

@@ -420,14 +420,16 @@ class ErrorMapperRegistry:
 
     @classmethod
     def _claim(cls, exc_type: type) -> tuple[str, DatabaseErrorMapper] | None:
-        cls._ensure_discovered()
-        cache = cls._by_type
+        # The hot path: a class seen before.  The cache is emptied by every
+        # change and is empty until discovery, so a hit needs no other check.
         try:
-            return cache[exc_type]
+            return cls._by_type[exc_type]
         except KeyError:
             pass
         except TypeError:  # an unhashable metaclass; rare, not worth caching
             return None
+        cls._ensure_discovered()
+        cache = cls._by_type
         claim: tuple[str, DatabaseErrorMapper] | None = None
         for klass in getattr(exc_type, "__mro__", (exc_type,)):
             module = getattr(klass, "__module__", None)

@@ -16,7 +16,7 @@ are hints for humans and never classified.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import Final
 
 from localdata_errors.kinds import Kind
@@ -383,6 +383,15 @@ class DuckdbMapper(DatabaseErrorMapper):
             constraint=constraint,
             schema=schema,
         )
+
+    def cache_key(self, error: ErrorInput) -> Hashable | None:
+        """
+        Nothing beyond the class and the text: DuckDB's exceptions carry no other fields.
+
+        Returns:
+            An empty tuple.
+        """
+        return ()
 
     def declared_codes(self) -> Mapping[str, Kind]:
         """

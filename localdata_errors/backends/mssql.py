@@ -31,7 +31,7 @@ for every declared code.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Final
@@ -585,6 +585,22 @@ class MssqlMapper(DatabaseErrorMapper):
             message=read.message,
             retryable=retryable,
         )
+
+    def cache_key(self, error: ErrorInput) -> Hashable | None:
+        """
+        What the driver's exception says, read as :meth:`map_error` reads it.
+
+        Only the attributes that path reads are read: some are unsafe on an
+        exception the driver did not fill (pymssql's ``srvname`` crashes).
+
+        Returns:
+            The number, SQLSTATE, text, severity and origin read, or ``()``.
+        """
+        exc = error.exception
+        read = _read_exception(exc, error.driver) if exc is not None else None
+        if read is None:
+            return ()
+        return read.number, read.sqlstate, read.body, read.severity, read.origin, read.message
 
     def declared_codes(self) -> Mapping[str, Kind]:
         """

@@ -14,7 +14,7 @@ constraints and the table on the other side of a foreign key.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -596,6 +596,15 @@ class MySQLMapper(DatabaseErrorMapper):
             schema=detail.schema,
             message=found.message,
         )
+
+    def cache_key(self, error: ErrorInput) -> Hashable | None:
+        """
+        The errno, SQLSTATE and text the driver reported, read as :meth:`map_error` reads them.
+
+        Returns:
+            The :class:`DriverError` read.
+        """
+        return read_error(error)
 
     def declared_codes(self) -> Mapping[str, Kind]:
         """

@@ -19,12 +19,18 @@ official message patterns of that one line.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from types import ModuleType
 from typing import Final
 
 from localdata_errors.kinds import KIND_TABLE, ErrorCategory, Kind
-from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError
+from localdata_errors.mapper import (
+    DatabaseErrorMapper,
+    ErrorInput,
+    MappedError,
+    driver_attr,
+    driver_attrs,
+)
 from localdata_errors.names import split_qualified, unique, unqualify, unquote
 from localdata_errors.registry import hookimpl
 
@@ -222,10 +228,10 @@ def _driver_error(error: ErrorInput) -> tuple[str, object | None]:
     """The driver's message and ``_Error`` object (``None`` for plain text)."""
     exc = error.exception
     if exc is not None:
-        args = getattr(exc, "args", None)
+        args = driver_attr(exc, "args")
         if isinstance(args, tuple) and args:
             obj = args[0]
-            message = getattr(obj, "message", None)
+            message = driver_attr(obj, "message")
             if isinstance(message, str):
                 return message, obj
     return error.message, None
@@ -236,10 +242,10 @@ def _fallback_code(obj: object | None, explicit: object) -> str | None:
     code = _explicit_code(explicit) if explicit is not None else None
     if code is not None or obj is None:
         return code
-    full_code = getattr(obj, "full_code", None)
+    full_code = driver_attr(obj, "full_code")
     if isinstance(full_code, str) and full_code:
         return _explicit_code(full_code)
-    number = getattr(obj, "code", None)
+    number = driver_attr(obj, "code")
     if isinstance(number, int) and not isinstance(number, bool) and number > 0:
         return _format_code("ORA", number)
     return None
@@ -255,7 +261,7 @@ _NEVER_RECOVERABLE: Final = frozenset({
 
 def _recoverable_override(obj: object | None, kind: Kind) -> bool | None:
     """``True`` when the driver marks the error recoverable and the kind allows it."""
-    if obj is None or getattr(obj, "isrecoverable", False) is not True:
+    if obj is None or driver_attr(obj, "isrecoverable", False) is not True:
         return None
     info = KIND_TABLE[kind]
     if info.retryable or kind is Kind.CONNECTION_MISCONFIGURED \
@@ -327,6 +333,17 @@ class OracleMapper(DatabaseErrorMapper):
             schema=names.schema,
             retryable=_recoverable_override(obj, kind),
         )
+
+    def cache_key(self, error: ErrorInput) -> Hashable | None:
+        """
+        The fields of the driver's ``_Error`` this mapper reads.
+
+        Returns:
+            ``(message, full_code, code, isrecoverable)`` of ``args[0]``.
+        """
+        args = driver_attr(error.exception, "args")
+        obj = args[0] if isinstance(args, tuple) and args else None
+        return driver_attrs(obj, ("message", "full_code", "code", "isrecoverable"))
 
     def declared_codes(self) -> Mapping[str, Kind]:
         """

@@ -21,12 +21,12 @@ parent that cannot be deleted, dropped or truncated.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Final, NamedTuple
 
 from localdata_errors.backends.generic import keyword_kind
 from localdata_errors.kinds import KIND_TABLE, ErrorCategory, Kind
-from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError
+from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError, driver_attr
 from localdata_errors.names import split_qualified, unique
 from localdata_errors.registry import hookimpl
 
@@ -179,7 +179,7 @@ def read_sqlstate(error: ErrorInput) -> str | None:
     exc = error.exception
     if exc is not None:
         for attr in ("sqlstate", "pgcode"):
-            code = _valid_sqlstate(_attr(exc, attr))
+            code = _valid_sqlstate(driver_attr(exc, attr))
             if code is not None:
                 return code
     code = _valid_sqlstate(error.code)
@@ -191,15 +191,6 @@ def read_sqlstate(error: ErrorInput) -> str | None:
         if match is not None and match.group(1)[:2] in _classes():
             return match.group(1)
     return None
-
-
-def _attr(obj: object, name: str) -> object:
-    # A driver object can raise on access (a diagnostic of a released result):
-    # such a field is simply absent.
-    try:
-        return getattr(obj, name, None)
-    except Exception:  # noqa: BLE001 - any failure means "not available"
-        return None
 
 
 def _text(value: object) -> str | None:
@@ -281,32 +272,59 @@ def read_diagnostics(exc: BaseException | None, message: str,
         The fields found.
     """
     primary = message.split("\n", 1)[0][:2048].strip()
-    detail = context = table = column = constraint = schema = None
+    detail = context = None
     if "\n" in message:
         detail = _field_line(message, "\nDETAIL:  ")
         context = _field_line(message, "\nCONTEXT:  ")
-    if exc is not None:
-        diag = _attr(exc, "diag")
-        if diag is None:  # asyncpg: plain attributes, cheap to read
-            src: object = exc
-        elif sqlstate is not None and sqlstate[:2] in _FIELD_CLASSES:
-            src = diag
-        else:
-            src = None
-        if src is not None:
-            table = _text(_attr(src, "table_name"))
-            constraint = _text(_attr(src, "constraint_name"))
-            schema = _text(_attr(src, "schema_name"))
-            # The message names the column wherever the server reports one
-            # (not-null), and libpq's text repeats DETAIL and CONTEXT: psycopg's
-            # fields, computed on each access, are read only when missing there.
-            if diag is None:
-                column = _text(_attr(src, "column_name"))
-            if detail is None:
-                detail = _text(_attr(src, "message_detail" if diag is not None else "detail"))
-            if context is None:
-                context = _text(_attr(src, "context"))
-    return Diagnostics(primary, detail, context, table, column, constraint, schema)
+    table, column, constraint, schema, attr_detail, attr_context = _fields_of(
+        exc, sqlstate, detail is None, context is None)
+    return Diagnostics(primary, attr_detail if detail is None else detail,
+                       attr_context if context is None else context,
+                       table, column, constraint, schema)
+
+
+_NO_FIELDS: Final = (None, None, None, None, None, None)
+
+
+def _fields_of(exc: BaseException | None, sqlstate: str | None,
+               want_detail: bool, want_context: bool) -> tuple[str | None, ...]:
+    """
+    The structured fields the driver puts on *exc*, as read for the error's class.
+
+    Returns:
+        ``(table, column, constraint, schema, detail, context)``; detail and
+        context only when wanted (the message did not carry them).
+    """
+    if exc is None:
+        return _NO_FIELDS
+    wanted = sqlstate is not None and sqlstate[:2] in _FIELD_CLASSES
+    if not wanted and driver_attr(type(exc), "diag") is not None:
+        # psycopg builds ``diag`` on each access: not even that for these classes.
+        return _NO_FIELDS
+    diag = driver_attr(exc, "diag")
+    if diag is None:  # asyncpg: plain attributes, cheap to read
+        src: object = exc
+    elif wanted:
+        src = diag
+    else:
+        return _NO_FIELDS
+    # The message names the column wherever the server reports one
+    # (not-null), and libpq's text repeats DETAIL and CONTEXT: psycopg's
+    # fields, computed on each access, are read only when missing there.
+    return (
+        _text(driver_attr(src, "table_name")),
+        _text(driver_attr(src, "column_name")) if diag is None else None,
+        _text(driver_attr(src, "constraint_name")),
+        _text(driver_attr(src, "schema_name")),
+        _text(driver_attr(src, "message_detail" if diag is not None else "detail"))
+        if want_detail else None,
+        _text(driver_attr(src, "context")) if want_context else None,
+    )
+
+
+def _carries(message: str, label: str) -> bool:
+    """Whether libpq's text carries the field (as :func:`_field_line` finds it)."""
+    return "\n" in message and message.find(label, 0, 16384) >= 0
 
 
 # -- errors without a SQLSTATE ---------------------------------------------------
@@ -713,6 +731,21 @@ class PostgreSQLMapper(DatabaseErrorMapper):
             constraint=names.constraint,
             schema=names.schema,
         )
+
+    def cache_key(self, error: ErrorInput) -> Hashable | None:
+        """
+        The SQLSTATE and the server's diagnostic fields this mapper reads.
+
+        Returns:
+            The SQLSTATE and the structured fields of the driver's exception.
+        """
+        sqlstate = read_sqlstate(error)
+        message = error.message
+        # The message is part of the memo's key already: only what the driver
+        # adds beside it is read here.
+        return sqlstate, _fields_of(error.exception, sqlstate,
+                                    not _carries(message, "\nDETAIL:  "),
+                                    not _carries(message, "\nCONTEXT:  "))
 
     def declared_codes(self) -> Mapping[str, Kind]:
         """

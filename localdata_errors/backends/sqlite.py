@@ -17,13 +17,22 @@ years (``no such table: X``, ``near "X": syntax error``, ...).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import Final
 
 from localdata_errors.kinds import Kind
-from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError, driver_attr
+from localdata_errors.mapper import (
+    DatabaseErrorMapper,
+    ErrorInput,
+    MappedError,
+    driver_attr,
+    driver_attrs,
+)
 from localdata_errors.names import unique, unqualify, unquote
 from localdata_errors.registry import hookimpl
+
+#: The exception's attributes map_error reads: what, besides the text, decides the answer.
+_READS: Final = ("sqlite_errorcode", "sqlite_errorname")
 
 __all__ = ["RESULT_CODES", "SqliteMapper"]
 
@@ -486,6 +495,15 @@ class SqliteMapper(DatabaseErrorMapper):
             constraint=constraint,
             schema=schema,
         )
+
+    def cache_key(self, error: ErrorInput) -> Hashable | None:
+        """
+        The driver attributes this mapper reads.
+
+        Returns:
+            ``(sqlite_errorcode, sqlite_errorname)`` of the exception.
+        """
+        return driver_attrs(error.exception, _READS)
 
     def declared_codes(self) -> Mapping[str, Kind]:
         """
