@@ -54,7 +54,7 @@ def require_server(name: str, host: str, port: int, env_hint: str) -> None:
         return
     message = (
         f"{name} is not reachable at {host}:{port}; start it, or point {env_hint} at one "
-        "(see "Development" in the README) to run these tests"
+        "(see Development in the README) to run these tests"
     )
     if IN_CI:
         pytest.fail(f"CI=true and {message}", pytrace=False)
