@@ -299,10 +299,10 @@ def test_read_only_server(readonly_server: StdioServer, shop: Backend) -> None:
     assert "sales" in shop.tables()
 
 
+# A SELECT that writes through a function: PostgreSQL's to write.
+@pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
 def test_read_only_transaction_is_enforced_by_the_backend(readonly_server: StdioServer,
                                                           shop: Backend) -> None:
-    if shop.name != "postgresql":
-        pytest.skip("a SELECT that writes through a function: PostgreSQL only")
     # Passes the keyword check (no DML keyword at the top level of a SELECT)
     # only if the function writes; the READ ONLY transaction refuses it.
     shop_fn = ("CREATE OR REPLACE FUNCTION lde_mcp_wipe() RETURNS int LANGUAGE sql AS "
@@ -379,9 +379,9 @@ def test_injection_changes_nothing(server: StdioServer, shop: Backend, evil: str
     assert shop.scalar("SELECT count(*) FROM customers") == 3
 
 
+# Only the PostgreSQL URL carries a password (trust auth ignores it).
+@pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
 def test_credentials_never_leave_the_server(server: StdioServer, shop: Backend) -> None:
-    if shop.name != "postgresql":
-        pytest.skip("only the PostgreSQL URL carries a password (trust auth ignores it)")
     assert PG_PASSWORD in server.url
     payloads = [server.fail("execute_sql", {"sql": "SELECT * FROM nowhere"}),
                 server.fail("execute_sql", {"sql": f"SELECT '{PG_PASSWORD}' + 1"})]
