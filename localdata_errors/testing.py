@@ -421,7 +421,9 @@ def check_declared_codes(
         messages: Sample message text per code; codes without one are
             classified with a neutral text that names no keyword.
         exception_factory: Builds the driver's exception for ``(code, message)``;
-            when given, each code is also classified through ``classify_error``.
+            when given, each code is also classified through ``classify_error``,
+            with the mapper's name as ``db_type`` and, when the mapper claims
+            driver modules (so it can be detected), without one.
 
     Returns:
         The problems found; empty when compliant.
@@ -446,7 +448,8 @@ def check_declared_codes(
                     continue
                 if built is None:
                     continue
-                for db_type in (None, name):
+                # A mapper that claims no driver module answers only to its name.
+                for db_type in ((None, name) if mapper.driver_modules else (name,)):
                     resp = classify_error(built, db_type)
                     problems.extend(_compare(
                         f"classify_error({type(built).__name__} code={code!r}, "

@@ -30,6 +30,7 @@ from localdata_errors import (
     hookimpl,
 )
 from localdata_errors.backends.generic import keyword_kind
+from localdata_errors.mapper import driver_attr
 
 __all__ = ["OB_CODES", "SeekDBMapper", "localdata_errors_mappers"]
 
@@ -64,14 +65,16 @@ OB_CODES: Final[Mapping[int, Kind]] = MappingProxyType({
 def _ob_errno(error: ErrorInput) -> int | None:
     # OceanBase's numbers are negative inside the server; a proxy or an older
     # release may pass the sign on, so both signs are read.
-    candidates: list[object] = [getattr(error.exception, "errno", None)]
-    args = getattr(error.exception, "args", ())
+    # A wrapper's property can raise, or hold anything: read safely, check types.
+    candidates: list[object] = [driver_attr(error.exception, "errno")]
+    args = driver_attr(error.exception, "args", ())
     if isinstance(args, tuple) and args:
         candidates.append(args[0])
     candidates.append(error.code)
     for candidate in candidates:
         value = candidate
-        if isinstance(value, str) and value.lstrip("-").isdigit() and len(value) <= 6:
+        if isinstance(value, str) and value.lstrip("-").isdigit() and value.isascii() \
+                and len(value) <= 6:
             value = int(value)
         if isinstance(value, int) and not isinstance(value, bool) and 0 < abs(value) < 100_000:
             return abs(value)
