@@ -34,7 +34,7 @@ import re
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Final
+from typing import Any, Final
 
 from localdata_errors.backends.generic import keyword_kind
 from localdata_errors.kinds import Kind
@@ -190,14 +190,15 @@ def _read_odbc(text: str, sqlstate: str | None) -> _Read | None:
                  origin=origin, message=text)
 
 
-def _read_pymssql(exc: BaseException, args: tuple[object, ...]) -> _Read | None:
+def _read_pymssql(args: tuple[object, ...], attr_number: object,
+                  attr_severity: object) -> _Read | None:
     """pymssql: ``(number, b"text DB-Lib error message ...")``, or that tuple as one arg."""
     first: object = args[0] if args else None
     payload: tuple[object, ...] = args
     if isinstance(first, tuple) and len(first) >= 2:
         payload = first
     number = _int(payload[0]) if payload else None
-    number = _int(driver_attr(exc, "number")) or number
+    number = _int(attr_number) or number
     if number is None:
         return None
     raw = _text(payload[1]) if len(payload) > 1 else None
@@ -206,7 +207,7 @@ def _read_pymssql(exc: BaseException, args: tuple[object, ...]) -> _Read | None:
     cut = text.find(_DBLIB_TAIL)
     if cut > 0:
         body = text[:cut]
-    severity = _int(driver_attr(exc, "severity")) or None
+    severity = _int(attr_severity) or None
     if severity is None and cut >= 0:
         found = _DBLIB_SEVERITY.search(text, cut)
         severity = int(found.group(1)) if found is not None else None
@@ -218,7 +219,13 @@ def _read_pymssql(exc: BaseException, args: tuple[object, ...]) -> _Read | None:
                  message=text or None)
 
 
-def _read_exception(exc: BaseException, driver: str | None) -> _Read | None:
+def _attributes(exc: BaseException, driver: str | None) -> tuple[object, ...]:
+    """
+    The attributes the driver put on *exc*, read once and cheaply: ``(shape, ...)``.
+
+    Only what the driver's shape has is read: pymssql's ``srvname``, for one,
+    crashes the interpreter on an exception the driver did not fill.
+    """
     # A wrapper's property can raise, or hold anything: read safely, check types.
     args = driver_attr(exc, "args", ())
     if not isinstance(args, tuple):
@@ -226,12 +233,26 @@ def _read_exception(exc: BaseException, driver: str | None) -> _Read | None:
     msg_no = _int(driver_attr(exc, "msg_no"))
     if msg_no is not None and (driver == "pytds"
                                or driver_attr(exc, "srvname", _ABSENT) is not _ABSENT):
-        text = _text(driver_attr(exc, "text")) or (_text(args[0]) if args else "") or ""
-        severity = _int(driver_attr(exc, "severity"))
+        return "tds", args, msg_no, driver_attr(exc, "text"), driver_attr(exc, "severity")
+    if driver in {"pymssql", "_mssql"}:
+        return "dblib", args, driver_attr(exc, "number"), driver_attr(exc, "severity")
+    return "args", args
+
+
+def _read_exception(exc: BaseException, driver: str | None) -> _Read | None:
+    return _read_attributes(_attributes(exc, driver))
+
+
+def _read_attributes(attributes: tuple[Any, ...]) -> _Read | None:
+    shape, args = attributes[0], attributes[1]
+    if shape == "tds":
+        _, _, msg_no, attr_text, attr_severity = attributes
+        text = _text(attr_text) or (_text(args[0]) if args else "") or ""
+        severity = _int(attr_severity)
         return _Read(number=msg_no or None, body=text, severity=severity or None,
                      message=_text(args[0]) if args else None)
-    if driver in {"pymssql", "_mssql"}:
-        return _read_pymssql(exc, args)
+    if shape == "dblib":
+        return _read_pymssql(args, attributes[2], attributes[3])
     if len(args) >= 2 and isinstance(args[0], str) and isinstance(args[1], str):
         # pyodbc: (sqlstate, "[sqlstate] [...]...") from ODBC, (message, sqlstate) from itself.
         state, text = args[0], args[1]
@@ -594,13 +615,10 @@ class MssqlMapper(DatabaseErrorMapper):
         exception the driver did not fill (pymssql's ``srvname`` crashes).
 
         Returns:
-            The number, SQLSTATE, text, severity and origin read, or ``()``.
+            The driver's attributes, before any parsing, or ``()``.
         """
         exc = error.exception
-        read = _read_exception(exc, error.driver) if exc is not None else None
-        if read is None:
-            return ()
-        return read.number, read.sqlstate, read.body, read.severity, read.origin, read.message
+        return _attributes(exc, error.driver) if exc is not None else ()
 
     def declared_codes(self) -> Mapping[str, Kind]:
         """

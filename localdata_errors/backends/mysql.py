@@ -20,9 +20,18 @@ from typing import Final
 
 from localdata_errors.backends.generic import keyword_kind
 from localdata_errors.kinds import Kind
-from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError, driver_attr
+from localdata_errors.mapper import (
+    DatabaseErrorMapper,
+    ErrorInput,
+    MappedError,
+    driver_attr,
+    driver_attrs,
+)
 from localdata_errors.names import split_qualified, unique, unqualify, unquote
 from localdata_errors.registry import hookimpl
+
+#: The exception's attributes read_error reads: what, besides the text, decides the answer.
+_READS: Final = ("errno", "sqlstate", "msg", "errmsg", "args")
 
 __all__ = ["MySQLMapper", "extract_detail", "read_error"]
 
@@ -599,12 +608,12 @@ class MySQLMapper(DatabaseErrorMapper):
 
     def cache_key(self, error: ErrorInput) -> Hashable | None:
         """
-        The errno, SQLSTATE and text the driver reported, read as :meth:`map_error` reads them.
+        The driver attributes :meth:`map_error` reads (before parsing them).
 
         Returns:
-            The :class:`DriverError` read.
+            ``(errno, sqlstate, msg, errmsg, args)`` of the exception.
         """
-        return read_error(error)
+        return driver_attrs(error.exception, _READS)
 
     def declared_codes(self) -> Mapping[str, Kind]:
         """

@@ -737,13 +737,22 @@ class PostgreSQLMapper(DatabaseErrorMapper):
         The SQLSTATE and the server's diagnostic fields this mapper reads.
 
         Returns:
-            The SQLSTATE and the structured fields of the driver's exception.
+            The SQLSTATE and the structured fields of the driver's exception;
+            ``None`` (not remembered) for psycopg's errors of the classes
+            that carry structured fields.
         """
         sqlstate = read_sqlstate(error)
+        exc = error.exception
+        if sqlstate is not None and sqlstate[:2] in _FIELD_CLASSES \
+                and driver_attr(type(exc), "diag") is not None:
+            # psycopg builds each diag field on access (a microsecond apiece):
+            # reading them for a key would double the cost of a first sight,
+            # and these errors rarely repeat word for word (DETAIL names the row).
+            return None
         message = error.message
         # The message is part of the memo's key already: only what the driver
         # adds beside it is read here.
-        return sqlstate, _fields_of(error.exception, sqlstate,
+        return sqlstate, _fields_of(exc, sqlstate,
                                     not _carries(message, "\nDETAIL:  "),
                                     not _carries(message, "\nCONTEXT:  "))
 
