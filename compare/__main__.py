@@ -26,9 +26,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-import localdata_errors.classify as core
 from bench._corpora import BACKENDS, load
 from bench.corpus import CorpusCase
+from bench.latency import first_sight
 from localdata_errors import KIND_TABLE, classify_error
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,17 +85,6 @@ def _timed(fn: Callable[[], Any], repeat: int) -> tuple[Any, float]:
         fn()
         times.append(time.perf_counter() - start)
     return result, statistics.median(times)
-
-
-def first_sight(fn: Callable[[], Any]) -> Callable[[], Any]:
-    """*fn* with localdata-errors' memo of answers emptied before each call."""
-    forget = core._MEMO.clear
-
-    def call() -> Any:
-        forget()
-        return fn()
-
-    return call
 
 
 def _import_time(module: str) -> float | None:
