@@ -156,9 +156,14 @@ def normalize_db_type(db_type: object) -> str:
 
 
 def _builtin_first(ep: Any) -> tuple[bool, str]:
-    dist_name = getattr(getattr(ep, "dist", None), "name", None)
+    """Sort key: this distribution's entry points first, then by name."""
+    try:
+        dist_name = getattr(getattr(ep, "dist", None), "name", None)
+        name = str(getattr(ep, "name", ""))
+    except Exception:  # noqa: BLE001 - broken metadata sorts last and fails to load later
+        return (True, "")
     builtin = isinstance(dist_name, str) and dist_name.replace("_", "-").lower() == DISTRIBUTION
-    return (not builtin, str(getattr(ep, "name", "")))
+    return (not builtin, name)
 
 
 class ErrorMapperRegistry:
