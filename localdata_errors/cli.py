@@ -18,7 +18,7 @@ from typing import Any, TextIO
 
 from localdata_errors import __version__
 from localdata_errors.classify import classify_message
-from localdata_errors.registry import ErrorMapperRegistry
+from localdata_errors.registry import ErrorMapperRegistry, normalize_db_type
 from localdata_errors.response import StructuredErrorResponse
 
 __all__ = ["main"]
@@ -61,11 +61,33 @@ def _stdin_records(stream: TextIO) -> Iterator[tuple[int, dict[str, Any] | str]]
         yield number, value
 
 
+def _backend_name(db: str) -> str:
+    """
+    *db* if a backend answers to it.
+
+    The library falls back to the keywords quietly; a person who typed a
+    backend's name wants to hear that it is not one.
+    """
+    if normalize_db_type(db) != "generic" and ErrorMapperRegistry.lookup(db) is None:
+        known = ", ".join(["generic", *ErrorMapperRegistry.names()])
+        raise UsageError(f"unknown backend {db!r} (known: {known})")
+    return db
+
+
+def _db_argument(db: str) -> str:
+    try:
+        return _backend_name(db)
+    except UsageError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _classify_record(record: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
     db = record.get("db", record.get("db_type", args.db))
     code = record.get("code", args.code)
     if db is not None and not isinstance(db, str):
         raise UsageError('"db" must be a string')
+    if db is not None:
+        db = _backend_name(db)
     if code is not None and not isinstance(code, str | int):
         raise UsageError('"code" must be a string or an integer')
     resp = classify_message(record["message"], db_type=db, code=code)
@@ -216,7 +238,8 @@ def build_parser() -> argparse.ArgumentParser:
         'standard input as JSON: a string, or {"message": ..., "db": ..., "code": ...}.',
     )
     p.add_argument("message", nargs="*", help="the error text (joined with spaces)")
-    p.add_argument("--db", help="the backend: postgresql, mysql, sqlite, ... (default: generic)")
+    p.add_argument("--db", type=_db_argument,
+                   help="the backend: postgresql, mysql, sqlite, ... (default: generic)")
     p.add_argument("--code", help="the native code: SQLSTATE, errno, ORA-00942, ...")
     p.add_argument("--shape", choices=sorted(SHAPES), default="localdata",
                    help="output shape (default: localdata)")

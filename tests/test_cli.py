@@ -53,6 +53,15 @@ def test_usage_errors_are_one_line_and_nonzero() -> None:
     assert "Traceback" not in bad_shape.stderr
     no_input = _run(["classify"], stdin="")
     assert no_input.returncode == 0  # empty stdin: nothing to do, like cat
+    unknown_db = _run(["classify", "x", "--db", "postgress"])
+    assert unknown_db.returncode == 2
+    assert "unknown backend 'postgress' (known: generic, duckdb," in unknown_db.stderr
+    assert unknown_db.stdout == ""
+    unknown_in_record = _run(["classify"], stdin='{"message": "x", "db": "nodb"}\n')
+    assert unknown_in_record.returncode == 1
+    assert "line 1: unknown backend 'nodb'" in unknown_in_record.stderr
+    assert _run(["classify", "x", "--db", "PostgreSQL+psycopg"]).returncode == 0
+    assert _run(["classify", "x", "--db", "generic"]).returncode == 0
     bad_rows = _run(["serve", "--max-rows", "-3"])
     assert bad_rows.returncode == 2
     assert "must be positive" in bad_rows.stderr
