@@ -180,22 +180,27 @@ def _use_color(args: argparse.Namespace) -> bool:
 
 def _cmd_serve(args: argparse.Namespace) -> int:
     try:
+        from localdata_errors.mcp._sql import DatabaseURLError  # noqa: PLC0415 - optional extra
         from localdata_errors.mcp.server import run_server  # noqa: PLC0415 - optional extra
     except ImportError as exc:
         raise UsageError(
             "the SQL tool server needs the 'mcp' extra: "
             f"pip install 'localdata-errors[mcp]' ({exc})"
         ) from None
-    run_server(
-        args.url,
-        read_only=args.read_only,
-        max_rows=args.max_rows,
-        timeout=args.timeout,
-        allow_multi_statement=args.allow_multi_statement,
-        transport=args.transport,
-        host=args.host,
-        port=args.port,
-    )
+    try:
+        run_server(
+            args.url,
+            read_only=args.read_only,
+            max_rows=args.max_rows,
+            timeout=args.timeout,
+            allow_multi_statement=args.allow_multi_statement,
+            transport=args.transport,
+            host=args.host,
+            port=args.port,
+        )
+    except DatabaseURLError as exc:
+        sys.stderr.write(f"{PROG} serve: --url: {exc}\n")
+        return 2
     return 0
 
 

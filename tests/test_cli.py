@@ -62,6 +62,14 @@ def test_usage_errors_are_one_line_and_nonzero() -> None:
     assert "line 1: unknown backend 'nodb'" in unknown_in_record.stderr
     assert _run(["classify", "x", "--db", "PostgreSQL+psycopg"]).returncode == 0
     assert _run(["classify", "x", "--db", "generic"]).returncode == 0
+    for url, words in [("nosuch://x", "knows no dialect or driver 'nosuch'"),
+                       ("not a url", "not a database URL"),
+                       ("mysql+nodriver://u:hunter22@h/db", "knows no dialect or driver")]:
+        bad_url = _run(["serve", "--url", url], stdin="")
+        assert bad_url.returncode == 2, bad_url.stderr
+        assert words in bad_url.stderr
+        assert "Traceback" not in bad_url.stderr
+        assert "hunter22" not in bad_url.stderr
     bad_rows = _run(["serve", "--max-rows", "-3"])
     assert bad_rows.returncode == 2
     assert "must be positive" in bad_rows.stderr

@@ -47,6 +47,10 @@ class StatementTimeoutError(Exception):
     """The server interrupted a statement that ran past the configured timeout."""
 
 
+class DatabaseURLError(ValueError):
+    """The database URL cannot be used: malformed, an unknown dialect, or its driver missing."""
+
+
 def jsonable(value: Any) -> Any:
     """
     Convert a value read from the database into JSON.
@@ -144,7 +148,13 @@ class Database:
 
     def __init__(self, url: str, *, read_only: bool = False, max_rows: int = 1000,
                  timeout: float | None = 30.0, allow_multi_statement: bool = False) -> None:
-        parsed = sa.make_url(url)
+        try:
+            parsed = sa.make_url(url)
+        except sa.exc.ArgumentError:
+            # The message repeats the URL, password and all: say it without it.
+            raise DatabaseURLError(
+                "not a database URL; expected dialect[+driver]://user@host/database, "
+                "e.g. sqlite:///app.db or postgresql+psycopg://app@localhost/shop") from None
         self.read_only = read_only
         self.max_rows = max(1, int(max_rows))
         self.timeout = timeout if timeout and timeout > 0 else None
@@ -158,7 +168,17 @@ class Database:
             options["poolclass"] = sa.pool.NullPool
             if read_only:
                 options["connect_args"] = {"read_only": True}
-        self.engine: Engine = sa.create_engine(parsed, **options)
+        try:
+            self.engine: Engine = sa.create_engine(parsed, **options)
+        except sa.exc.NoSuchModuleError:
+            raise DatabaseURLError(
+                f"{self.redacted_url}: SQLAlchemy knows no dialect or driver "
+                f"{parsed.drivername!r}") from None
+        except ImportError as exc:
+            raise DatabaseURLError(
+                f"{self.redacted_url}: the driver is not installed ({exc.name or exc}); "
+                "install the extra for this backend, e.g. "
+                "pip install 'localdata-errors[postgresql]'") from None
         self.dialect = self.engine.dialect.name
         self._local = threading.local()
         sa.event.listen(self.engine, "connect", self._on_connect)
