@@ -47,6 +47,11 @@ class StatementTimeoutError(Exception):
     """The server interrupted a statement that ran past the configured timeout."""
 
 
+#: The extra that installs a backend's drivers, by SQLAlchemy backend name.
+_EXTRAS: Final = {"postgresql": "postgresql", "mysql": "mysql", "mariadb": "mysql",
+                  "oracle": "oracle", "mssql": "mssql", "duckdb": "duckdb"}
+
+
 class DatabaseURLError(ValueError):
     """The database URL cannot be used: malformed, an unknown dialect, or its driver missing."""
 
@@ -175,10 +180,10 @@ class Database:
                 f"{self.redacted_url}: SQLAlchemy knows no dialect or driver "
                 f"{parsed.drivername!r}") from None
         except ImportError as exc:
+            extra = _EXTRAS.get(parsed.get_backend_name(), "all")
             raise DatabaseURLError(
                 f"{self.redacted_url}: the driver is not installed ({exc.name or exc}); "
-                "install the extra for this backend, e.g. "
-                "pip install 'localdata-errors[postgresql]'") from None
+                f"pip install 'localdata-errors[{extra}]' brings the common ones") from None
         self.dialect = self.engine.dialect.name
         self._local = threading.local()
         sa.event.listen(self.engine, "connect", self._on_connect)
