@@ -20,7 +20,7 @@ from localdata_errors.backends.generic import GENERIC_MAPPER
 from localdata_errors.kinds import KIND_TABLE, ErrorCategory, Kind, KindInfo
 from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError
 from localdata_errors.redact import redact
-from localdata_errors.registry import ErrorMapperRegistry, normalize_db_type, warn_once
+from localdata_errors.registry import Claim, ErrorMapperRegistry, normalize_db_type, warn_once
 from localdata_errors.response import StructuredErrorResponse
 
 __all__ = [
@@ -97,14 +97,14 @@ def unwrap(exc: BaseException) -> tuple[BaseException, bool]:
     return found, invalidated
 
 
-_Found = tuple[BaseException, DatabaseErrorMapper | None, bool, str | None]
+_Found = tuple[BaseException, Claim | None, bool, str | None]
 
 
 def _unwrap(exc: BaseException) -> _Found:
-    """Return (exception to classify, its mapper, connection_invalidated, wrapper text)."""
-    mapper = ErrorMapperRegistry.mapper_for_type(type(exc))
-    if mapper is not None:
-        return exc, mapper, False, None  # the common case: the driver's own exception
+    """Return (exception to classify, who claims it, connection_invalidated, wrapper text)."""
+    claim = ErrorMapperRegistry.claim_for_type(type(exc))
+    if claim is not None:
+        return exc, claim, False, None  # the common case: the driver's own exception
     invalidated = False
     wrapper_text: str | None = None
     seen: set[int] = set()
@@ -124,9 +124,9 @@ def _unwrap(exc: BaseException) -> _Found:
                 candidate = current = orig
                 continue
         else:
-            mapper = ErrorMapperRegistry.mapper_for_type(type(current))
-            if mapper is not None:
-                return current, mapper, invalidated, wrapper_text
+            claim = ErrorMapperRegistry.claim_for_type(type(current))
+            if claim is not None:
+                return current, claim, invalidated, wrapper_text
         current = current.__cause__ or current.__context__
     return candidate, None, invalidated, wrapper_text
 
@@ -204,7 +204,7 @@ def _classify(
     code: str | int | None = None,
 ) -> StructuredErrorResponse:
     driver_exc: BaseException | None = None
-    detected: DatabaseErrorMapper | None = None
+    detected: Claim | None = None
     invalidated = False
     if isinstance(exc, BaseException):
         driver_exc, detected, invalidated, wrapper_text = _unwrap(exc)
@@ -224,11 +224,14 @@ def _classify(
     if explicit is not None and explicit != "generic":
         mapper = ErrorMapperRegistry.lookup(explicit)
     driver: str | None = None
-    if driver_exc is not None:
+    if detected is not None:
+        # The claimed class's driver: a user's subclass in "myapp" is still psycopg's.
+        driver = detected.driver
+        if mapper is None and explicit != "generic":
+            mapper = detected.mapper
+    elif driver_exc is not None:
         module = type(driver_exc).__module__
         driver = module.partition(".")[0] if module and module != "builtins" else None
-        if mapper is None and explicit != "generic":
-            mapper = detected
 
     error = ErrorInput(driver_exc, text[:SCAN_LIMIT], code, driver, invalidated)
     key = _memo_key(mapper, error, database, secrets)

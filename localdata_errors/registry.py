@@ -19,6 +19,7 @@ from localdata_errors.mapper import DatabaseErrorMapper
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "Claim",
     "ErrorMapperRegistry",
     "MapperInfo",
     "NoSuchMapperError",
@@ -57,6 +58,21 @@ class NoSuchMapperError(LookupError):
 
     .. versionadded:: 0.1.0
     """
+
+
+class Claim(NamedTuple):
+    """
+    Who claims an exception class (:meth:`ErrorMapperRegistry.claim_for_type`).
+
+    Attributes:
+        name: The backend's canonical name.
+        mapper: Its mapper.
+        driver: The top-level module of the claimed class (``psycopg``).
+    """
+
+    name: str
+    mapper: DatabaseErrorMapper
+    driver: str
 
 
 class MapperInfo(NamedTuple):
@@ -183,7 +199,7 @@ class ErrorMapperRegistry:
     # Snapshots rebuilt on every change, read without the lock.
     _by_name: ClassVar[dict[str, DatabaseErrorMapper]] = {}
     _by_module: ClassVar[dict[str, str]] = {}
-    _by_type: ClassVar[dict[type, tuple[str, DatabaseErrorMapper] | None]] = {}
+    _by_type: ClassVar[dict[type, Claim | None]] = {}
     _plugin_manager: ClassVar[pluggy.PluginManager | None] = None
 
     # -- discovery -------------------------------------------------------------
@@ -424,7 +440,20 @@ class ErrorMapperRegistry:
         return None if claim is None else claim[1]
 
     @classmethod
-    def _claim(cls, exc_type: type) -> tuple[str, DatabaseErrorMapper] | None:
+    def claim_for_type(cls, exc_type: type) -> Claim | None:
+        """
+        Return who claims an exception class: the backend, its mapper, and the driver.
+
+        The driver is the top-level module of the class in the MRO that the
+        backend claims: ``psycopg`` for a ``myapp`` subclass of
+        ``psycopg.errors.UniqueViolation``.
+
+        .. versionadded:: 0.1.0
+        """
+        return cls._claim(exc_type)
+
+    @classmethod
+    def _claim(cls, exc_type: type) -> Claim | None:
         # The hot path: a class seen before.  The cache is emptied by every
         # change and is empty until discovery, so a hit needs no other check.
         try:
@@ -435,14 +464,14 @@ class ErrorMapperRegistry:
             return None
         cls._ensure_discovered()
         cache = cls._by_type
-        claim: tuple[str, DatabaseErrorMapper] | None = None
+        claim: Claim | None = None
         for klass in getattr(exc_type, "__mro__", (exc_type,)):
             module = getattr(klass, "__module__", None)
             if isinstance(module, str) and module != "builtins":
                 name = cls.name_for_module(module)
                 mapper = cls._by_name.get(name) if name is not None else None
                 if name is not None and mapper is not None:
-                    claim = (name, mapper)
+                    claim = Claim(name, mapper, module.partition(".")[0])
                     break
         if len(cache) >= _TYPE_CACHE_LIMIT:
             cache.clear()

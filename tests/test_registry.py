@@ -91,7 +91,13 @@ def test_detection_by_driver_module_and_explicit_db_type() -> None:
 def test_subclass_defined_elsewhere_is_detected_through_its_mro() -> None:
     ErrorMapperRegistry.register("shoutdb", _ShoutMapper())
     sub = type("AppError", (_shout_error_class(),), {"__module__": "myapp.errors"})
-    assert classify_error(sub("NOPE")).backend == "shoutdb"
+    resp = classify_error(sub("NOPE"))
+    assert resp.backend == "shoutdb"
+    # The driver is the claimed class's, not the application's module.
+    assert resp.driver == _shout_error_class().__module__.partition(".")[0]
+    claim = ErrorMapperRegistry.claim_for_type(sub)
+    assert claim is not None
+    assert (claim.name, claim.driver) == ("shoutdb", resp.driver)
 
 
 @pytest.fixture

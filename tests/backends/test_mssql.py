@@ -429,7 +429,7 @@ def test_pytds_attributes_that_raise_are_absent() -> None:
     # _TdsSession.raise_db_exception sets it, after __init__.
     cls = type("RaisingTdsError", (tds_base.ProgrammingError,), {
         "srvname": _RAISING, "text": _RAISING, "severity": _RAISING,
-        "__module__": "pytds.tds_base"})  # the core names the driver after this module
+        "__module__": "myapp.errors"})  # a user's subclass: the driver is still pytds
     exc = cls("Invalid object name 'dbo.orders'.")
     exc.msg_no = 208  # type: ignore[attr-defined]
     mapped = _mapper().map_error(ErrorInput(exc, str(exc), None, "pytds"))
@@ -441,6 +441,8 @@ def test_pytds_attributes_that_raise_are_absent() -> None:
     assert mapped is not None
     resp = classify_error(exc)
     assert resp.backend == "mssql"
+    assert resp.driver == "pytds"
+    assert resp.database_error_code == "208"  # read through the pytds path, not the text
     assert resp.affected_resources == ("orders",)
 
 
