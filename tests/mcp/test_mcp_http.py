@@ -1,0 +1,304 @@
+"""
+The server over HTTP: loopback by default, a bearer token to go further, 401 without it.
+
+Real servers on free loopback ports, called with plain HTTP and with the
+``mcp`` SDK's own streamable-HTTP client; and the one command line both
+entries share, refusing what it should before anything listens.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+from anyio.from_thread import start_blocking_portal
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+from tests.mcp._harness import REPO
+
+TOKEN = "lde-test-token-0123456789abcdef"
+ENTRIES = [
+    [sys.executable, "-m", "localdata_errors.mcp.server"],
+    [sys.executable, "-m", "localdata_errors", "serve"],
+]
+INITIALIZE = json.dumps(
+    {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "lde-test", "version": "1"},
+        },
+    }
+).encode()
+# Requests to this machine must not go through a proxy from the environment.
+_OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _own_addresses() -> set[str]:
+    """This machine's non-loopback IPv4 addresses (none on a machine without a network)."""
+    found: set[str] = set()
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        try:
+            sock.connect(("198.51.100.1", 9))  # a UDP "connect" sends nothing
+            found.add(sock.getsockname()[0])
+        except OSError:
+            pass
+    return {a for a in found if not a.startswith("127.")}
+
+
+class HttpServer:
+    """A server subprocess on the http transport, and what it logged."""
+
+    def __init__(self, tmp: Path, *flags: str, env: dict[str, str] | None = None) -> None:
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}/mcp"
+        self.log = tmp / f"server-{self.port}.log"
+        environment = {k: v for k, v in os.environ.items() if not k.startswith("LOCALDATA_ERRORS")}
+        environment.update(env or {})
+        with self.log.open("w") as log:
+            self.process = subprocess.Popen(
+                [
+                    *ENTRIES[0],
+                    "--url",
+                    f"sqlite:///{tmp / 'http.db'}",
+                    "--transport",
+                    "http",
+                    "--port",
+                    str(self.port),
+                    *flags,
+                ],
+                cwd=REPO,
+                env=environment,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            assert self.process.poll() is None, self.log.read_text()
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                    return
+            except OSError:
+                time.sleep(0.2)
+        raise AssertionError(f"the server did not listen: {self.log.read_text()}")
+
+    def post(self, headers: dict[str, str]) -> tuple[int, Any, bytes]:
+        """POST an initialize request; the status, headers and the start of the body."""
+        request = urllib.request.Request(  # noqa: S310 - a loopback http URL built here
+            self.url,
+            data=INITIALIZE,
+            method="POST",
+            headers={
+                "Content-Type": "application/json",
+                "Accept": "application/json, text/event-stream",
+                **headers,
+            },
+        )
+        try:
+            with _OPENER.open(request, timeout=30) as response:
+                return response.status, response.headers, response.read(200)
+        except urllib.error.HTTPError as error:
+            return error.code, error.headers, error.read()
+
+    def close(self) -> str:
+        """Stop the server; what it logged."""
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=20)
+        return self.log.read_text()
+
+
+@pytest.fixture
+def sqlite_file(tmp_path: Path) -> Path:
+    """A small database for the server to read."""
+    import sqlite3
+
+    conn = sqlite3.connect(tmp_path / "http.db")
+    conn.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)")
+    conn.execute("INSERT INTO notes (body) VALUES ('hello')")
+    conn.commit()
+    conn.close()
+    return tmp_path
+
+
+@pytest.fixture
+def token_server(sqlite_file: Path) -> Iterator[HttpServer]:
+    """A read-only server whose token comes from the environment."""
+    server = HttpServer(sqlite_file, "--read-only", env={"LOCALDATA_ERRORS_TOKEN": TOKEN})
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+def test_requests_without_the_token_get_401(token_server: HttpServer) -> None:
+    for headers in (
+        {},
+        {"Authorization": "Bearer wrong-token-0123456789abcdef"},
+        {"Authorization": f"Bearer {TOKEN}x"},
+        {"Authorization": f"Basic {TOKEN}"},
+        {"Authorization": TOKEN},
+    ):
+        status, answer_headers, body = token_server.post(headers)
+        assert status == 401, headers
+        assert answer_headers.get("WWW-Authenticate", "").startswith("Bearer")
+        assert json.loads(body)["error"] == "invalid_token"
+    status, _, body = token_server.post({"Authorization": f"Bearer {TOKEN}"})
+    assert status == 200
+    assert b"serverInfo" in body or b"event" in body
+
+
+def _call_over_http(url: str, token: str) -> tuple[set[str], dict[str, Any]]:
+    async def session() -> tuple[set[str], dict[str, Any]]:
+        headers = {"Authorization": f"Bearer {token}"}
+        async with (
+            httpx2.AsyncClient(headers=headers, trust_env=False, timeout=30) as http,
+            Client(streamable_http_client(url, http_client=http)) as client,
+        ):
+            tools = {tool.name for tool in (await client.list_tools()).tools}
+            result = await client.call_tool("select_rows", {"table": "notes"})
+            assert isinstance(result.structured_content, dict)
+            return tools, result.structured_content
+
+    with start_blocking_portal() as portal:
+        return portal.call(session)
+
+
+def test_the_sdk_client_works_with_the_token(token_server: HttpServer) -> None:
+    tools, rows = _call_over_http(token_server.url, TOKEN)
+    assert tools == {"list_tables", "describe_table", "select_rows", "execute_sql"}
+    assert rows["data"] == [{"id": 1, "body": "hello"}]
+
+
+def test_the_default_is_loopback_only(sqlite_file: Path) -> None:
+    server = HttpServer(sqlite_file)
+    try:
+        # No token on loopback: this machine's clients need none.
+        status, _, _ = server.post({})
+        assert status == 200
+        for address in _own_addresses():
+            with (
+                pytest.raises(ConnectionRefusedError),
+                socket.create_connection((address, server.port), timeout=2),
+            ):
+                pass
+    finally:
+        log = server.close()
+    assert f"http://127.0.0.1:{server.port}" in log
+    assert "no token: this machine only" in log
+
+
+def test_allow_remote_with_a_token_flag(sqlite_file: Path) -> None:
+    everywhere = "0.0.0.0"  # noqa: S104 - what --allow-remote is for; the token guards it
+    server = HttpServer(sqlite_file, "--allow-remote", "--host", everywhere, "--auth-token", TOKEN)
+    try:
+        assert server.post({})[0] == 401
+        assert server.post({"Authorization": f"Bearer {TOKEN}"})[0] == 200
+    finally:
+        log = server.close()
+    assert "bearer token required" in log
+    assert TOKEN not in log
+
+
+def _run(args: list[str], env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("LOCALDATA_ERRORS")}
+    environment.update(env or {})
+    return subprocess.run(
+        args,
+        cwd=REPO,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+REFUSED = [
+    (["--transport", "http", "--host", "0.0.0.0"], {}, "not a loopback address"),  # noqa: S104
+    (["--transport", "http", "--host", "192.0.2.10"], {}, "not a loopback address"),
+    (["--transport", "http", "--allow-remote"], {}, "needs a bearer token"),
+    (["--transport", "http", "--auth-token", "short"], {}, "at least 16 characters"),
+    (["--transport", "http"], {"LOCALDATA_ERRORS_TOKEN": "short"}, "at least 16 characters"),
+    (["--allow-remote", "--auth-token", TOKEN], {}, "apply to --transport http"),
+    (["--max-rows", "-5"], {}, "argument --max-rows: must be positive"),
+    (["--max-rows", "many"], {}, "argument --max-rows: not a whole number"),
+    (["--timeout", "-1"], {}, "argument --timeout: must not be negative"),
+    (["--port", "70000"], {}, "argument --port: not a TCP port"),
+    (["--transport", "carrier-pigeon"], {}, "argument --transport: invalid choice"),
+]
+
+
+# Both entries parse with the same function; the CLI's own entry is checked
+# on a sample, the module's (which used to drift) on every case.
+_BOTH = [(ENTRIES[0], *case) for case in REFUSED] + [
+    (ENTRIES[1], *case)
+    for case in REFUSED
+    if case[2].startswith(("not a", "needs", "argument --max"))
+]
+
+
+@pytest.mark.parametrize(
+    ("entry", "flags", "env", "words"),
+    _BOTH,
+    ids=[f"{e[-1]}: {' '.join(f)}" for e, f, _, _ in _BOTH],
+)
+def test_bad_flags_end_like_argparse(
+    entry: list[str], flags: list[str], env: dict[str, str], words: str
+) -> None:
+    out = _run([*entry, *flags], env)
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.startswith("usage: ")
+    assert words in out.stderr
+    assert "Traceback" not in out.stderr
+    assert out.stdout == ""
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=["module", "cli"])
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [
+        ("nonsense", "not a database URL"),
+        ("nosuch://x", "knows no dialect or driver 'nosuch'"),
+        ("mysql+nodriver://u:hunter22@h/db", "knows no dialect or driver"),
+    ],
+)
+def test_a_bad_url_is_one_line_without_the_password(entry: list[str], url: str, words: str) -> None:
+    out = _run([*entry, "--url", url])
+    assert out.returncode == 2, out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert words in lines[0]
+    assert "--url" in lines[0]
+    assert "hunter22" not in out.stderr
+
+
+def test_a_bad_url_from_the_environment_is_masked_too() -> None:
+    out = _run(ENTRIES[0], {"LOCALDATA_ERRORS_URL": "nosuch://u:hunter22@h/db"})
+    assert out.returncode == 2
+    assert "hunter22" not in out.stderr
+    assert "u:***@h" in out.stderr
