@@ -5,8 +5,9 @@ Cost of one ``record()`` + ``summary()`` on a full five-entry execution history.
 
 Each figure is the median, over five repeats, of the mean cost of one
 record-and-render step, in microseconds.  Statements are distinct on every
-call (no parse cache helps) unless the row says "repeated".  Failures are real
-SQLite exceptions, classified on every call.
+call (no parse cache helps: each is a first parse) unless the row says
+"repeated".  Failures are real SQLite exceptions, classified on every call.
+Statements are masked before they are parsed; structured calls are not parsed.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from localdata_errors.history import ExecutionHistory
+from localdata_errors.history import Condition, ExecutionHistory, StructuredCall
 
 
 def per_call_us(step: Callable[[int], object], loops: int, repeats: int = 5) -> float:
@@ -69,6 +70,11 @@ def main() -> int:
     glot = history()
     glot_repeat = history()
     regex = ExecutionHistory(max_entries=5, parser="regex")
+    calls = history()
+    long_sql = history()
+    long_args = history()
+    values = ", ".join(f"({i}, 'name-{i}')" for i in range(5000))  # about 100 KB
+    blob = "x" * 1_000_000
 
     def record_success(i: int) -> str:
         success.record("execute_sql", {"sql": f"DROP TABLE sales_{i}"}, result={"rowcount": 0})
@@ -100,13 +106,29 @@ def main() -> int:
         regex.record("execute_sql", {"sql": f"INSERT INTO orders_{i} VALUES (1)"}, result=1)
         return regex.summary()
 
+    def record_call(i: int) -> str:
+        call = StructuredCall(f"customers_{i}", "deleted", (Condition("id"),))
+        calls.record("delete_rows", call, result={"affectedRows": 1})
+        return calls.summary()
+
+    def record_long_statement(i: int) -> str:
+        long_sql.record("execute_sql", {"sql": f"INSERT INTO t_{i} VALUES {values}"}, result=1)
+        return long_sql.summary()
+
+    def record_long_argument(i: int) -> str:
+        long_args.record("import_file", {"name": f"f{i}", "content": blob}, result=1)
+        return long_args.summary()
+
     rows: list[tuple[str, Callable[[int], object], int]] = [
-        ("success, DROP TABLE (exact tier)", record_success, args.loops),
-        ("failure, real SQLite FK error (classified)", record_failure, args.loops),
-        ("drop scenario: fail, fail, succeed", drop_scenario, args.loops),
+        ("success, DROP TABLE, distinct", record_success, max(args.loops // 10, 50)),
+        ("failure, real SQLite FK error, distinct", record_failure, max(args.loops // 10, 50)),
+        ("drop scenario: fail, fail, succeed", drop_scenario, max(args.loops // 10, 50)),
+        ("structured call, delete_rows with a filter", record_call, args.loops),
         ("success, INSERT, regex parser", record_regex, args.loops),
         ("success, CTE DELETE, sqlglot, distinct", record_sqlglot, max(args.loops // 10, 50)),
         ("success, CTE DELETE, sqlglot, repeated", record_sqlglot_repeated, args.loops),
+        ("INSERT of 100 KB, distinct (cut, masked)", record_long_statement, 20),
+        ("other tool, a 1 MB argument", record_long_argument, max(args.loops // 10, 50)),
         ("summary() alone, unchanged history", lambda _i: mixed.summary(), args.loops),
     ]
     print(f"{'record() + summary(), 5 entries':<46} {'median µs':>10}")

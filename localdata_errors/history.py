@@ -1,74 +1,81 @@
 """
 Recovery across steps: a short, bounded history of tool executions that shows
-an agent what changed and which failed operations may now succeed.
+an agent what changed and which failed calls may now succeed.
 
 A structured error helps with one failure; most recoveries span several calls.
 ``DROP TABLE customers`` fails (``sales`` references it), ``DROP TABLE sales``
 succeeds, and an agent should now see that ``customers`` can be dropped:
 
-.. code-block:: python
+```python
+from localdata_errors.history import ExecutionHistory, StructuredCall
 
-    from localdata_errors.history import ExecutionHistory
+history = ExecutionHistory(max_entries=5)
+history.record("execute_sql", {"sql": "DROP TABLE customers"}, error=exc)
+history.record(
+    "delete_rows",
+    StructuredCall("sales", "dropped", options=("mode drop_table",)),
+    result={"dropped": True},
+)
+prompt_block = history.summary()
+history.reset()  # a new user request starts fresh
+```
 
-    history = ExecutionHistory(max_entries=5)
-    history.record("execute_sql", {"sql": "DROP TABLE customers"}, error=exc)
-    history.record("execute_sql", {"sql": "DROP TABLE sales"}, result={"rowcount": 0})
-    prompt_block = history.summary()
-    history.reset()  # a new user request starts fresh
-
-The history decides nothing and retries nothing; it only shows.  It is not
-imported by ``import localdata_errors``; sqlglot (the ``history`` extra) is
-used when installed, and imported on first use.
-
-.. versionadded:: 0.1.0
+The history records what was called: a statement an agent sent, with its
+values masked, or a structured call (`StructuredCall`) as the call it was,
+never as SQL made up to describe it.  It decides nothing and retries nothing;
+it only shows.  It is not imported by ``import localdata_errors``; sqlglot
+(the ``history`` extra) reads statements when installed, imported on first use.
 """
 
 from __future__ import annotations
 
-import re
 import threading
 from collections import OrderedDict, deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from localdata_errors._calls import (
+    STORED_OPERATION,
+    Condition,
+    Effect,
+    StructuredCall,
+    call_identity,
+    one_line,
+    read_arguments,
+    shorten,
+)
 from localdata_errors._statechange import (
     Name,
     ParsedStatement,
     Parser,
     StateChange,
     fold_name,
-    parse_statement,
     sql_dialect,
 )
 from localdata_errors.classify import classify_error
 from localdata_errors.kinds import Kind, ToolErrorType
 from localdata_errors.names import unqualify
-from localdata_errors.redact import MASK, redact
 from localdata_errors.response import StructuredErrorResponse
 
-__all__ = ["DEFAULT_MAX_CHARS", "ExecutionHistory", "HistoryEntry", "StateChange"]
+__all__ = [
+    "DEFAULT_MAX_CHARS",
+    "Condition",
+    "Effect",
+    "ExecutionHistory",
+    "HistoryEntry",
+    "StateChange",
+    "StructuredCall",
+    "call_identity",
+]
 
 #: The summary's size budget for the default five entries.
 DEFAULT_MAX_CHARS: Final = 1200
 
 _OPEN: Final = "<TOOL_EXECUTION_SUMMARY>"
 _CLOSE: Final = "</TOOL_EXECUTION_SUMMARY>"
-_SQL_KEYS: Final = ("sql", "query", "statement", "sql_query", "command")
-_PARAM_KEYS: Final = frozenset(
-    {"params", "parameters", "args", "bindings", "values", "bind", "binds"}
-)
-_SECRET_KEY: Final = re.compile(
-    r"pass|pwd|secret|token|key|credential|auth|dsn|conn", re.IGNORECASE
-)
-# Literals a statement gives as credentials: PASSWORD 'x', IDENTIFIED BY 'x'.
-_SQL_SECRET: Final = re.compile(
-    r"((?:PASSWORD|IDENTIFIED\s{1,16}BY)\s{0,16}(?:=\s{0,16})?)('[^'\n]{0,512}'|\"[^\"\n]{0,512}\"|\S{1,512})",
-    re.IGNORECASE,
-)
-_SPACE: Final = re.compile(r"\s+")
-_STORED_SQL: Final = 240
-_SQL_LIMITS: Final = (96, 64, 40, 24)
+# Operations are shown whole when the budget allows, else shortened step by step.
+_SQL_LIMITS: Final = (STORED_OPERATION, 96, 64, 40, 24)
 _MAX_CHANGES: Final = 8  # state changes listed in the summary
 _MAX_UNBLOCKED: Final = 6  # operations listed as possibly unblocked
 _RESULT_ROW_KEYS: Final = (
@@ -76,16 +83,25 @@ _RESULT_ROW_KEYS: Final = (
     "affectedRows",
     "affected_rows",
     "rows_affected",
+    "insertedCount",
     "inserted",
     "changes",
     "row_count",
 )
-
 # Which changes take a dependency out of the way.
 _GONE: Final = frozenset({"dropped", "renamed"})
 _ROWS_GONE: Final = frozenset({"deleted", "truncated"})
 _GONE_VERBS: Final = frozenset({"DROP", "DELETE", "TRUNCATE", "ALTER"})
 _ROWS_VERBS: Final = frozenset({"INSERT", "REPLACE", "MERGE", "UPSERT"})
+# What to do about a call that keeps failing unchanged, by the error's next step.
+_LOOP_ADVICE: Final = {
+    "fix_query": "change it before sending it again",
+    "stop": "stop and tell the user; no change of the call can fix it",
+    "retry": "the code retries it after a back-off; if it keeps failing, tell the user",
+    "reconnect": "reconnect first, and check whether it already took effect before resending",
+    "rollback": "roll back first, then fix the statement that failed first",
+}
+_MAX_REPEATS: Final = 3  # repeated calls named in the summary
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,16 +112,22 @@ class HistoryEntry:
     Args:
         sequence: Its position in the history (1, 2, ...).
         tool: The tool's name.
-        operation: The statement (shortened, parameters and credentials
-            masked) or, for a tool without SQL, its arguments in short form.
+        operation: What was called, as the summary shows it: the statement
+            (values, parameters and credentials masked, shortened), the
+            rendered `StructuredCall` (``delete_rows(customers, where id =
+            ?)``), or, for other tools, their arguments in short form.
         success: Whether it succeeded.
-        kind: The error's :class:`~localdata_errors.Kind` value.
+        kind: The error's `Kind` value.
         error_type: The error's tool-shape type (``foreign_key_constraint``...).
         is_retryable: Whether the error said a retry may succeed.
         error_code: The backend's native code.
         affected_resources: The error's affected resources.
         dependencies: The error's dependencies.
         state_changes: What the success changed.
+        call: The structured call, when one was recorded.
+        action: The error's next step (``fix_query``, ``retry``, ``stop``...).
+        repeats: How many times this same call, unchanged (values included),
+            had already failed before this one, since it last succeeded.
     """
 
     sequence: int
@@ -119,13 +141,17 @@ class HistoryEntry:
     affected_resources: tuple[str, ...] = ()
     dependencies: tuple[str, ...] = ()
     state_changes: tuple[StateChange, ...] = ()
+    call: StructuredCall | None = None
+    action: str | None = None
+    repeats: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """
         Render the entry as JSON-serialisable data.
 
         Returns:
-            A dict; error fields are present only for failures.
+            A dict; error fields are present only for failures, ``call`` only
+            for a structured call.
         """
         out: dict[str, Any] = {
             "sequence": self.sequence,
@@ -133,6 +159,8 @@ class HistoryEntry:
             "operation": self.operation,
             "outcome": "success" if self.success else "failed",
         }
+        if self.call is not None:
+            out["call"] = self.call.to_dict()
         if self.success:
             out["state_changes"] = [_change_dict(c) for c in self.state_changes]
         else:
@@ -143,6 +171,8 @@ class HistoryEntry:
                 error_code=self.error_code,
                 affected_resources=list(self.affected_resources),
                 dependencies=list(self.dependencies),
+                action=self.action,
+                repeats=self.repeats,
             )
         return out
 
@@ -158,7 +188,7 @@ class HistoryEntry:
             parts = [c.describe() for c in self.state_changes[:3]]
             if len(self.state_changes) > 3:
                 parts.append(f"+{len(self.state_changes) - 3} more")
-            return ", ".join(parts)
+            return one_line(", ".join(parts))
         label = self.error_type if self.error_type and self.error_type != "unknown" else self.kind
         text = label or "error"
         if self.dependencies:
@@ -167,7 +197,7 @@ class HistoryEntry:
             text += ": " + ", ".join(self.affected_resources[:3])
         if self.is_retryable:
             text += ", retryable"
-        return text
+        return one_line(text)
 
 
 def _change_dict(change: StateChange) -> dict[str, Any]:
@@ -182,6 +212,17 @@ def _change_dict(change: StateChange) -> dict[str, Any]:
     }
 
 
+class _Reason:
+    """Why a requirement is met, in the singular and the plural (one failure or several)."""
+
+    __slots__ = ("plural", "singular")
+
+    def __init__(self, singular: str, plural: str | None = None) -> None:
+        # Built by concatenation, never str.format: the names in it are user text.
+        self.singular = one_line(singular)
+        self.plural = one_line(plural if plural is not None else singular)
+
+
 @dataclass(slots=True)
 class _Requirement:
     """What must happen before a failed operation may succeed."""
@@ -189,7 +230,10 @@ class _Requirement:
     mode: str  # gone | rows | any | exists | absent
     names: tuple[Name, ...]  # any of these; empty: the error named nothing
     exclude: tuple[Name, ...]  # the failed operation's own tables
-    reason: str | None = None  # set once satisfied
+    reason: _Reason | None = None  # set once satisfied
+    # Whether removing the dependency's rows can help: not when the error said
+    # an object (a foreign key, a view) depends on it, whatever its rows.
+    rows_help: bool = True
     # Folded once (and again if the backend's dialect becomes known later).
     keys: frozenset[str] = frozenset()
     exclude_keys: frozenset[str] = frozenset()
@@ -199,7 +243,7 @@ class _Requirement:
 class _Pending:
     """A failure whose blockers the history watches."""
 
-    key: int
+    key: str
     tool: str
     operation: str
     sequence: int
@@ -210,12 +254,28 @@ class _Pending:
     unblocked: bool = False
 
 
-def _short(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: max(limit - 1, 1)].rstrip() + "…"
+@dataclass(slots=True)
+class _Repeat:
+    """A call that failed, and how often it failed unchanged since it last succeeded."""
+
+    tool: str
+    operation: str
+    failures: int
+    sequence: int  # of its latest failure
+    kind: str
+    action: str
+
+
+def _loop_line(repeat: _Repeat, limit: int) -> str:
+    advice = _LOOP_ADVICE.get(repeat.action, "change it before sending it again")
+    return (
+        f"you have sent `{shorten(repeat.operation, limit)}` {repeat.failures} times unchanged; "
+        f"it fails with {repeat.action} ({repeat.kind}): {advice}"
+    )
 
 
 def _result_rows(result: object) -> int | None:
-    """The row count a result reports (``rowcount``, ``affectedRows``, ``inserted``...)."""
+    """The row count a result reports (``rowcount``, ``affectedRows``, ``insertedCount``...)."""
     value: object = None
     if isinstance(result, bool):
         return None
@@ -235,74 +295,37 @@ def _result_rows(result: object) -> int | None:
     return None
 
 
-def _mask_sql(sql: str, params: object) -> str:
-    secrets: list[object] = []
-    if isinstance(params, Mapping):
-        secrets = list(params.values())
-    elif isinstance(params, list | tuple):
-        secrets = list(params)
-    elif params is not None:
-        secrets = [params]
-    text = redact(
-        sql, [s for s in secrets if isinstance(s, str | int | float) and not isinstance(s, bool)]
-    )
-    if "ass" in text or "ASS" in text or "dentified" in text.lower():
-        text = _SQL_SECRET.sub(r"\1" + MASK, text)
-    return text
-
-
-def _short_arguments(arguments: Mapping[str, Any] | str | None) -> tuple[str | None, str]:
-    """The statement (unmasked, for parsing) and the short, masked form to keep."""
-    if isinstance(arguments, str):
-        arguments = {"sql": arguments}  # a bare statement
-    if not isinstance(arguments, Mapping) or not arguments:
-        return None, ""
-    sql: str | None = None
-    for key in _SQL_KEYS:
-        value = arguments.get(key)
-        if isinstance(value, str):
-            sql = value
-            break
-    params = next((arguments[k] for k in arguments if k in _PARAM_KEYS), None)
-    if sql is not None:
-        shown = _SPACE.sub(" ", _mask_sql(sql[:4096], params)).strip()
-        return sql, _short(shown, _STORED_SQL)
-    parts = []
-    for key, value in list(arguments.items())[:6]:
-        if _SECRET_KEY.search(str(key)):
-            parts.append(f"{key}={MASK}")
-        elif key in _PARAM_KEYS:
-            parts.append(f"{key}=[masked]")
-        else:
-            parts.append(f"{key}={_short(redact(str(value)), 40)}")
-    return None, _short(_SPACE.sub(" ", ", ".join(parts)), _STORED_SQL)
-
-
-def _compose(
+def _compose(  # noqa: PLR0913 - the parts of the block, worked out once
     rows: list[tuple[str, str, str, str]],
     changes: list[str],
-    groups: list[tuple[str, list[str]]],
+    groups: list[tuple[_Reason | None, list[str]]],
+    repeats: list[_Repeat],
+    *,
     limit: int,
     omitted: int,
 ) -> str:
-    """Render the block with statements shortened to *limit* characters."""
+    """Render the block with operations shortened to *limit* characters."""
     lines = [_OPEN, "Recent tool executions:"]
-    for tool, operation, outcome, detail in rows:
-        tail = f" ({_short(detail, limit + 40)})" if detail else ""
-        lines.append(f"- {tool}: {_short(operation, limit)} → {outcome}{tail}")
+    for prefix, operation, outcome, detail in rows:
+        tail = f" ({shorten(detail, limit + 40)})" if detail else ""
+        lines.append(f"- {prefix}{shorten(operation, limit)} → {outcome}{tail}")
     if omitted:
         lines.append(f"- ({omitted} older execution{'s' if omitted > 1 else ''} omitted)")
     if changes:
-        lines.append(f"State changes: {_short(', '.join(changes), 4 * limit)}.")
+        lines.append(f"State changes: {shorten(', '.join(changes), 4 * limit)}.")
     if groups:
         parts = []
-        count = 0
         for reason, operations in groups:
-            count += len(operations)
-            shown = ", ".join(_short(op, limit) for op in operations)
-            parts.append(f"{shown} ({reason})" if reason else shown)
-        verb = "them" if count > 1 else "it"
-        lines.append(f"Possibly unblocked: {'; '.join(parts)} — retry {verb}.")
+            if reason is None:
+                parts.append(operations[0])
+                continue
+            named = ", ".join(f"`{shorten(op, limit)}`" for op in operations)
+            why = reason.plural if len(operations) > 1 else reason.singular
+            parts.append(f"retry {named} unchanged ({why})")
+        lines.append(f"Possibly unblocked: {'; '.join(parts)}.")
+    if repeats:
+        said = "; ".join(one_line(_loop_line(r, limit)) for r in repeats)
+        lines.append(f"Repeated failures: {said}.")
     lines.append(_CLOSE)
     return "\n".join(lines)
 
@@ -312,19 +335,18 @@ class ExecutionHistory:
     A bounded, thread-safe record of recent tool executions and what they changed.
 
     Args:
-        max_entries: How many executions :meth:`summary` shows (newest first).
+        max_entries: How many executions `summary` shows (newest first).
         max_chars: The summary's hard size budget; by default 1,200
             characters for five entries, scaled with *max_entries*.
         max_pending: How many failed operations are watched for something
             that unblocks them, including failures older than the
             *max_entries* window (the oldest is forgotten first).
-        db_type: The backend, for SQL dialect and name case folding; when
-            omitted, taken from each call's *db_type*, else from the backend
-            that classified an error.
-        parser: ``"auto"`` (default), ``"sqlglot"`` or ``"regex"``; see
-            :func:`~localdata_errors._statechange.parse_statement`.
-
-    .. versionadded:: 0.1.0
+        db_type: The backend, for the SQL dialect and name case folding;
+            when omitted, taken from each call's *db_type*, else from the
+            backend that classified an error.
+        parser: ``"auto"`` (default) or ``"sqlglot"``: statements are read
+            with sqlglot when it is installed, else with bounded regexes;
+            ``"regex"``: with the regexes only.
     """
 
     def __init__(
@@ -351,7 +373,9 @@ class ExecutionHistory:
         self._rows: deque[tuple[tuple[str, str, str, str], tuple[str, ...]]] = deque(
             maxlen=max_entries
         )
-        self._pending: OrderedDict[int, _Pending] = OrderedDict()
+        self._pending: OrderedDict[str, _Pending] = OrderedDict()
+        # Failed calls by key, for the loop guard (oldest forgotten first).
+        self._failures: OrderedDict[str, _Repeat] = OrderedDict()
         self._sequence = 0
         self._dialect: str | None = sql_dialect(db_type)
         self._cached: str | None = None
@@ -361,7 +385,7 @@ class ExecutionHistory:
     def record(
         self,
         tool: str,
-        arguments: Mapping[str, Any] | str | None = None,
+        arguments: StructuredCall | Mapping[str, Any] | str | None = None,
         *,
         result: object = None,
         error: BaseException | StructuredErrorResponse | None = None,
@@ -371,24 +395,30 @@ class ExecutionHistory:
         Record one tool execution.
 
         Args:
-            tool: The tool's name (``execute_sql``).
-            arguments: Its arguments (or a bare statement); the statement is read from ``sql``,
-                ``query`` or ``statement``, bound values from ``params`` /
-                ``parameters`` (masked wherever they appear).  Credentials
-                are never kept.
+            tool: The tool's name (``execute_sql``, ``delete_rows``).
+            arguments: What was called:
+
+                - a `StructuredCall`, for a tool that takes structured
+                  arguments: kept and shown as the call it was
+                  (``delete_rows(customers, where id = ?)``); what it
+                  changed comes from its ``effect``;
+                - a mapping with the statement in ``sql``, ``query`` or
+                  ``statement`` (or a bare statement): its values,
+                  bound parameters (``params`` / ``parameters``) and
+                  credentials are masked before it is read or kept;
+                - any other mapping: shown in short form, credentials masked.
             result: The success's result, for row counts: a dict with
-                ``rowcount`` / ``affectedRows`` / ``inserted``, a cursor, an int.
+                ``rowcount`` / ``affectedRows`` / ``insertedCount``, a cursor,
+                an int.
             error: The failure: an exception (classified with
-                :func:`~localdata_errors.classify_error`) or an already
-                classified :class:`~localdata_errors.StructuredErrorResponse`.
-                ``None`` means success.
+                `classify_error`) or an already classified
+                `StructuredErrorResponse`.  ``None`` means success.
             db_type: The backend, for classification and the SQL dialect.
 
         Returns:
-            The recorded :class:`HistoryEntry`.
+            The recorded `HistoryEntry`.
         """
-        tool = tool if isinstance(tool, str) else str(tool)
-        sql, operation = _short_arguments(arguments)
+        tool = one_line(tool if isinstance(tool, str) else str(tool))[:64]
         dialect_hint = db_type or self.db_type
         response: StructuredErrorResponse | None = None
         if isinstance(error, StructuredErrorResponse):
@@ -397,14 +427,8 @@ class ExecutionHistory:
             response = classify_error(error, dialect_hint)
         if dialect_hint is None and response is not None and response.backend != "generic":
             dialect_hint = response.backend
-        parsed = (
-            parse_statement(sql, dialect_hint, self.parser)
-            if sql is not None
-            else ParsedStatement("", (), (), "none")
-        )
-        key = hash(
-            (tool, _SPACE.sub(" ", (sql or operation).strip().rstrip(";").strip()).casefold())
-        )
+        read = read_arguments(tool, arguments, sql_dialect(dialect_hint), dialect_hint, self.parser)
+        operation = read.operation or tool
         with self._lock:
             dialect = sql_dialect(dialect_hint)
             if dialect is not None and dialect != self._dialect:
@@ -417,16 +441,19 @@ class ExecutionHistory:
                 entry = HistoryEntry(
                     self._sequence,
                     tool,
-                    operation or tool,
+                    operation,
                     True,
-                    state_changes=self._with_rows(parsed.changes, result),
+                    state_changes=self._with_rows(read.parsed.changes, result),
+                    call=read.call,
                 )
-                self._apply_success(key, parsed, entry.state_changes)
+                self._apply_success(read.key, read.parsed, entry.state_changes)
+                self._failures.pop(read.key, None)
             else:
+                repeats = self._count_failure(read.key, tool, operation, response)
                 entry = HistoryEntry(
                     self._sequence,
                     tool,
-                    operation or tool,
+                    operation,
                     False,
                     kind=response.kind.value,
                     error_type=response.info.tool_error_type.value,
@@ -434,21 +461,52 @@ class ExecutionHistory:
                     error_code=response.database_error_code,
                     affected_resources=response.affected_resources,
                     dependencies=response.dependencies,
+                    call=read.call,
+                    action=response.action.value,
+                    repeats=repeats,
                 )
-                self._apply_failure(key, tool, entry, parsed, response)
+                self._apply_failure(read.key, entry, read.parsed, response)
             self._entries.append(entry)
+            # A structured call's rendering names its tool; a statement's does not.
+            prefix = "" if entry.call is not None else f"{entry.tool}: "
             self._rows.append(
                 (
                     (
-                        entry.tool,
+                        prefix,
                         entry.operation,
                         "SUCCESS" if entry.success else "FAILED",
                         entry.detail(),
                     ),
-                    tuple(c.describe() for c in entry.state_changes),
+                    tuple(one_line(c.describe()) for c in entry.state_changes),
                 )
             )
             return entry
+
+    def _count_failure(
+        self, key: str, tool: str, operation: str, response: StructuredErrorResponse
+    ) -> int:
+        """Count one more failure of the call *key*; return how many came before it."""
+        known = self._failures.pop(key, None)
+        before = known.failures if known is not None else 0
+        self._failures[key] = _Repeat(
+            tool,
+            operation,
+            before + 1,
+            self._sequence,
+            response.kind.value,
+            response.action.value,
+        )
+        while len(self._failures) > self.max_pending:
+            self._failures.popitem(last=False)
+        return before
+
+    def _repeats(self) -> list[_Repeat]:
+        """The calls failing unchanged at least twice, whose latest failure is still shown."""
+        oldest_shown = self._sequence - len(self._entries) + 1
+        found = [
+            r for r in self._failures.values() if r.failures >= 2 and r.sequence >= oldest_shown
+        ]
+        return sorted(found, key=lambda r: -r.sequence)[:_MAX_REPEATS]
 
     @staticmethod
     def _with_rows(changes: tuple[StateChange, ...], result: object) -> tuple[StateChange, ...]:
@@ -464,6 +522,7 @@ class ExecutionHistory:
             self._entries.clear()
             self._rows.clear()
             self._pending.clear()
+            self._failures.clear()
             self._sequence = 0
             self._cached = None
 
@@ -480,8 +539,7 @@ class ExecutionHistory:
 
     def _apply_failure(
         self,
-        key: int,
-        tool: str,
+        key: str,
         entry: HistoryEntry,
         parsed: ParsedStatement,
         response: StructuredErrorResponse,
@@ -492,7 +550,7 @@ class ExecutionHistory:
             return
         targets = tuple(c.name for c in parsed.changes) or parsed.tables[:1]
         pending = _Pending(
-            key, tool, entry.operation, entry.sequence, parsed.verb, targets, requirements
+            key, entry.tool, entry.operation, entry.sequence, parsed.verb, targets, requirements
         )
         self._fold(pending)
         self._pending[key] = pending
@@ -513,12 +571,13 @@ class ExecutionHistory:
             elif parsed.verb in _ROWS_VERBS:
                 mode = "rows"
             else:
-                mode = "any"  # UPDATE, or a tool without SQL: parent or child side
+                mode = "any"  # UPDATE, or a call that names no change: parent or child side
             own_keys = {self._key(n) for n in own}
             deps = [n for n in stored if self._key(n) not in own_keys]
+            rows_help = kind is not Kind.DEPENDENT_OBJECTS_STILL_EXIST
             if not deps:
-                return [_Requirement(mode, (), own)]
-            return [_Requirement(mode, (d,), own) for d in deps]
+                return [_Requirement(mode, (), own, rows_help=rows_help)]
+            return [_Requirement(mode, (d,), own, rows_help=rows_help) for d in deps]
         if kind in {Kind.UNDEFINED_TABLE, Kind.DUPLICATE_TABLE}:
             named = [Name(unqualify(n)[0], True) for n in response.affected_resources if n]
             if kind is Kind.UNDEFINED_TABLE:
@@ -544,7 +603,11 @@ class ExecutionHistory:
                 or (action == "altered" and change.detail is not None)
                 # SQLite's DROP TABLE deletes the rows first, so only referencing
                 # rows block it; elsewhere the foreign key itself does.
-                or (action in _ROWS_GONE and (verb != "DROP" or self._dialect in {"sqlite", None}))
+                or (
+                    action in _ROWS_GONE
+                    and req.rows_help
+                    and (verb != "DROP" or self._dialect in {"sqlite", None})
+                )
             )
             rows = action == "inserted" and change.rows != 0
             if req.mode == "gone":
@@ -565,24 +628,33 @@ class ExecutionHistory:
         return False
 
     @staticmethod
-    def _reason(req: _Requirement, change: StateChange) -> str:
+    def _reason(req: _Requirement, change: StateChange) -> _Reason:
         name = change.name.name
         if req.mode == "exists":
-            return f"table {change.new_name.name if change.new_name else name} now exists"
+            return _Reason(f"table {change.new_name.name if change.new_name else name} now exists")
         if req.mode == "absent":
-            return f"table {name} no longer exists"
+            return _Reason(f"table {name} no longer exists")
         if not req.names:
-            return f"{change.describe()} since {{pron}} failed"
+            what = change.describe()
+            return _Reason(what + " since it failed", what + " since they failed")
         if change.action == "inserted":
-            return f"{{poss}} parent table {name} has new rows"
-        if change.action in _GONE:
-            return f"{{poss}} dependency {name} no longer exists"
-        if change.action == "altered":
-            return f"a constraint on {{poss}} dependency {name} was dropped"
-        return f"rows were removed from {{poss}} dependency {name}"
+            tail = " parent table " + name + " has new rows"
+        elif change.action in _GONE:
+            tail = " dependency " + name + " no longer exists"
+        elif change.action == "altered":
+            return _Reason(
+                "a constraint on its dependency " + name + " was dropped",
+                "a constraint on their dependency " + name + " was dropped",
+            )
+        else:
+            return _Reason(
+                "rows were removed from its dependency " + name,
+                "rows were removed from their dependency " + name,
+            )
+        return _Reason("its" + tail, "their" + tail)
 
     def _apply_success(
-        self, key: int, parsed: ParsedStatement, changes: tuple[StateChange, ...]
+        self, key: str, parsed: ParsedStatement, changes: tuple[StateChange, ...]
     ) -> None:
         self._pending.pop(key, None)  # the retried operation succeeded
         if not changes:
@@ -610,7 +682,7 @@ class ExecutionHistory:
         Render the ``<TOOL_EXECUTION_SUMMARY>`` block for a prompt.
 
         Returns:
-            The block (newest execution first, within :attr:`max_chars`), or
+            The block (newest execution first, within `max_chars`), or
             ``""`` when nothing has been recorded.
         """
         with self._lock:
@@ -631,38 +703,37 @@ class ExecutionHistory:
         if len(changes) > _MAX_CHANGES:
             changes = [*changes[:_MAX_CHANGES], f"+{len(changes) - _MAX_CHANGES} more"]
         groups = self._unblocked_groups()
+        repeats = self._repeats()
         budget = self.max_chars
         text = ""
         for limit in _SQL_LIMITS:
-            text = _compose(rows, changes, groups, limit, 0)
+            text = _compose(rows, changes, groups, repeats, limit=limit, omitted=0)
             if len(text) <= budget:
                 return text
         for omitted in range(1, len(rows)):
-            text = _compose(rows[:-omitted], changes, groups, _SQL_LIMITS[-1], omitted)
+            text = _compose(
+                rows[:-omitted], changes, groups, repeats, limit=_SQL_LIMITS[-1], omitted=omitted
+            )
             if len(text) <= budget:
                 return text
         # Still too long (a tiny budget, or very many names): cut, keep the tags.
         room = max(budget - len(_CLOSE) - 1, len(_OPEN) + 2)
-        return _short(text[: -len(_CLOSE) - 1], room) + "\n" + _CLOSE
+        return shorten(text[: -len(_CLOSE) - 1], room) + "\n" + _CLOSE
 
-    def _unblocked_groups(self) -> list[tuple[str, list[str]]]:
+    def _unblocked_groups(self) -> list[tuple[_Reason | None, list[str]]]:
         """(reason, operations) pairs, oldest failure first; at most a few operations."""
         unblocked = self._unblocked()
-        groups: dict[str, list[str]] = {}
+        groups: dict[str, tuple[_Reason, list[str]]] = {}
         for pending in unblocked[:_MAX_UNBLOCKED]:
-            reasons = [r.reason for r in pending.requirements if r.reason]
-            groups.setdefault("; ".join(dict.fromkeys(reasons)), []).append(pending.operation)
-        out = []
-        for reason, operations in groups.items():
-            many = len(operations) > 1
-            out.append(
-                (
-                    reason.format(poss="their" if many else "its", pron="they" if many else "it"),
-                    operations,
-                )
+            reasons = [r.reason for r in pending.requirements if r.reason is not None]
+            reason = _Reason(
+                "; ".join(dict.fromkeys(r.singular for r in reasons)),
+                "; ".join(dict.fromkeys(r.plural for r in reasons)),
             )
+            groups.setdefault(reason.singular, (reason, []))[1].append(pending.operation)
+        out: list[tuple[_Reason | None, list[str]]] = list(groups.values())
         if len(unblocked) > _MAX_UNBLOCKED:
-            out.append(("", [f"+{len(unblocked) - _MAX_UNBLOCKED} more"]))
+            out.append((None, [f"+{len(unblocked) - _MAX_UNBLOCKED} more"]))
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -672,7 +743,8 @@ class ExecutionHistory:
         Returns:
             ``entries`` (newest first), ``state_changes`` (oldest first, of the
             shown entries), ``possibly_unblocked`` and ``pending`` (failures
-            still watched), all JSON-serialisable.
+            still watched), all JSON-serialisable.  `repeated` gives the
+            calls that failed unchanged at least twice.
         """
         with self._lock:
             unblocked = self._unblocked()
@@ -684,9 +756,7 @@ class ExecutionHistory:
                         "tool": p.tool,
                         "operation": p.operation,
                         "failed_at": p.sequence,
-                        "reasons": [
-                            (r.reason or "").format(poss="its", pron="it") for r in p.requirements
-                        ],
+                        "reasons": [r.reason.singular for r in p.requirements if r.reason],
                     }
                     for p in unblocked
                 ],
@@ -696,6 +766,33 @@ class ExecutionHistory:
                     if not p.unblocked
                 ],
             }
+
+    def repeated(self) -> list[dict[str, Any]]:
+        """
+        The loop guard's findings: calls that failed at least twice, unchanged.
+
+        A call is the same when it is sent again with the same arguments,
+        values included (a statement, or a structured call's identity); a
+        success of that call forgets its failures.  Only calls whose latest
+        failure is among the shown entries are listed, newest first.
+
+        Returns:
+            ``tool``, ``operation`` (as shown), ``times`` (failures since it
+            last succeeded), ``kind`` and ``action`` (the next step the
+            latest error named), ``last_failed_at``; JSON-serialisable.
+        """
+        with self._lock:
+            return [
+                {
+                    "tool": r.tool,
+                    "operation": r.operation,
+                    "times": r.failures,
+                    "kind": r.kind,
+                    "action": r.action,
+                    "last_failed_at": r.sequence,
+                }
+                for r in self._repeats()
+            ]
 
     def __len__(self) -> int:
         with self._lock:

@@ -105,15 +105,15 @@ def test_drop_scenario_on_sqlite(db: sqlite3.Connection) -> None:
         "- execute_sql: DROP TABLE products → FAILED (foreign_key_constraint)\n"
         "- execute_sql: DROP TABLE customers → FAILED (foreign_key_constraint)\n"
         "State changes: table sales dropped.\n"
-        "Possibly unblocked: DROP TABLE customers, DROP TABLE products "
-        "(table sales dropped since they failed) — retry them.\n"
+        "Possibly unblocked: retry `DROP TABLE customers`, `DROP TABLE products` unchanged "
+        "(table sales dropped since they failed).\n"
         "</TOOL_EXECUTION_SUMMARY>"
     )
     assert run(history, db, "DROP TABLE customers")
     summary = history.summary()
     assert (
-        "Possibly unblocked: DROP TABLE products (table sales dropped since it failed) — retry it."
-        in summary
+        "Possibly unblocked: retry `DROP TABLE products` unchanged "
+        "(table sales dropped since it failed)." in summary
     )
     assert run(history, db, "drop table products;")  # the same statement, written differently
     assert "Possibly unblocked" not in history.summary()
@@ -141,8 +141,8 @@ def test_drop_scenario_with_server_dependencies_matches_the_documented_block() -
         "- execute_sql: DROP TABLE products → FAILED (foreign_key_constraint: depends on sales)\n"
         "- execute_sql: DROP TABLE customers → FAILED (foreign_key_constraint: depends on sales)\n"
         "State changes: table sales dropped.\n"
-        "Possibly unblocked: DROP TABLE customers, DROP TABLE products "
-        "(their dependency sales no longer exists) — retry them.\n"
+        "Possibly unblocked: retry `DROP TABLE customers`, `DROP TABLE products` unchanged "
+        "(their dependency sales no longer exists).\n"
         "</TOOL_EXECUTION_SUMMARY>"
     )
     data = history.to_dict()
@@ -167,8 +167,8 @@ def test_dropping_an_unrelated_table_does_not_unblock_a_known_dependency() -> No
     assert "Possibly unblocked" not in history.summary()
     history.record("execute_sql", {"sql": "ALTER TABLE sales RENAME TO sales_2024"})
     assert (
-        "Possibly unblocked: DROP TABLE customers (its dependency sales no longer exists)"
-        in history.summary()
+        "Possibly unblocked: retry `DROP TABLE customers` unchanged "
+        "(its dependency sales no longer exists)" in history.summary()
     )
 
 
@@ -195,9 +195,10 @@ def test_child_insert_unblocked_by_parent_insert(db: sqlite3.Connection) -> None
     assert "Possibly unblocked" not in history.summary()
     assert run(history, db, "INSERT INTO customers VALUES (7)")
     summary = history.summary()
+    # The statement's values are masked: it is named as it was shown.
     assert (
-        "Possibly unblocked: INSERT INTO sales VALUES (2, 7, 1) "
-        "(1 row inserted into customers since it failed) — retry it."
+        "Possibly unblocked: retry `INSERT INTO sales VALUES (?, ?, ?)` unchanged "
+        "(1 row inserted into customers since it failed)."
     ) in summary
     assert "SUCCESS (1 row inserted into customers)" in summary
     assert run(history, db, "INSERT INTO sales VALUES (2, 7, 1)")
@@ -224,8 +225,8 @@ def test_child_insert_with_named_parent_waits_for_that_parent() -> None:
         "execute_sql", {"sql": "INSERT INTO `Customers` VALUES (7)"}, result={"affectedRows": 1}
     )
     assert (
-        "Possibly unblocked: INSERT INTO sales VALUES (2, 7, 1) "
-        "(its parent table Customers has new rows) — retry it."
+        "Possibly unblocked: retry `INSERT INTO sales VALUES (?, ?, ?)` unchanged "
+        "(its parent table Customers has new rows)."
     ) in history.summary()
 
 
@@ -236,11 +237,14 @@ def test_rename_resolves_undefined_table_for_the_new_name_only(db: sqlite3.Conne
     assert run(history, db, "ALTER TABLE staging RENAME TO report")
     summary = history.summary()
     assert (
-        "Possibly unblocked: SELECT * FROM report (table report now exists) — retry it." in summary
+        "Possibly unblocked: retry `SELECT * FROM report` unchanged (table report now exists)."
+        in summary
     )
     assert "SELECT * FROM staging_old (" not in summary
     assert run(history, db, "CREATE TABLE staging_old (id INTEGER)")
-    assert "SELECT * FROM staging_old (table staging_old now exists)" in history.summary()
+    assert "`SELECT * FROM staging_old` unchanged (table staging_old now exists)" in (
+        history.summary()
+    )
 
 
 def test_unrelated_successes_unblock_nothing(db: sqlite3.Connection) -> None:
@@ -262,7 +266,7 @@ def test_unrelated_successes_unblock_nothing(db: sqlite3.Connection) -> None:
     data = history.to_dict()
     assert [p["operation"] for p in data["possibly_unblocked"]] == ["DROP TABLE customers"]
     assert {p["operation"] for p in data["pending"]} == {
-        "INSERT INTO sales VALUES (5, 99, 1)",
+        "INSERT INTO sales VALUES (?, ?, ?)",
         "SELECT * FROM missing_table",
     }
 
@@ -273,11 +277,11 @@ def test_a_retry_that_fails_again_is_no_longer_unblocked(db: sqlite3.Connection)
     db.execute("INSERT INTO returns VALUES (1, 1)")
     assert not run(history, db, "DROP TABLE customers")
     assert run(history, db, "DROP TABLE sales")
-    assert "Possibly unblocked: DROP TABLE customers" in history.summary()
+    assert "Possibly unblocked: retry `DROP TABLE customers` unchanged" in history.summary()
     assert not run(history, db, "DROP TABLE customers")  # returns still references it
     assert "Possibly unblocked" not in history.summary()
     assert run(history, db, "DROP TABLE returns")
-    assert "Possibly unblocked: DROP TABLE customers" in history.summary()
+    assert "Possibly unblocked: retry `DROP TABLE customers` unchanged" in history.summary()
 
 
 def test_failures_older_than_the_window_are_still_watched(db: sqlite3.Connection) -> None:
@@ -288,7 +292,7 @@ def test_failures_older_than_the_window_are_still_watched(db: sqlite3.Connection
     assert run(history, db, "DROP TABLE sales")
     summary = history.summary()
     assert "FAILED" not in summary
-    assert "Possibly unblocked: DROP TABLE customers" in summary
+    assert "Possibly unblocked: retry `DROP TABLE customers` unchanged" in summary
     assert len(history.to_dict()["entries"]) == 2
 
 
@@ -320,7 +324,8 @@ def test_postgresql_case_folding() -> None:
     assert "Possibly unblocked" not in history.summary()
     history.record("execute_sql", {"sql": 'CREATE TABLE "Report" (id int)'})
     assert (
-        'Possibly unblocked: SELECT * FROM "Report" (table Report now exists)' in history.summary()
+        'Possibly unblocked: retry `SELECT * FROM "Report"` unchanged (table Report now exists)'
+        in history.summary()
     )
 
 
@@ -328,7 +333,7 @@ def test_case_insensitive_backends_match_any_case(db: sqlite3.Connection) -> Non
     history = ExecutionHistory()
     assert not run(history, db, "SELECT * FROM Report")
     assert run(history, db, 'CREATE TABLE "REPORT" (id INTEGER)')
-    assert "Possibly unblocked: SELECT * FROM Report" in history.summary()
+    assert "Possibly unblocked: retry `SELECT * FROM Report` unchanged" in history.summary()
 
 
 def test_duplicate_table_unblocked_when_the_old_one_goes(db: sqlite3.Connection) -> None:
@@ -336,20 +341,20 @@ def test_duplicate_table_unblocked_when_the_old_one_goes(db: sqlite3.Connection)
     assert not run(history, db, "CREATE TABLE staging (id INTEGER)")
     assert run(history, db, "DROP TABLE staging")
     assert (
-        "Possibly unblocked: CREATE TABLE staging (id INTEGER) (table staging no longer exists)"
-        in history.summary()
+        "Possibly unblocked: retry `CREATE TABLE staging (id INTEGER)` unchanged "
+        "(table staging no longer exists)" in history.summary()
     )
 
 
 def test_entries_are_newest_first_and_bounded(db: sqlite3.Connection) -> None:
     history = ExecutionHistory(max_entries=3)
     for i in range(6):
-        run(history, db, f"SELECT {i}")
+        run(history, db, f"SELECT {i} AS n{i}")
     lines = [line for line in history.summary().splitlines() if line.startswith("- ")]
     assert lines == [
-        "- execute_sql: SELECT 5 → SUCCESS",
-        "- execute_sql: SELECT 4 → SUCCESS",
-        "- execute_sql: SELECT 3 → SUCCESS",
+        "- execute_sql: SELECT ? AS n5 → SUCCESS",
+        "- execute_sql: SELECT ? AS n4 → SUCCESS",
+        "- execute_sql: SELECT ? AS n3 → SUCCESS",
     ]
     assert [e["sequence"] for e in history.to_dict()["entries"]] == [6, 5, 4]
 
@@ -390,7 +395,8 @@ def test_parameters_and_credentials_are_never_kept(db: sqlite3.Connection) -> No
     for secret in ("hunter2secret", "s3cr3tpw", "tiger123", "tiger456"):
         assert secret not in text
     assert "- connect: dsn=***, password=***, database=prod → FAILED (" in text
-    assert "- execute_sql: CREATE USER bob WITH PASSWORD *** → SUCCESS" in text
+    assert "- execute_sql: CREATE USER bob WITH PASSWORD ? → SUCCESS" in text
+    assert "- execute_sql: ALTER USER bob IDENTIFIED BY ? → SUCCESS" in text
 
 
 def test_long_sql_is_shortened_and_the_budget_holds(db: sqlite3.Connection) -> None:
