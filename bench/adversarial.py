@@ -20,10 +20,10 @@ from localdata_errors import classify_error, classify_message
 from localdata_errors.redact import redact
 
 FRAGMENTS = {
-    "quotes and dots": "relation \"a.b.\"\"c' `x`.[y] table 'a.",
+    "quotes and dots": 'relation "a.b.""c\' `x`.[y] table \'a.',
     "near-keywords": "lock clock block nearby near table tables does not exis already exist ",
     "credential shapes": "password= pwd: x://u: u/p@ user:pass@ token=",
-    "oracle-ish": "ORA-0 ORA-00604: ORA-x ( \"HR\".\"EMP\".",
+    "oracle-ish": 'ORA-0 ORA-00604: ORA-x ( "HR"."EMP".',
     "mysql-ish": "Duplicate entry ' for key ' CONSTRAINT `fk` FOREIGN KEY (`a",
     "sqlserver-ish": "[42S02] [Microsoft][ODBC Driver 18 for SQL Server][SQL Server] (208 (",
     "no spaces": "a" * 64,

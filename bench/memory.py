@@ -48,8 +48,14 @@ def _sqlite_errors() -> list[BaseException]:
     con.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, n TEXT NOT NULL UNIQUE)")
     con.execute("INSERT INTO t VALUES (1, 'a')")
     found: list[BaseException] = []
-    for sql in ("SELECT * FROM nope", "SELECT nope FROM t", "INSERT INTO t VALUES (1, 'b')",
-                "INSERT INTO t VALUES (2, 'a')", "INSERT INTO t VALUES (3, NULL)", "SELEC 1"):
+    for sql in (
+        "SELECT * FROM nope",
+        "SELECT nope FROM t",
+        "INSERT INTO t VALUES (1, 'b')",
+        "INSERT INTO t VALUES (2, 'a')",
+        "INSERT INTO t VALUES (3, NULL)",
+        "SELEC 1",
+    ):
         try:
             con.execute(sql)
         except sqlite3.Error as exc:
@@ -75,10 +81,13 @@ def main() -> int:
 
     sizes = [deep_size(classify_error(exc)) for exc in _sqlite_errors()]
     fresh: StructuredErrorResponse = classify_message(
-        'duplicate key value violates unique constraint "orders_pkey"', "postgresql", "23505")
+        'duplicate key value violates unique constraint "orders_pkey"', "postgresql", "23505"
+    )
     sizes.append(deep_size(fresh))
-    print(f"deep size of one response: median {statistics.median(sizes):.0f} bytes, "
-          f"max {max(sizes)} bytes ({len(sizes)} real errors)")
+    print(
+        f"deep size of one response: median {statistics.median(sizes):.0f} bytes, "
+        f"max {max(sizes)} bytes ({len(sizes)} real errors)"
+    )
 
     # The memo fills to its bound and starts over, so memory saws up and
     # down by a few hundred KiB: the figure is the band after warming up,
@@ -95,11 +104,13 @@ def main() -> int:
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     kib = [f"{s / 1024:.0f}" for s in samples]
-    print(f"{args.calls:,} classifications: traced KiB from call {warm_up:,} on, "
-          f"sampled {len(samples)} times: {' '.join(kib)}; "
-          f"first half max {max(samples[:len(samples) // 2]) / 1024:.0f}, "
-          f"second half max {max(samples[len(samples) // 2:]) / 1024:.0f}, "
-          f"peak {peak / 1024:.0f}")
+    print(
+        f"{args.calls:,} classifications: traced KiB from call {warm_up:,} on, "
+        f"sampled {len(samples)} times: {' '.join(kib)}; "
+        f"first half max {max(samples[: len(samples) // 2]) / 1024:.0f}, "
+        f"second half max {max(samples[len(samples) // 2 :]) / 1024:.0f}, "
+        f"peak {peak / 1024:.0f}"
+    )
     return 0
 
 

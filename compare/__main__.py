@@ -1,7 +1,7 @@
 """
 Run both classifiers over the real-error corpus and write the comparison table.
 
-    python -m compare [--backend NAME ...] [--output PATH | --no-write] [--repeat N]
+    python -m compare [--backend NAME ...] [--output PATH | --no-write] [--rounds N]
 
 localdata-mcp's ``classify_error(exception, db_type)`` needs the backend
 name (it does not detect it); it is given the corpus's backend name.
@@ -19,7 +19,6 @@ import platform
 import statistics
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -28,7 +27,7 @@ from typing import Any
 
 from bench._corpora import BACKENDS, load
 from bench.corpus import CorpusCase
-from bench.latency import first_sight
+from bench.timing import first_sight, p90, repeated
 from localdata_errors import KIND_TABLE, classify_error
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,9 +47,10 @@ class Tally:
     name_cases: int = 0
     names: int = 0
     raised: int = 0
-    times: list[float] = field(default_factory=list)
-    #: localdata-errors only: with its memo of answers emptied before each call.
-    first_times: list[float] = field(default_factory=list)
+    #: µs per call on first sight (see bench.timing), one per case.
+    first: list[float] = field(default_factory=list)
+    #: µs per call repeated back to back, one per case.
+    again: list[float] = field(default_factory=list)
 
 
 def _expected(case: CorpusCase) -> tuple[str, bool]:
@@ -77,24 +77,23 @@ def _score(tally: Tally, case: CorpusCase, resp: Any) -> None:
         tally.names += all(name in found for name in wanted)
 
 
-def _timed(fn: Callable[[], Any], repeat: int) -> tuple[Any, float]:
-    result = fn()
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return result, statistics.median(times)
-
-
 def _import_time(module: str) -> float | None:
-    code = ("import time; t = time.perf_counter(); import " + module
-            + "; print(time.perf_counter() - t)")
+    code = (
+        "import time; t = time.perf_counter(); import "
+        + module
+        + "; print(time.perf_counter() - t)"
+    )
     best: float | None = None
     for _ in range(3):
         # A fixed command: this interpreter importing one named module.
-        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,  # noqa: S603
-                              timeout=300, check=False, cwd=ROOT)
+        proc = subprocess.run(  # noqa: S603 - a fixed command, see above
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+            cwd=ROOT,
+        )
         if proc.returncode != 0:
             return None
         value = float(proc.stdout.strip().splitlines()[-1])
@@ -113,44 +112,64 @@ def _pct(right: int, total: int) -> str:
     return f"{right}/{total} ({100 * right / total:.0f} %)" if total else "n/a"
 
 
-def run(backends: tuple[str, ...], repeat: int) -> str:
+def _floor(exc: BaseException) -> object:
+    # What any classifier must do: read the exception's type and its text.
+    return type(exc), str(exc)
+
+
+def _theirs_safely(fn: Callable[..., Any], exc: BaseException, db_type: str) -> Callable[[], Any]:
+    def call() -> Any:
+        try:
+            return fn(exc, db_type)
+        except Exception:  # noqa: BLE001 - a classifier that raises scores nothing
+            return None
+
+    return call
+
+
+def run(backends: tuple[str, ...], rounds: int) -> str:
     """Classify every case with both classifiers; return the markdown report."""
     theirs = importlib.import_module(THEIR_MODULE)
     their_classify: Callable[..., Any] = theirs.classify_error
-    rows: list[tuple[str, Tally, Tally]] = []
+    rows: list[tuple[str, Tally, Tally, list[float]]] = []
     left_out: list[str] = []
     for backend, cases in load(backends):
         if isinstance(cases, str):
             left_out.append(f"{backend}: {cases}")
             continue
         ours_t, theirs_t = Tally(), Tally()
+        calls = []
         for case in cases:
-            resp, elapsed = _timed(partial(classify_error, case.exception, case.db_type), repeat)
-            _score(ours_t, case, resp)
-            ours_t.times.append(elapsed)
-            _, elapsed = _timed(first_sight(partial(classify_error, case.exception,
-                                                    case.db_type)), repeat)
-            ours_t.first_times.append(elapsed)
+            _score(ours_t, case, classify_error(case.exception, case.db_type))
             try:
-                resp, elapsed = _timed(
-                    partial(their_classify, case.exception, case.db_type or backend), repeat)
+                _score(theirs_t, case, their_classify(case.exception, case.db_type or backend))
             except Exception:  # noqa: BLE001 - a classifier that raises scores nothing
                 theirs_t.cases += 1
                 theirs_t.raised += 1
-                continue
-            _score(theirs_t, case, resp)
-            theirs_t.times.append(elapsed)
-        rows.append((backend, ours_t, theirs_t))
-    return _report(rows, left_out)
+            ours = partial(_ours, case.exception, case.db_type)
+            mine = _theirs_safely(their_classify, case.exception, case.db_type or backend)
+            calls.append((ours, mine, partial(_floor, case.exception)))
+            ours_t.again.append(repeated(ours))
+            theirs_t.again.append(repeated(mine))
+        ours_first, theirs_first, floor = first_sight(calls, rounds)
+        ours_t.first, theirs_t.first = ours_first, theirs_first
+        rows.append((backend, ours_t, theirs_t, floor))
+    return _report(rows, left_out, rounds)
 
 
-def _report(rows: list[tuple[str, Tally, Tally]], left_out: list[str]) -> str:
+def _ours(exc: BaseException, db_type: str | None) -> object:
+    return classify_error(exc, db_type).to_tool_error()
+
+
+def _report(
+    rows: list[tuple[str, Tally, Tally, list[float]]], left_out: list[str], rounds: int
+) -> str:
     ours_v, theirs_v = _version("localdata-errors"), _version("localdata-mcp")
     lines = [
         "# localdata-errors and localdata-mcp, side by side",
         "",
         f"Generated by `python -m compare` on {dt.date.today().isoformat()}: "
-        f"localdata-errors {ours_v}, localdata-mcp {theirs_v}, "
+        f"localdata-errors {ours_v} ({_build()}), localdata-mcp {theirs_v}, "
         f"Python {platform.python_version()}.",
         "",
         "Both classifiers see the same exceptions: the real-error corpus "
@@ -163,19 +182,30 @@ def _report(rows: list[tuple[str, Tally, Tally]], left_out: list[str]) -> str:
         "|---|---|---|---|---|---|---|",
     ]
     total_ours, total_theirs = Tally(), Tally()
-    for backend, ours, theirs in rows:
+    all_floor: list[float] = []
+    for backend, ours, theirs, floor in rows:
         lines.append(
             f"| {backend} | {ours.cases} | {_pct(ours.category, ours.cases)} / "
             f"{_pct(theirs.category, theirs.cases)} | {_pct(ours.retryable, ours.cases)} / "
             f"{_pct(theirs.retryable, theirs.cases)} | {_pct(ours.code, ours.code_cases)} / "
             f"{_pct(theirs.code, theirs.code_cases)} | {_pct(ours.names, ours.name_cases)} / "
-            f"{_pct(theirs.names, theirs.name_cases)} | {ours.raised} / {theirs.raised} |")
+            f"{_pct(theirs.names, theirs.name_cases)} | {ours.raised} / {theirs.raised} |"
+        )
+        all_floor += floor
         for total, part in ((total_ours, ours), (total_theirs, theirs)):
-            for name in ("cases", "category", "retryable", "code_cases", "code",
-                         "name_cases", "names", "raised"):
+            for name in (
+                "cases",
+                "category",
+                "retryable",
+                "code_cases",
+                "code",
+                "name_cases",
+                "names",
+                "raised",
+            ):
                 setattr(total, name, getattr(total, name) + getattr(part, name))
-            total.times += part.times
-            total.first_times += part.first_times
+            total.first += part.first
+            total.again += part.again
     lines.append(
         f"| **all** | {total_ours.cases} | {_pct(total_ours.category, total_ours.cases)} / "
         f"{_pct(total_theirs.category, total_theirs.cases)} | "
@@ -185,28 +215,51 @@ def _report(rows: list[tuple[str, Tally, Tally]], left_out: list[str]) -> str:
         f"{_pct(total_theirs.code, total_theirs.code_cases)} | "
         f"{_pct(total_ours.names, total_ours.name_cases)} / "
         f"{_pct(total_theirs.names, total_theirs.name_cases)} | "
-        f"{total_ours.raised} / {total_theirs.raised} |")
-    lines.append("")
-    if total_ours.times and total_theirs.times:
-        ours_med = statistics.median(total_ours.times) * 1e6
-        first_med = statistics.median(total_ours.first_times) * 1e6
-        theirs_med = statistics.median(total_theirs.times) * 1e6
-        lines += [
-            f"Median time per call: localdata-errors {first_med:.1f} µs on an error seen for "
-            f"the first time (its memo emptied before each call), {ours_med:.1f} µs on a "
-            f"repeated error (answered from the memo); localdata-mcp {theirs_med:.1f} µs. "
-            f"On first sight localdata-errors takes {first_med / theirs_med:.2f} times as "
-            "long (it detects the backend, unwraps, extracts names and redacts).",
-            "",
-        ]
+        f"{total_ours.raised} / {total_theirs.raised} |"
+    )
+    lines += [
+        "",
+        "## Time per call",
+        "",
+        "µs per call, measured in the same run, call by call (see `bench/timing.py`): "
+        "*first sight* is one call on an error that is not the one just classified "
+        f"(shuffled order, median of {rounds} rounds per case); *repeated* is the same "
+        "call back to back.  localdata-errors is `classify_error(exc).to_tool_error()`; "
+        "localdata-mcp is its `classify_error(exc, db_type)`; the floor is reading the "
+        "exception's type and text.",
+        "",
+        "| backend | first sight median | ratio | first sight p90 | ratio | repeated median "
+        "| floor |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for backend, ours, theirs, floor in [*rows, ("**all**", total_ours, total_theirs, all_floor)]:
+        if not ours.first:
+            continue
+        om, tm = statistics.median(ours.first), statistics.median(theirs.first)
+        op, tp = p90(ours.first), p90(theirs.first)
+        lines.append(
+            f"| {backend} | {om:.2f} / {tm:.2f} | {om / tm:.2f} | {op:.2f} / {tp:.2f} | "
+            f"{op / tp:.2f} | {statistics.median(ours.again):.2f} / "
+            f"{statistics.median(theirs.again):.2f} | {statistics.median(floor):.2f} |"
+        )
     ours_imp, theirs_imp = _import_time("localdata_errors"), _import_time(THEIR_MODULE)
-    lines.append(
+    pluggy_imp = _import_time("pluggy")
+    lines += [
+        "",
         "Import time (best of 3, fresh interpreter): "
-        f"`import localdata_errors` {_ms(ours_imp)}, `import {THEIR_MODULE}` "
-        f"{_ms(theirs_imp)} (it imports the whole localdata_mcp package).")
+        f"`import localdata_errors` {_ms(ours_imp)} (pluggy alone {_ms(pluggy_imp)}), "
+        f"`import {THEIR_MODULE}` {_ms(theirs_imp)} (it imports the whole localdata_mcp "
+        "package).",
+    ]
     if left_out:
         lines += ["", "Left out:", "", *(f"- {why}" for why in left_out)]
     return "\n".join(lines) + "\n"
+
+
+def _build() -> str:
+    import localdata_errors.classify as core  # noqa: PLC0415 - reports what was imported
+
+    return "compiled" if not core.__file__ or not core.__file__.endswith(".py") else "pure Python"
 
 
 def _ms(seconds: float | None) -> str:
@@ -215,20 +268,24 @@ def _ms(seconds: float | None) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``python -m compare``."""
-    parser = argparse.ArgumentParser(prog="python -m compare",
-                                     description="localdata-errors vs localdata-mcp")
+    parser = argparse.ArgumentParser(
+        prog="python -m compare", description="localdata-errors vs localdata-mcp"
+    )
     parser.add_argument("--backend", action="append", choices=BACKENDS)
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
     parser.add_argument("--no-write", action="store_true", help="print only")
-    parser.add_argument("--repeat", type=int, default=20, help="timed calls per case")
+    parser.add_argument("--rounds", type=int, default=15, help="first-sight samples per case")
     args = parser.parse_args(argv)
     try:
         importlib.import_module(THEIR_MODULE)
     except ImportError as exc:
-        print(f"localdata-mcp is not importable here ({exc}); install it in this "
-              "environment (tox -e compare does) and run again.", file=sys.stderr)
+        print(
+            f"localdata-mcp is not importable here ({exc}); install it in this "
+            "environment (tox -e compare does) and run again.",
+            file=sys.stderr,
+        )
         return 2
-    report = run(tuple(args.backend or BACKENDS), max(args.repeat, 1))
+    report = run(tuple(args.backend or BACKENDS), max(args.rounds, 1))
     sys.stdout.write(report)
     if not args.no_write:
         args.output.write_text(report, encoding="utf-8")

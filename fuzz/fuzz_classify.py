@@ -24,15 +24,52 @@ from collections.abc import Callable
 from typing import Any
 
 DRIVER_MODULES = (
-    "psycopg.errors", "psycopg2.errors", "asyncpg.exceptions", "pymysql.err",
-    "MySQLdb._exceptions", "mysql.connector.errors", "mariadb", "sqlite3", "aiosqlite",
-    "duckdb", "oracledb.exceptions", "cx_Oracle", "pyodbc", "pymssql._mssql",
-    "pytds.tds_base", "sqlalchemy.exc", "builtins",
+    "psycopg.errors",
+    "psycopg2.errors",
+    "asyncpg.exceptions",
+    "pymysql.err",
+    "MySQLdb._exceptions",
+    "mysql.connector.errors",
+    "mariadb",
+    "sqlite3",
+    "aiosqlite",
+    "duckdb",
+    "oracledb.exceptions",
+    "cx_Oracle",
+    "pyodbc",
+    "pymssql._mssql",
+    "pytds.tds_base",
+    "sqlalchemy.exc",
+    "builtins",
 )
-DB_TYPES = (None, "postgresql", "mysql", "mariadb", "sqlite", "duckdb", "oracle", "mssql",
-            "generic", "unknowndb")
-ATTRIBUTES = ("sqlstate", "pgcode", "errno", "msg", "errmsg", "code", "full_code", "number",
-              "msg_no", "severity", "sqlite_errorcode", "sqlite_errorname", "offset", "diag")
+DB_TYPES = (
+    None,
+    "postgresql",
+    "mysql",
+    "mariadb",
+    "sqlite",
+    "duckdb",
+    "oracle",
+    "mssql",
+    "generic",
+    "unknowndb",
+)
+ATTRIBUTES = (
+    "sqlstate",
+    "pgcode",
+    "errno",
+    "msg",
+    "errmsg",
+    "code",
+    "full_code",
+    "number",
+    "msg_no",
+    "severity",
+    "sqlite_errorcode",
+    "sqlite_errorname",
+    "offset",
+    "diag",
+)
 
 
 class _Provider:
@@ -50,12 +87,12 @@ class _Provider:
         return low + value % (high - low + 1)
 
     def ConsumeUnicodeNoSurrogates(self, count: int) -> str:  # noqa: N802 - atheris's name
-        chunk = self._data[self._pos:self._pos + count]
+        chunk = self._data[self._pos : self._pos + count]
         self._pos += len(chunk)
         return chunk.decode("utf-8", "replace")
 
     def ConsumeBytes(self, count: int) -> bytes:  # noqa: N802 - atheris's name
-        chunk = self._data[self._pos:self._pos + count]
+        chunk = self._data[self._pos : self._pos + count]
         self._pos += len(chunk)
         return chunk
 
@@ -101,10 +138,19 @@ def fuzz_one_input(data: bytes, provider: Callable[[bytes], Any] = _Provider) ->
         exc.__cause__ = exc  # a cycle
     db_type = DB_TYPES[fdp.ConsumeIntInRange(0, len(DB_TYPES) - 1)]
     code = _value(fdp)
-    for resp in (classify_error(exc, db_type),
-                 classify_message(message, db_type, code if isinstance(code, str | int) else None)):
-        json.dumps([resp.to_dict(), resp.to_tool_error(), resp.to_jsonrpc_error("fuzz"),
-                    resp.to_agent_response()], allow_nan=False)
+    for resp in (
+        classify_error(exc, db_type),
+        classify_message(message, db_type, code if isinstance(code, str | int) else None),
+    ):
+        json.dumps(
+            [
+                resp.to_dict(),
+                resp.to_tool_error(),
+                resp.to_jsonrpc_error("fuzz"),
+                resp.to_agent_response(),
+            ],
+            allow_nan=False,
+        )
     error = ErrorInput(exc, message, code if isinstance(code, str | int) else None, None)
     for info in ErrorMapperRegistry.list_mappers():
         result = info.mapper.map_error(error)

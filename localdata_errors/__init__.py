@@ -1,20 +1,30 @@
 """
 localdata-errors: any database driver exception in, one structured, actionable answer out.
 
-.. code-block:: python
+```python
+from localdata_errors import classify_error
 
-    from localdata_errors import classify_error
-
-    try:
-        cursor.execute("SELECT * FROM orders")
-    except Exception as exc:
-        answer = classify_error(exc)
-        answer.kind            # Kind.UNDEFINED_TABLE
-        answer.is_retryable    # False
-        answer.to_tool_error() # {"status": "error", "error_type": "resource_not_found", ...}
+try:
+    cursor.execute("SELECT * FROM orders")
+except Exception as exc:
+    answer = classify_error(exc)
+    answer.kind            # Kind.UNDEFINED_TABLE
+    answer.is_retryable    # False
+    answer.to_tool_error() # {"status": "error", "error_type": "resource_not_found", ...}
+```
 """
 
 from __future__ import annotations
+
+import os as _os
+
+from localdata_errors._compiled import PURE_PYTHON_ENV as _PURE_PYTHON_ENV
+
+if _os.environ.get(_PURE_PYTHON_ENV, "") not in ("", "0"):
+    # Before anything else of the package: the compiled modules' .py files.
+    from localdata_errors._purepython import install_if_asked as _pure
+
+    _pure()
 
 from localdata_errors.classify import (
     classify_error,
@@ -24,13 +34,15 @@ from localdata_errors.classify import (
 )
 from localdata_errors.kinds import (
     KIND_TABLE,
+    Action,
     ErrorCategory,
     Kind,
     KindInfo,
+    RetrySafety,
     ToolErrorType,
     kind_info,
 )
-from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError
+from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, ErrorRefiner, MappedError
 from localdata_errors.redact import redact
 from localdata_errors.registry import (
     ErrorMapperRegistry,
@@ -46,15 +58,18 @@ __version__ = "0.1.0"
 
 __all__ = [
     "KIND_TABLE",
+    "Action",
     "DatabaseErrorMapper",
     "ErrorCategory",
     "ErrorInput",
     "ErrorMapperRegistry",
+    "ErrorRefiner",
     "Kind",
     "KindInfo",
     "MappedError",
     "MapperInfo",
     "NoSuchMapperError",
+    "RetrySafety",
     "StructuredErrorResponse",
     "ToolErrorType",
     "__version__",

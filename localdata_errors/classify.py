@@ -1,25 +1,48 @@
 """
-``classify_error`` and its shorthands: unwrap, pick the mapper, map, build the answer.
+`classify_error` and its shorthands: unwrap, pick the mapper, map, build the answer.
 
-Data flows one way::
+Data flows one way:
 
     exception -> unwrap -> pick mapper -> native code -> Kind -> response
 
 and nothing in it may raise: a mapper that fails is logged once and the
-generic fallback answers; anything else that fails yields a plain
-``unknown`` answer carrying whatever text could be read.
+generic fallback answers; anything else that fails yields a plain `unknown`
+answer carrying whatever text could be read.
+
+The path is designed for an error seen the first time, which is what agents
+meet: the exception's class is looked up once (it names the backend and the
+driver), its text is read once, the mapper reads the one or two attributes
+that carry the native code and looks the code up in a table, names are read
+only by the pattern for the kind found, and the message is searched for
+credentials in one pass before anything is masked.  Nothing is remembered
+between calls.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Iterable
 from typing import Final
 
-from localdata_errors.backends.generic import GENERIC_MAPPER
-from localdata_errors.kinds import KIND_TABLE, ErrorCategory, Kind, KindInfo
-from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError
-from localdata_errors.redact import redact
+from localdata_errors.backends.generic import generic_answer, keyword_kind
+from localdata_errors.detect import Detected, detect
+from localdata_errors.kinds import (
+    KIND_TABLE,
+    Action,
+    ErrorCategory,
+    Kind,
+    KindInfo,
+    RetrySafety,
+    render_suggestion,
+)
+from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, ErrorRefiner, MappedError
+from localdata_errors.redact import (
+    credentials_in,
+    may_hold_secret,
+    normalize_secrets,
+    redact,
+    redact_name,
+)
 from localdata_errors.registry import Claim, ErrorMapperRegistry, normalize_db_type, warn_once
 from localdata_errors.response import StructuredErrorResponse
 
@@ -36,7 +59,10 @@ __all__ = [
 SCAN_LIMIT: Final = 16 * 1024
 #: How much of a message is returned.
 MESSAGE_LIMIT: Final = 8 * 1024
-#: How deep a ``__cause__`` / ``__context__`` chain is followed.
+_TEXT_LIMIT: Final = SCAN_LIMIT + MESSAGE_LIMIT
+#: How far past the cut a message is masked, so a secret straddling it is caught.
+_MASK_MARGIN: Final = 1024
+#: How deep a `__cause__` / `__context__` chain is followed.
 CHAIN_LIMIT: Final = 16
 
 # SQLAlchemy appends the statement, the parameters and a link to the message.
@@ -44,14 +70,40 @@ _SQLALCHEMY_TRAILER = re.compile(r"\n?\[(?:SQL|parameters|SQL parameters):|\n?\(
 # SQLAlchemy prefixes the driver exception's class: "(psycopg.errors.UndefinedTable) ..."
 _SQLALCHEMY_PREFIX = re.compile(r"^\((?:[\w.]{1,200})\)\s")
 
+_BYTES_REPR: Final = frozenset({"b'", 'b"'})
+# A tuple, not `bytes | bytearray | memoryview`: isinstance() checks a tuple
+# several times faster than a union, and this runs on every call.
+_BINARY: Final = (bytes, bytearray, memoryview)
+_MISS: Final = object()
+# The default of `secrets`: CPython's one empty tuple, tested by identity (a
+# caller's object may not compare with ==, an array for one).
+_NO_SECRETS: Final[tuple[()]] = ()
+# The modules of Python's own exceptions (the network ones among them).
+_PYTHONS_OWN: Final = frozenset({"builtins", "socket", "ssl", "asyncio.exceptions"})
+# Their network exceptions (localdata_errors.backends.network answers them).
+_NETWORK_ERRORS: Final = (OSError, EOFError)
+# Records built on every call, positionally, without the named tuple's keyword handling.
+_new: Final = tuple.__new__
+
+_UNKNOWN: Final = Kind.UNKNOWN
+_CONNECTION_LOST: Final = Kind.CONNECTION_LOST
+_CONNECTION_ERROR: Final = ErrorCategory.CONNECTION_ERROR
+_RETRY: Final = Action.RETRY
+_RECONNECT: Final = Action.RECONNECT
+_STOP: Final = Action.STOP
+_IDEMPOTENT: Final = RetrySafety.IDEMPOTENT_ONLY
+_NOT_APPLICABLE: Final = RetrySafety.NOT_APPLICABLE
+# KIND_TABLE as a plain dict: read on every call.
+_INFO: Final[dict[Kind, KindInfo]] = dict(KIND_TABLE)
+
 
 def safe_text(obj: object, limit: int = SCAN_LIMIT + MESSAGE_LIMIT) -> str:
     """
-    Return ``str(obj)`` bounded to *limit* characters, never raising.
+    Return `str(obj)` bounded to *limit* characters, never raising.
 
-    ``bytes`` are decoded as UTF-8 with replacement (also an exception's one
-    ``bytes`` argument); an object whose ``__str__`` raises falls back to its
-    ``repr``, then to its class name.
+    `bytes` are decoded as UTF-8 with replacement (also an exception's one
+    `bytes` argument); an object whose `__str__` raises falls back to its
+    `repr`, then to its class name.
     """
     try:
         if isinstance(obj, _BINARY):
@@ -62,7 +114,7 @@ def safe_text(obj: object, limit: int = SCAN_LIMIT + MESSAGE_LIMIT) -> str:
             arg = obj.args[0]
             if isinstance(arg, bytes | bytearray):
                 return bytes(arg[: limit * 4]).decode("utf-8", "replace")[:limit]
-        return text[:limit]
+        return text if len(text) <= limit else text[:limit]
     except Exception:  # noqa: BLE001, S110 - a broken __str__ falls through to repr
         pass
     try:
@@ -71,42 +123,43 @@ def safe_text(obj: object, limit: int = SCAN_LIMIT + MESSAGE_LIMIT) -> str:
         return type(obj).__name__
 
 
-_BYTES_REPR: Final = frozenset({"b'", 'b"', "by"})
-# A tuple, not ``bytes | bytearray | memoryview``: isinstance() checks a tuple
-# several times faster than a union, and this runs on every call.
-_BINARY: Final = (bytes, bytearray, memoryview)
-
-
 def _is_sqlalchemy(exc: BaseException) -> bool:
-    return type(exc).__module__.startswith("sqlalchemy")
+    module = type(exc).__module__
+    return isinstance(module, str) and module.startswith("sqlalchemy")
 
 
 def unwrap(exc: BaseException) -> tuple[BaseException, bool]:
     """
     Find the driver's exception inside *exc*.
 
-    Follows SQLAlchemy's ``.orig``, Django's ``__cause__`` and any
-    ``__cause__`` / ``__context__`` chain (bounded, cycle-safe) to the first
-    exception a registered backend claims.
+    Follows SQLAlchemy's `.orig`, Django's `__cause__` and any `__cause__` /
+    `__context__` chain (bounded, cycle-safe) to the first exception a
+    registered backend claims.
 
     Returns:
-        ``(driver_exception, connection_invalidated)``; the exception itself
-        (or SQLAlchemy's ``.orig``) when nothing in the chain is claimed.
+        `(driver_exception, connection_invalidated)`; the exception itself
+        (or SQLAlchemy's `.orig`) when nothing in the chain is claimed.
     """
     found, _, invalidated, _ = _unwrap(exc)
     return found, invalidated
 
 
-_Found = tuple[BaseException, Claim | None, bool, str | None]
+_Found = tuple[BaseException, Claim | None, bool, BaseException | None]
 
 
 def _unwrap(exc: BaseException) -> _Found:
-    """Return (exception to classify, who claims it, connection_invalidated, wrapper text)."""
+    """
+    Return (exception to classify, who claims it, connection_invalidated, wrapper).
+
+    The wrapper is the outermost SQLAlchemy exception, whose text is read only
+    when the driver's own is empty: SQLAlchemy renders the statement and the
+    parameters into it, which costs more than the rest of a classification.
+    """
     claim = ErrorMapperRegistry.claim_for_type(type(exc))
     if claim is not None:
-        return exc, claim, False, None  # the common case: the driver's own exception
+        return exc, claim, False, None
     invalidated = False
-    wrapper_text: str | None = None
+    wrapper: BaseException | None = None
     seen: set[int] = set()
     current: BaseException | None = exc
     candidate = exc  # what to classify when no backend claims anything in the chain
@@ -117,8 +170,8 @@ def _unwrap(exc: BaseException) -> _Found:
         if _is_sqlalchemy(current):
             if getattr(current, "connection_invalidated", False) is True:
                 invalidated = True
-            if wrapper_text is None:
-                wrapper_text = safe_text(current)
+            if wrapper is None:
+                wrapper = current
             orig = getattr(current, "orig", None)
             if isinstance(orig, BaseException):
                 candidate = current = orig
@@ -126,9 +179,29 @@ def _unwrap(exc: BaseException) -> _Found:
         else:
             claim = ErrorMapperRegistry.claim_for_type(type(current))
             if claim is not None:
-                return current, claim, invalidated, wrapper_text
+                return current, claim, invalidated, wrapper
         current = current.__cause__ or current.__context__
-    return candidate, None, invalidated, wrapper_text
+    if type(candidate).__module__ in _PYTHONS_OWN:
+        # Python's own exception raised inside a driver call (asyncpg's refused
+        # connect, aiosqlite's ValueError on a closed connection): the driver is
+        # the first claimed module on its way.
+        return candidate, _claim_by_traceback(candidate), invalidated, wrapper
+    return candidate, None, invalidated, wrapper
+
+
+def _claim_by_traceback(exc: BaseException) -> Claim | None:
+    tb = exc.__traceback__
+    for _ in range(64):
+        if tb is None:
+            return None
+        module = tb.tb_frame.f_globals.get("__name__")
+        if isinstance(module, str) and module != "__main__":
+            name = ErrorMapperRegistry.name_for_module(module)
+            mapper = ErrorMapperRegistry.lookup(name) if name is not None else None
+            if name is not None and mapper is not None:
+                return Claim(name, mapper, module.partition(".")[0])
+        tb = tb.tb_next
+    return None
 
 
 def _clean_message(text: str) -> str:
@@ -137,253 +210,271 @@ def _clean_message(text: str) -> str:
         text = text[: match.start()]
     match = _SQLALCHEMY_PREFIX.match(text)
     if match is not None:
-        text = text[match.end():]
+        text = text[match.end() :]
     return text.strip()
 
 
-def _bounded(text: str, secrets: Sequence[object]) -> str:
+def _bounded(text: str, secrets: tuple[str, ...]) -> str:
+    """The message as returned: cut to its bound first, then masked."""
     if len(text) <= MESSAGE_LIMIT:
-        return redact(text, secrets)
-    # Redact a little past the cut, so a secret straddling it is still caught.
-    head = redact(text[: MESSAGE_LIMIT + 1024], secrets)[:MESSAGE_LIMIT]
+        return redact(text, secrets) if secrets or may_hold_secret(text) else text
+    # Mask a little past the cut, so a secret straddling it is still caught.
+    head = redact(text[: MESSAGE_LIMIT + _MASK_MARGIN], secrets)[:MESSAGE_LIMIT]
     return f"{head}... [truncated, {len(text)} characters in all]"
 
 
-_SUGGESTIONS: dict[tuple[Kind, str | None, str | None, tuple[str, ...]], str] = {}
-_SUGGESTION_CACHE_LIMIT: Final = 2048
+def _mapper_failed(mapper: DatabaseErrorMapper, exc: Exception) -> None:
+    name = type(mapper).__qualname__
+    warn_once(f"map:{name}:{type(exc).__name__}", "mapper %s raised %r; using the fallback",
+              name, exc)  # fmt: skip
 
 
-def _render_suggestion(kind: Kind, info: KindInfo, mapped: MappedError) -> str:
-    template = info.suggestion
-    if "{" not in template:
-        return template
-    target = mapped.affected_resources[0] if mapped.affected_resources else None
-    # The same few objects fail again and again: render each combination once.
-    key = (kind, target, mapped.constraint, mapped.dependencies)
-    cached = _SUGGESTIONS.get(key)
-    if cached is not None:
-        return cached
-    deps = ", ".join(mapped.dependencies)
-    fields = {
-        "target": f"'{target}' " if target else "",
-        "target_cap": f"'{target}' " if target else "The object ",
-        "on_target": f" on '{target}'" if target else "",
-        "constraint": f" ({mapped.constraint})" if mapped.constraint else "",
-        "dependency": f" (change {deps} first)" if deps else "",
-        "near": "",
-    }
-    rendered = template.format_map(fields)
-    if len(_SUGGESTIONS) >= _SUGGESTION_CACHE_LIMIT:
-        _SUGGESTIONS.clear()
-    _SUGGESTIONS[key] = rendered
-    return rendered
+def _checked(mapper: DatabaseErrorMapper, result: object) -> MappedError | None:
+    """A plugin's answer that is not exactly a `MappedError`: checked before it is trusted."""
+    if isinstance(result, MappedError) and isinstance(result.kind, Kind):
+        return result
+    name = type(mapper).__qualname__
+    warn_once(f"type:{name}", "mapper %s returned %r, not a MappedError; ignored",
+              name, type(result).__name__)  # fmt: skip
+    return None
 
 
-def _call_mapper(mapper: DatabaseErrorMapper, error: ErrorInput) -> MappedError | None:
+def _call_refiner(
+    refiner: ErrorRefiner, error: ErrorInput, base: MappedError | None
+) -> MappedError | None:
     try:
-        result = mapper.map_error(error)
-    except Exception as exc:  # noqa: BLE001 - a raising mapper is isolated, not fatal
-        warn_once(f"map:{type(mapper).__qualname__}:{type(exc).__name__}",
-                  "mapper %s raised %r; using the fallback",
-                  type(mapper).__qualname__, exc)
+        result: object = refiner.refine_error(error, base)
+    except Exception as exc:  # noqa: BLE001 - a raising refiner is isolated, not fatal
+        name = type(refiner).__qualname__
+        warn_once(f"refine:{name}:{type(exc).__name__}", "refiner %s raised %r; ignored",
+                  name, exc)  # fmt: skip
         return None
-    kind: object = getattr(result, "kind", None)
-    if result is not None and not (isinstance(result, MappedError) and isinstance(kind, Kind)):
-        warn_once(f"type:{type(mapper).__qualname__}",
-                  "mapper %s returned %r, not a MappedError; ignored",
-                  type(mapper).__qualname__, type(result).__name__)
-        return None
-    return result
+    if result is None or (isinstance(result, MappedError) and isinstance(result.kind, Kind)):
+        return result
+    name = type(refiner).__qualname__
+    warn_once(f"refine-type:{name}", "refiner %s returned %r, not a MappedError; ignored",
+              name, type(result).__name__)  # fmt: skip
+    return None
 
 
-def _classify(
-    exc: object,
-    db_type: str | None,
-    database: str | None,
-    secrets: tuple[object, ...],
-    code: str | int | None = None,
-) -> StructuredErrorResponse:
-    driver_exc: BaseException | None = None
-    detected: Claim | None = None
-    invalidated = False
-    if isinstance(exc, BaseException):
-        driver_exc, detected, invalidated, wrapper_text = _unwrap(exc)
-        text = safe_text(driver_exc)
-        if wrapper_text and not text.strip():
-            text = wrapper_text
-    else:
+def _pick_mapper(db_type: object, claim: Claim | None) -> DatabaseErrorMapper | None:
+    """An explicit, known `db_type` wins; else the backend that claims the exception."""
+    if db_type is None:
+        return None if claim is None else claim.mapper
+    explicit = normalize_db_type(db_type)
+    if explicit == "generic":
+        return None
+    ErrorMapperRegistry._ensure_discovered()
+    mapper = ErrorMapperRegistry._by_name.get(explicit)
+    if mapper is None and claim is not None:
+        return claim.mapper
+    return mapper
+
+
+def _read(exc: object) -> tuple[BaseException | None, Claim | None, bool, str]:
+    """The exception to classify, who claims it, whether the connection is gone, its text."""
+    if not isinstance(exc, BaseException):
         text = safe_text(exc)
-    # A claimed exception is a driver's own; only an unclaimed one can be SQLAlchemy's.
-    if "[SQL:" in text or (detected is None and driver_exc is not None
-                           and _is_sqlalchemy(driver_exc)):
+        return None, None, False, _clean_message(text) if "[SQL:" in text else text
+    # The common case, a driver's own exception: one look-up names the
+    # backend and the driver.
+    claim: object = ErrorMapperRegistry._by_type.get(type(exc), _MISS)
+    if claim is _MISS:
+        claim = ErrorMapperRegistry.claim_for_type(type(exc))
+    if isinstance(claim, Claim):
+        return exc, claim, False, safe_text(exc)
+    driver_exc, found, invalidated, wrapper = _unwrap(exc)
+    text = safe_text(driver_exc)
+    if wrapper is not None:
+        if not text.strip():
+            text = _clean_message(safe_text(wrapper))
+        elif "[SQL:" in text or "(Background on this" in text:
+            text = _clean_message(text)
+    elif found is None and "[SQL:" in text:
         text = _clean_message(text)
-
-    # Pick the mapper: an explicit, known db_type wins; else detect from the driver.
-    mapper: DatabaseErrorMapper | None = None
-    explicit = normalize_db_type(db_type) if db_type is not None else None
-    if explicit is not None and explicit != "generic":
-        mapper = ErrorMapperRegistry.lookup(explicit)
-    driver: str | None = None
-    if detected is not None:
-        # The claimed class's driver: a user's subclass in "myapp" is still psycopg's.
-        driver = detected.driver
-        if mapper is None and explicit != "generic":
-            mapper = detected.mapper
-    elif driver_exc is not None:
-        module = type(driver_exc).__module__
-        driver = module.partition(".")[0] if module and module != "builtins" else None
-
-    error = ErrorInput(driver_exc, text[:SCAN_LIMIT], code, driver, invalidated)
-    key = _memo_key(mapper, error, database, secrets)
-    if key is not None:
-        try:
-            cached = _MEMO.get(key)
-        except TypeError:  # an unhashable code, secret or fingerprint
-            key = None
-        else:
-            if cached is not None:
-                return cached
-    response = _answer(mapper, error, text, database, secrets)
-    if key is not None:
-        if len(_MEMO) >= MEMO_LIMIT:
-            _MEMO.clear()
-        _MEMO[key] = response
-    return response
+    return driver_exc, found, invalidated, text
 
 
-#: How many answers are remembered.  Agents repeat the same failure (a retry
-#: loop, the same missing table), and a remembered answer costs a dictionary
-#: look-up instead of the mapping.  Bounded: when full it starts over.
-MEMO_LIMIT: Final = 1024
-#: Longer messages are not remembered: they are rarely repeated word for word.
-MEMO_TEXT_LIMIT: Final = 2048
-_MEMO: dict[tuple[object, ...], StructuredErrorResponse] = {}
-
-
-def _memo_key(
-    mapper: DatabaseErrorMapper | None,
-    error: ErrorInput,
+def _classify(  # noqa: PLR0915 - the one hot path, kept in one frame on purpose
+    exc: object,
+    db_type: object,
     database: str | None,
-    secrets: tuple[object, ...],
-) -> tuple[object, ...] | None:
-    """The key that determines the whole answer, or ``None`` when it cannot be remembered."""
-    if len(error.message) > MEMO_TEXT_LIMIT:
-        return None
-    if mapper is None:
-        fingerprint: Hashable | None = ()  # the keyword fallback reads the text and code only
-    else:
-        try:
-            fingerprint = mapper.cache_key(error)
-        except Exception:  # noqa: BLE001 - a mapper's bug costs it the memo, nothing more
-            return None
-        if fingerprint is None:
-            return None
-    return (mapper, type(error.exception), error.message, error.code,
-            error.connection_invalidated, database, secrets, fingerprint)
-
-
-def _answer(
-    mapper: DatabaseErrorMapper | None,
-    error: ErrorInput,
-    text: str,
-    database: str | None,
-    secrets: tuple[object, ...],
+    secrets: tuple[str, ...],
+    code: str | int | None,
 ) -> StructuredErrorResponse:
-    invalidated = error.connection_invalidated
-    mapped = _call_mapper(mapper, error) if mapper is not None else None
-    backend = mapper.name if mapper is not None and mapped is not None else "generic"
-    if mapped is None:
-        mapped = GENERIC_MAPPER.map_error(error)
-    elif mapped.kind is Kind.UNKNOWN:
-        # Keep the backend's code and names; take the keyword kind.
-        fallback = GENERIC_MAPPER.map_error(error)
-        mapped = mapped._replace(
-            kind=fallback.kind,
-            code=mapped.code or fallback.code,
-            affected_resources=mapped.affected_resources or fallback.affected_resources,
-            constraint=mapped.constraint or fallback.constraint,
-            schema=mapped.schema or fallback.schema,
+    # -- read: who claims the exception, and its text ---------------------------
+    claim: object = _MISS
+    if isinstance(exc, BaseException):
+        # The common case, a driver's own exception: one look-up names the
+        # backend and the driver.
+        claim = ErrorMapperRegistry._by_type.get(type(exc), _MISS)
+        if claim is _MISS:
+            claim = ErrorMapperRegistry.claim_for_type(type(exc))
+    if isinstance(claim, Claim):
+        driver_exc: BaseException | None = exc  # type: ignore[assignment]
+        found: Claim | None = claim
+        invalidated = False
+        try:
+            text = str(exc)
+        except Exception:  # noqa: BLE001 - a broken __str__: the careful reading below
+            text = ""
+        if not text or (text[0] == "b" and text[:2] in _BYTES_REPR) or len(text) > _TEXT_LIMIT:
+            text = safe_text(exc)  # bytes decoded, length bounded, a broken __str__ survived
+        driver: str | None = claim.driver
+        own = False
+    else:
+        driver_exc, found, invalidated, text = _read(exc)
+        driver = _driver_of(driver_exc, found)
+        # Python's own network exceptions (a driver's own class is never one).
+        own = (
+            driver_exc is not None
+            and type(driver_exc).__module__ in _PYTHONS_OWN
+            and isinstance(driver_exc, _NETWORK_ERRORS)
         )
-    kind = mapped.kind
-    info = KIND_TABLE[kind]
-    retryable = info.retryable if mapped.retryable is None else mapped.retryable
-    if invalidated:
+
+    # -- map: the backend's mapper, its refiners, the keyword fallback ----------
+    if db_type is None:
+        mapper = None if found is None else found.mapper
+    else:
+        mapper = _pick_mapper(db_type, found)
+    scanned = text if len(text) <= SCAN_LIMIT else text[:SCAN_LIMIT]
+    error = _new(ErrorInput, (driver_exc, scanned, code, driver, invalidated))
+    backend = "generic"
+    mapped: MappedError | None = None
+    if own and driver_exc is not None:
+        # Python's own network exceptions mean the same for every backend.
+        from localdata_errors.backends.network import network_error  # noqa: PLC0415 - rare
+
+        mapped = network_error(driver_exc)
+        if mapped is not None and mapper is not None:
+            backend = mapper.name
+    if mapped is None and mapper is not None:
+        try:
+            mapped = mapper.map_error(error)
+        except Exception as err:  # noqa: BLE001 - a raising mapper is isolated, not fatal
+            _mapper_failed(mapper, err)
+            mapped = None
+        if mapped is not None and type(mapped) is not MappedError:
+            mapped = _checked(mapper, mapped)
+        backend = mapper.name
+        refiners = (
+            ErrorMapperRegistry._refiners.get(backend) if ErrorMapperRegistry._refiners else None
+        )
+        if refiners is not None:
+            # Systems that speak this backend's protocol (CockroachDB over
+            # PostgreSQL's drivers) recognise their own errors in its answer.
+            for refiner in refiners:
+                refined = _call_refiner(refiner, error, mapped)
+                if refined is not None:
+                    mapped, backend = refined, refiner.name
+                    break
+    caller_database = database
+    if database is None and mapper is not None:
+        database = mapper.name
+    if mapped is None:
+        mapped = generic_answer(error)
+        backend = "generic"
+    (kind, native_code, sqlstate, resources, dependencies, constraint, schema, message,
+     m_retryable, refine, m_safety, m_after, m_suggestion) = mapped  # fmt: skip
+    # The keyword fallback decides, here and nowhere else: among the kinds the
+    # backend allows, keeping the backend's code and names.
+    if kind is _UNKNOWN and backend != "generic":
+        fallback = generic_answer(error)
+        by_words = fallback[0]
+        if refine is None or by_words in refine:
+            kind = by_words
+        resources = resources or fallback[3]
+        constraint = constraint or fallback[5]
+        schema = schema or fallback[6]
+    elif refine is not None:
+        by_words = keyword_kind(scanned)
+        if by_words is not _UNKNOWN and by_words in refine:
+            kind = by_words
+
+    # -- decide: the Kind table, and what the driver says beyond the kind -------
+    category, retryable, _tool, _rpc, _template, actions, action, safety, after_ms = _INFO[kind]
+    if invalidated and category is not _CONNECTION_ERROR:
         # SQLAlchemy already judged the connection gone: trust it over the text.
-        if info.category is not ErrorCategory.CONNECTION_ERROR:
-            kind = Kind.CONNECTION_LOST
-            info = KIND_TABLE[kind]
-        retryable = True
-    message = mapped.message if mapped.message is not None else text
-    suggestion = _render_suggestion(kind, info, mapped)
-    names = (mapped.affected_resources, mapped.dependencies, mapped.constraint, mapped.schema,
-             mapped.code, database)
-    # Names come from the message (or the server's diagnostics next to it); only
-    # text with "=" or "@" can hold a credential's shape (see redact).
-    if secrets or "=" in text or "@" in text or _may_hold_secret(names, message):
-        suggestion = redact(suggestion, secrets)
-        names = _redact_names(names, secrets)
-    resources, dependencies, constraint, schema, native_code, database = names
-    return StructuredErrorResponse(
-        info.category,
-        kind,
-        retryable,
-        _bounded(message, secrets),
-        suggestion,
-        info.actions,
-        native_code,
-        mapped.sqlstate,
-        database or (mapper.name if mapper is not None else None),
-        backend,
-        resources,
-        dependencies,
-        constraint,
-        schema,
-        error.driver,
-    )
+        kind = _CONNECTION_LOST
+        category, retryable, _tool, _rpc, _template, actions, action, safety, after_ms = _INFO[kind]
+    elif m_retryable is not None and m_retryable is not retryable:
+        # The driver says something the kind can't (Oracle's isrecoverable).
+        retryable = m_retryable
+        if retryable:
+            action, safety = _RETRY, _IDEMPOTENT
+            after_ms = after_ms or 1000
+        else:
+            action, safety, after_ms = _STOP, _NOT_APPLICABLE, None
+    if m_safety is not None:
+        safety = m_safety
+    if m_after is not None:
+        after_ms = m_after
+
+    # -- mask: prove the absence of credentials in one pass, else mask all -----
+    if message is None:
+        message = text
+    target = resources[0] if resources else None
+    # Names come from the message or from the driver's diagnostics beside it:
+    # one pass over all of them proves that no credential marker is there.
+    if resources or dependencies or constraint or schema or caller_database:
+        probe = "\n".join(
+            (message, *resources, *dependencies, constraint or "", schema or "",
+             caller_database or "", native_code or "")
+        )  # fmt: skip
+    else:
+        probe = message
+    if secrets or may_hold_secret(probe):
+        # A name is the message's text cut out of the clause (PASSWORD '...')
+        # that marked it a credential: what the message's masking finds is
+        # masked in the names as a named secret (see redact_name).
+        known = (*secrets, *credentials_in(text))
+        if message is not text:
+            known = (*known, *credentials_in(message))
+        resources = tuple([redact_name(n, known) for n in resources])
+        dependencies = tuple([redact_name(n, known) for n in dependencies])
+        constraint = None if constraint is None else redact_name(constraint, known)
+        schema = None if schema is None else redact_name(schema, known)
+        native_code = None if native_code is None else redact_name(native_code, known)
+        database = None if database is None else redact_name(database, known)
+        target = resources[0] if resources else None
+        suggestion = redact(
+            m_suggestion or render_suggestion(kind, target, constraint, dependencies), known
+        )
+        message = _bounded(message, secrets)
+    elif m_suggestion is not None:
+        suggestion = (
+            redact(m_suggestion, secrets) if may_hold_secret(m_suggestion) else m_suggestion
+        )
+        if len(message) > MESSAGE_LIMIT:
+            message = _bounded(message, secrets)
+    else:
+        suggestion = render_suggestion(kind, target, constraint, dependencies)
+        if len(message) > MESSAGE_LIMIT:
+            message = _bounded(message, secrets)
+    return _new(
+        StructuredErrorResponse,
+        (category, kind, retryable, message, suggestion, actions, native_code, sqlstate,
+         database, backend, resources, dependencies, constraint, schema, driver, action,
+         safety, after_ms),
+    )  # fmt: skip
 
 
-_Names = tuple[tuple[str, ...], tuple[str, ...], str | None, str | None, str | None, str | None]
+def _driver_of(driver_exc: BaseException | None, found: Claim | None) -> str | None:
+    """The top-level module of the driver that raised, where known."""
+    if found is not None:
+        return found.driver
+    if driver_exc is None:
+        return None
+    module = type(driver_exc).__module__
+    return module.partition(".")[0] if module and module != "builtins" else None
 
 
-def _may_hold_secret(names: _Names, message: str) -> bool:
-    if "=" in message or "@" in message:
-        return True
-    resources, dependencies, *rest = names
-    # Names straight from server diagnostics, not from the text: check them too.
-    return any("=" in n or "@" in n for n in (*resources, *dependencies, *rest) if n)
-
-
-def _redact_names(names: _Names, secrets: Sequence[object]) -> _Names:
-    resources, dependencies, constraint, schema, code, database = names
-    return (
-        tuple(redact(n, secrets) for n in resources),
-        tuple(redact(n, secrets) for n in dependencies),
-        _redact_opt(constraint, secrets),
-        _redact_opt(schema, secrets),
-        _redact_opt(code, secrets),
-        _redact_opt(database, secrets),
-    )
-
-
-def _redact_opt(value: str | None, secrets: Sequence[object]) -> str | None:
-    return None if value is None else redact(str(value), secrets)
-
-
-def _last_resort(exc: object, secrets: Iterable[object]) -> StructuredErrorResponse:
-    secrets = tuple(secrets) if not isinstance(secrets, tuple) else secrets
-    info = KIND_TABLE[Kind.UNKNOWN]
+def _last_resort(exc: object, secrets: object) -> StructuredErrorResponse:
     try:
-        message = _bounded(safe_text(exc), secrets)
+        message = _bounded(safe_text(exc), normalize_secrets(secrets))
     except Exception:  # noqa: BLE001 - the answer of last resort cannot fail
         message = "unreadable error"
-    return StructuredErrorResponse(
-        error_type=info.category,
-        kind=Kind.UNKNOWN,
-        is_retryable=False,
-        message=message,
-        suggestion=info.suggestion,
-        suggested_actions=info.actions,
-    )
+    return StructuredErrorResponse.for_kind(Kind.UNKNOWN, message)
 
 
 def classify_error(
@@ -391,33 +482,32 @@ def classify_error(
     db_type: str | None = None,
     *,
     database: str | None = None,
-    secrets: Iterable[object] = (),
+    secrets: Iterable[object] | None = (),
 ) -> StructuredErrorResponse:
     """
     Classify any database driver exception.  Never raises.
 
     Args:
         exc: The exception (a driver's, or one wrapping it: SQLAlchemy,
-            Django, a ``raise ... from``); any other object is classified by
+            Django, a `raise ... from`); any other object is classified by
             its text.
-        db_type: The backend, when known: ``"postgresql"``,
-            ``"postgresql+psycopg"``, ``"PostgreSQL"`` and ``"postgres"`` are
-            one backend; ``"generic"`` asks for the keyword fallback.  When
+        db_type: The backend, when known: `"postgresql"`,
+            `"postgresql+psycopg"`, `"PostgreSQL"` and `"postgres"` are one
+            backend; `"generic"` asks for the keyword fallback.  When
             omitted, the backend is detected from the driver's module.
-        database: A database name to report in the ``database`` field.
+        database: A database name to report in the `database` field.
         secrets: Values to mask in every output field (bound parameters,
-            passwords the caller knows).
+            passwords the caller knows), of any type, `None` included: see
+            `localdata_errors.redact.normalize_secrets`.
 
     Returns:
-        The :class:`StructuredErrorResponse`.
-
-    .. versionadded:: 0.1.0
+        The `StructuredErrorResponse`.
     """
     try:
-        return _classify(exc, db_type, database, tuple(secrets))
+        masked = () if secrets is _NO_SECRETS else normalize_secrets(secrets)
+        return _classify(exc, db_type, database, masked, None)
     except Exception as err:  # noqa: BLE001 - classification never raises
-        warn_once(f"classify:{type(err).__name__}",
-                  "classification failed internally: %r", err)
+        warn_once(f"classify:{type(err).__name__}", "classification failed internally: %r", err)
         return _last_resort(exc, secrets)
 
 
@@ -427,48 +517,62 @@ def classify_message(
     code: str | int | None = None,
     *,
     database: str | None = None,
-    secrets: Iterable[object] = (),
+    secrets: Iterable[object] | None = (),
 ) -> StructuredErrorResponse:
     """
     Classify an error known only by its text (and perhaps its native code).
 
+    Without `db_type` and `code`, the text's own form names them where it
+    can: `ERROR 1146 (42S02): ...` (the mysql client), `Msg 208, Level 16,
+    ...` (sqlcmd), psql's `ERROR:  ...`, PHP PDO's `SQLSTATE[...]`, a JDBC
+    or Python exception class, `ORA-00942` (see `localdata_errors.detect`).
+
     Args:
         message: The error text.
-        db_type: The backend, as for :func:`classify_error`.
+        db_type: The backend, as for `classify_error`.
         code: The native code, when known: a SQLSTATE, an errno,
-            ``ORA-00942``, a SQL Server number, a SQLite result name.
+            `ORA-00942`, a SQL Server number, a SQLite result name.
         database: A database name to report.
         secrets: Values to mask.
 
     Returns:
-        The :class:`StructuredErrorResponse`.
-
-    .. versionadded:: 0.1.0
+        The `StructuredErrorResponse`.
     """
     try:
         text = safe_text(message)
-        if "[SQL:" in text:
-            text = _clean_message(text)
-        return _classify(text, db_type, database, tuple(secrets), code=code)
+        found = detect(text) if db_type is None and code is None else None
+        if found is None:
+            return _classify(text, db_type, database, normalize_secrets(secrets), code)
+        # The text names its backend and code itself (a tool's printout).
+        return _with_hints(
+            _classify(
+                found.message,
+                found.backend,
+                database,
+                normalize_secrets(secrets),
+                found.code,
+            ),
+            found,
+        )
     except Exception as err:  # noqa: BLE001 - classification never raises
-        warn_once(f"classify:{type(err).__name__}",
-                  "classification failed internally: %r", err)
+        warn_once(f"classify:{type(err).__name__}", "classification failed internally: %r", err)
         return _last_resort(message, secrets)
 
 
-def is_error_retryable(exc: object, db_type: str | None = None) -> bool:
-    """
-    Whether repeating the failed call may succeed.  Never raises.
+def _with_hints(answer: StructuredErrorResponse, found: Detected) -> StructuredErrorResponse:
+    """The SQLSTATE and driver the text named, where the mapper found none."""
+    if answer.sqlstate is None and found.sqlstate is not None:
+        answer = answer._replace(sqlstate=found.sqlstate)
+    if answer.driver is None and found.driver is not None:
+        answer = answer._replace(driver=found.driver)
+    return answer
 
-    .. versionadded:: 0.1.0
-    """
+
+def is_error_retryable(exc: object, db_type: str | None = None) -> bool:
+    """Whether repeating the failed call may succeed.  Never raises."""
     return classify_error(exc, db_type).is_retryable
 
 
 def get_error_suggestion(exc: object, db_type: str | None = None) -> str:
-    """
-    One sentence on what to do next.  Never raises.
-
-    .. versionadded:: 0.1.0
-    """
+    """One sentence on what to do next.  Never raises."""
     return classify_error(exc, db_type).suggestion

@@ -5,7 +5,7 @@ The two records are named tuples: immutable, picklable, cheap to build (they
 are built on every classification), and free of import-time cost.
 
 A backend is mostly data: it reads the native code the driver put on the
-exception, looks it up in a table of :class:`~localdata_errors.Kind` values,
+exception, looks it up in a table of `Kind` values,
 and names the objects involved.  Everything else (category, retry decision,
 suggestion, shapes, redaction) is the core's job.
 """
@@ -13,12 +13,19 @@ suggestion, shapes, redaction) is the core's job.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping
-from typing import ClassVar, NamedTuple
+from collections.abc import Mapping
+from typing import ClassVar, Final, NamedTuple
 
-from localdata_errors.kinds import Kind
+from localdata_errors.kinds import Kind, RetrySafety
 
-__all__ = ["DatabaseErrorMapper", "ErrorInput", "MappedError", "driver_attr", "driver_attrs"]
+__all__ = [
+    "ANY_KIND",
+    "DatabaseErrorMapper",
+    "ErrorInput",
+    "ErrorRefiner",
+    "MappedError",
+    "driver_attr",
+]
 
 
 def driver_attr(obj: object, name: str, default: object = None) -> object:
@@ -38,23 +45,11 @@ def driver_attr(obj: object, name: str, default: object = None) -> object:
 
     Returns:
         The attribute's value, or *default*.
-
-    .. versionadded:: 0.1.0
     """
     try:
         return getattr(obj, name, default)
     except Exception:  # noqa: BLE001 - any failure means "not available"
         return default
-
-
-def driver_attrs(obj: object, names: tuple[str, ...]) -> tuple[object, ...]:
-    """
-    :func:`driver_attr` for each of *names*: the values a mapper reads, as a
-    :meth:`DatabaseErrorMapper.cache_key`.
-
-    .. versionadded:: 0.1.0
-    """
-    return tuple([driver_attr(obj, name) for name in names])
 
 
 class ErrorInput(NamedTuple):
@@ -64,7 +59,7 @@ class ErrorInput(NamedTuple):
     Attributes:
         exception: The driver's exception, already unwrapped from SQLAlchemy,
             Django or a ``__cause__`` chain; ``None`` when only text is known
-            (:func:`~localdata_errors.classify_message`).
+            (`classify_message`).
         message: The exception's text, safe to read: never raises, bounded in
             length, SQLAlchemy's ``[SQL: ...]`` trailer removed. Not yet
             redacted; the core redacts whatever the mapper returns.
@@ -74,8 +69,6 @@ class ErrorInput(NamedTuple):
             ``pymysql``, ...), ``None`` when unknown.
         connection_invalidated: A wrapper (SQLAlchemy) already judged that the
             connection is gone.
-
-    .. versionadded:: 0.1.0
     """
 
     exception: BaseException | None
@@ -90,7 +83,7 @@ class MappedError(NamedTuple):
     A mapper's answer.
 
     Attributes:
-        kind: The fine-grained reason; :attr:`Kind.UNKNOWN` lets the generic
+        kind: The fine-grained reason; `Kind.UNKNOWN` lets the generic
             keyword fallback choose a kind while the code below is kept.
         code: The most specific native code (SQLSTATE, errno, ``ORA-00942``,
             SQL Server number, SQLite extended result name).
@@ -103,8 +96,22 @@ class MappedError(NamedTuple):
             driver's own text (e.g. a stack where one line is the cause).
         retryable: Overrides the Kind table's decision for this one error;
             leave ``None`` unless the driver says something the kind can't.
-
-    .. versionadded:: 0.1.0
+            An override to `True` on a kind that is not retried makes the
+            next step `retry` (`idempotent_only`); to `False` on a kind that
+            is retried makes it `stop`.  To stop on a kind the model could
+            fix, choose a kind whose next step is `stop` (`quota_exceeded`,
+            `configuration_limit_exceeded` is `fix_query`).
+        refine: The kinds the keyword fallback may choose instead of `kind`
+            (the backend knows the code's family but not the exact kind);
+            `None`: the fallback decides only when `kind` is
+            `Kind.UNKNOWN`, among every kind (`ANY_KIND`).
+        retry_safety: Overrides the kind's retry safety for this one error
+            (a closed connection used again: nothing was sent, `safe`).
+        retry_after_ms: How long to wait before retrying, when the server
+            says (Azure SQL's "retry after 10 s").
+        suggestion: What to do, where this error says more than its kind's
+            suggestion can (the setting that fixes a pooler's refusal); the
+            kind's suggestion otherwise.  Masked like every other field.
     """
 
     kind: Kind
@@ -116,19 +123,25 @@ class MappedError(NamedTuple):
     schema: str | None = None
     message: str | None = None
     retryable: bool | None = None
+    refine: frozenset[Kind] | None = None
+    retry_safety: RetrySafety | None = None
+    retry_after_ms: int | None = None
+    suggestion: str | None = None
+
+
+#: Every kind: `MappedError.refine` for "the keyword fallback may choose any".
+ANY_KIND: Final[frozenset[Kind]] = frozenset(Kind)
 
 
 class DatabaseErrorMapper(ABC):
     """
     Base class of every backend mapper, built-in or third-party.
 
-    Subclasses set :attr:`name`, optionally :attr:`aliases` and
-    :attr:`driver_modules`, and implement :meth:`map_error`.  ``map_error``
+    Subclasses set `name`, optionally `aliases` and
+    `driver_modules`, and implement `map_error`.  ``map_error``
     must be fast and pure: no I/O, no blocking, no global state.  It may
     raise (the core isolates it and answers with the fallback), but it should
     return ``None`` for what it does not recognise.
-
-    .. versionadded:: 0.1.0
     """
 
     #: The backend's canonical name (``postgresql``, ``mysql``, ...).
@@ -154,35 +167,11 @@ class DatabaseErrorMapper(ABC):
             recognise the error (the generic fallback answers then).
         """
 
-    def cache_key(self, error: ErrorInput) -> Hashable | None:
-        """
-        What, besides the exception's class, its text and the explicit code,
-        decides this mapper's answer; ``None`` when the answer may not be remembered.
-
-        The core remembers a bounded number of answers, keyed on the mapper,
-        the exception's class, ``error.message``, ``error.code`` and this
-        value, and answers a repeated error from memory.  Return the driver
-        attributes :meth:`map_error` reads (an errno, a SQLSTATE, the server's
-        diagnostic fields), as a tuple of hashable values, read the way
-        :meth:`map_error` reads them: some drivers' attributes are unsafe to
-        read on an exception they did not fill.  The default, ``None``,
-        never remembers: correct for any mapper, only slower.
-
-        Args:
-            error: The exception and its text.
-
-        Returns:
-            A hashable value, or ``None``.
-
-        .. versionadded:: 0.1.0
-        """
-        return None
-
     def declared_codes(self) -> Mapping[str, Kind]:
         """
         The native codes this mapper claims to classify, and the kind of each.
 
-        The compliance suite (:mod:`localdata_errors.testing`) checks that each
+        The compliance suite (`localdata_errors.testing`) checks that each
         is really classified so; the docs list them.
 
         Returns:
@@ -190,3 +179,68 @@ class DatabaseErrorMapper(ABC):
             ``database_error_code``) to kind; empty by default.
         """
         return {}
+
+
+class ErrorRefiner(DatabaseErrorMapper):
+    """
+    A system that speaks another backend's protocol, refining that backend's answer.
+
+    CockroachDB and Neon speak PostgreSQL's protocol through PostgreSQL's
+    drivers, TiDB MySQL's, and a pooler (PgBouncer) stands in front of
+    PostgreSQL: their errors reach the base backend's mapper first.  A
+    refiner names the backends it refines (`refines`) and implements
+    `refine_error`, which sees the base mapper's answer and returns a better
+    one for the errors it recognises as its own (its codes, its texts), or
+    `None`.
+
+    It composes with the base mapper in two ways:
+
+    - **Detected**: an exception claimed by a base backend (a psycopg error,
+      say) is mapped by the base mapper; then every refiner of that backend
+      is asked, in registration order; the first answer that is not `None`
+      wins, and the response's `backend` is the refiner's name.
+    - **Named**: `classify_error(exc, db_type="cockroachdb")` runs the base
+      mapper (the first of `refines` that is registered) and then this
+      refiner, whose answer wins when it gives one; the response's
+      `backend` is the refiner's name either way.
+    """
+
+    #: The canonical names of the backends whose answers this refiner refines.
+    refines: ClassVar[tuple[str, ...]] = ()
+
+    @abstractmethod
+    def refine_error(self, error: ErrorInput, base: MappedError | None) -> MappedError | None:
+        """
+        Refine the base backend's answer to one error.
+
+        Must be fast and pure, like `DatabaseErrorMapper.map_error`, and
+        return `None` quickly for errors that are not this system's.
+
+        Args:
+            error: The exception and its text.
+            base: The base mapper's answer (`None` when it recognised nothing).
+
+        Returns:
+            The refined answer, or `None` to keep the base's.
+        """
+
+    def map_error(self, error: ErrorInput) -> MappedError | None:
+        """
+        The base backend's answer, refined: used when this refiner is named.
+
+        Args:
+            error: The exception and its text.
+
+        Returns:
+            `refine_error`'s answer, else the base mapper's.
+        """
+        from localdata_errors.registry import ErrorMapperRegistry  # noqa: PLC0415 - a cycle
+
+        base: MappedError | None = None
+        for name in self.refines:
+            mapper = ErrorMapperRegistry.lookup(name)
+            if mapper is not None and mapper is not self:
+                base = mapper.map_error(error)
+                break
+        refined = self.refine_error(error, base)
+        return base if refined is None else refined

@@ -3,8 +3,6 @@ Identifier helpers every backend uses to report names: unquote, unqualify, dedup
 
 ``affected_resources`` lists names unqualified (``Sales.Orders`` becomes
 ``Orders``), with their case kept and their quotes removed.
-
-.. versionadded:: 0.1.0
 """
 
 from __future__ import annotations
@@ -77,8 +75,13 @@ def unqualify(name: str) -> tuple[str, str | None]:
     MySQL), ``None`` for a bare name: ``"public"."Orders"`` gives
     ``("Orders", "public")``.
     """
-    if "." not in name and '"' not in name and "`" not in name and "[" not in name \
-            and "'" not in name:
+    if (
+        "." not in name
+        and '"' not in name
+        and "`" not in name
+        and "[" not in name
+        and "'" not in name
+    ):
         return name.strip(), None
     parts = split_qualified(name)
     if not parts:
@@ -88,6 +91,8 @@ def unqualify(name: str) -> tuple[str, str | None]:
 
 def unique(names: Iterable[str | None]) -> tuple[str, ...]:
     """The non-empty names, first occurrence kept, in order."""
+    if type(names) is list and len(names) == 1 and names[0]:
+        return (names[0],)
     seen: dict[str, None] = {}
     for name in names:
         if name and name not in seen:

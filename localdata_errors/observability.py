@@ -1,17 +1,15 @@
 """
 Observability: OpenTelemetry attributes and a logging helper for classified errors.
 
-:func:`to_otel_attributes` follows OpenTelemetry's database semantic
+`to_otel_attributes` follows OpenTelemetry's database semantic
 conventions (``db.system.name``, ``db.response.status_code``, ``error.type``)
 and adds the classification under the ``localdata_errors.`` namespace.
-:func:`log_classified_error` logs one line per error with the same
+`log_classified_error` logs one line per error with the same
 attributes as ``extra`` fields.  Neither imports OpenTelemetry: the
 attributes are a plain dict to hand to ``span.set_attributes``.
 
 Nothing here carries credentials: the attributes hold codes and enumerated
 values only, and the log line holds the already-redacted message.
-
-.. versionadded:: 0.1.0
 """
 
 from __future__ import annotations
@@ -20,6 +18,7 @@ import logging
 from collections.abc import Iterable, Mapping
 from typing import Final
 
+from localdata_errors._backends import BACKENDS
 from localdata_errors.classify import classify_error
 from localdata_errors.redact import redact
 from localdata_errors.response import StructuredErrorResponse
@@ -34,13 +33,8 @@ OtelValue = str | bool | int | float
 #: well-known value; the conventions allow a custom one, and ``duckdb`` is
 #: what the DuckDB community's instrumentations use.
 DB_SYSTEM_NAMES: Final[Mapping[str, str]] = {
-    "postgresql": "postgresql",
-    "mysql": "mysql",
+    **{b.name: b.otel for b in BACKENDS.values()},
     "mariadb": "mariadb",
-    "sqlite": "sqlite",
-    "oracle": "oracle.db",
-    "mssql": "microsoft.sql_server",
-    "duckdb": "duckdb",
 }
 
 #: What ``db.system.name`` says when no backend recognised the error.
@@ -79,8 +73,6 @@ def to_otel_attributes(resp: StructuredErrorResponse) -> dict[str, OtelValue]:
         ``.category``, ``.retryable``, ``.backend``, plus ``.sqlstate`` and
         ``.driver`` when known.  Names of tables or constraints are left out:
         they are high-cardinality and belong in the log message.
-
-    .. versionadded:: 0.1.0
     """
     attrs: dict[str, OtelValue] = {
         "db.system.name": _system_name(resp),
@@ -112,7 +104,7 @@ def log_classified_error(
     Classify (if needed) and log one database error, with its attributes as ``extra``.
 
     The line reads ``database error: <kind> (<code>), retryable=<bool>:
-    <message>``; the record carries :func:`to_otel_attributes` as attributes
+    <message>``; the record carries `to_otel_attributes` as attributes
     (``record.__dict__["db.system.name"]``, ...), which structured
     formatters (JSON, OpenTelemetry's logging handler) export.  The
     traceback is not attached: the driver's raw text may hold the very
@@ -122,15 +114,13 @@ def log_classified_error(
         logger: Where to log.
         exc_or_resp: An exception (classified here) or a response.
         level: The logging level.
-        db_type: Passed to :func:`~localdata_errors.classify_error`.
+        db_type: Passed to `classify_error`.
         secrets: Values to mask (bound parameters, known passwords), in the
             message and in *extra*.
         extra: More fields for the record; string values are redacted.
 
     Returns:
         The response that was logged.
-
-    .. versionadded:: 0.1.0
     """
     secrets = tuple(secrets)
     if isinstance(exc_or_resp, StructuredErrorResponse):

@@ -15,7 +15,9 @@ from typing import Any, ClassVar, Final, NamedTuple
 
 import pluggy
 
-from localdata_errors.mapper import DatabaseErrorMapper
+from localdata_errors._backends import canonical_name
+from localdata_errors.mapper import DatabaseErrorMapper, ErrorRefiner
+from localdata_errors.redact import redact
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -47,22 +49,20 @@ class _HookSpecs:
         Return the mappers this plugin contributes.
 
         Returns:
-            A sequence of :class:`~localdata_errors.DatabaseErrorMapper`
+            A sequence of `DatabaseErrorMapper`
             instances, each with a distinct ``name``.
         """
 
 
 class NoSuchMapperError(LookupError):
     """
-    Raised by :meth:`ErrorMapperRegistry.get_mapper` for a name nobody registered.
-
-    .. versionadded:: 0.1.0
+    Raised by `ErrorMapperRegistry.get_mapper` for a name nobody registered.
     """
 
 
 class Claim(NamedTuple):
     """
-    Who claims an exception class (:meth:`ErrorMapperRegistry.claim_for_type`).
+    Who claims an exception class (`ErrorMapperRegistry.claim_for_type`).
 
     Attributes:
         name: The backend's canonical name.
@@ -77,7 +77,7 @@ class Claim(NamedTuple):
 
 class MapperInfo(NamedTuple):
     """
-    One row of :meth:`ErrorMapperRegistry.list_mappers`.
+    One row of `ErrorMapperRegistry.list_mappers`.
 
     Args:
         name: The canonical name.
@@ -99,35 +99,6 @@ class MapperInfo(NamedTuple):
     mapper: DatabaseErrorMapper
 
 
-# Spellings people and frameworks use for the same backend.  Anything after
-# "+" (SQLAlchemy's driver part) is dropped before this lookup.
-_BUILTIN_ALIASES: Final[dict[str, str]] = {
-    "postgres": "postgresql",
-    "pg": "postgresql",
-    "pgsql": "postgresql",
-    "psql": "postgresql",
-    "psycopg": "postgresql",
-    "psycopg2": "postgresql",
-    "asyncpg": "postgresql",
-    "mariadb": "mysql",
-    "pymysql": "mysql",
-    "mysqldb": "mysql",
-    "sqlite3": "sqlite",
-    "aiosqlite": "sqlite",
-    "sqlserver": "mssql",
-    "sql_server": "mssql",
-    "sql server": "mssql",
-    "microsoft sql server": "mssql",
-    "tsql": "mssql",
-    "pyodbc": "mssql",
-    "pymssql": "mssql",
-    "oracledb": "oracle",
-    "cx_oracle": "oracle",
-    "duck": "duckdb",
-    "generic": "generic",
-    "": "generic",
-}
-
 # Exception classes are few; the bound only guards against classes made at run time.
 _TYPE_CACHE_LIMIT: Final = 4096
 
@@ -135,8 +106,19 @@ _warned: set[str] = set()
 _warned_lock = threading.Lock()
 
 
+#: How much of a warning is kept: it is cut to this, then masked.
+WARNING_LIMIT: Final = 2000
+
+
 def warn_once(key: str, msg: str, *args: object) -> None:
-    """Log *msg* at WARNING the first time *key* is seen, at DEBUG afterwards."""
+    """
+    Log *msg* at WARNING the first time *key* is seen, at DEBUG afterwards.
+
+    The message is formatted here, cut to `WARNING_LIMIT` characters and
+    masked with `localdata_errors.redact.redact` before it is logged: its
+    arguments are often exceptions, whose text may echo a statement with a
+    password in it, and a handler would otherwise format them unmasked.
+    """
     # logging is imported on the first warning, not with the package: most
     # processes never need it, and it is among the costlier standard modules.
     import logging  # noqa: PLC0415
@@ -148,7 +130,46 @@ def warn_once(key: str, msg: str, *args: object) -> None:
     if not logger.handlers:
         # A library logs; the application decides where it goes.
         logger.addHandler(logging.NullHandler())
-    logger.log(logging.WARNING if first else logging.DEBUG, msg, *args)
+    level = logging.WARNING if first else logging.DEBUG
+    if logger.isEnabledFor(level):
+        logger.log(level, "%s", redact(_format(msg, args), limit=WARNING_LIMIT))
+
+
+class _Masked:
+    """An argument shown masked: its text is masked before %r escapes its quotes."""
+
+    __slots__ = ("_repr", "_str")
+
+    def __init__(self, value: object) -> None:
+        try:
+            text = str(value)
+        except Exception:  # noqa: BLE001 - an unprintable value is shown by its type
+            text = f"<{type(value).__name__}>"
+        self._str = redact(text, limit=WARNING_LIMIT)
+        if isinstance(value, BaseException):
+            self._repr = f"{type(value).__name__}({self._str!r})"
+        elif isinstance(value, str):
+            self._repr = repr(self._str)
+        else:
+            try:
+                self._repr = redact(repr(value), limit=WARNING_LIMIT)
+            except Exception:  # noqa: BLE001 - as above
+                self._repr = f"<{type(value).__name__}>"
+
+    def __str__(self) -> str:
+        return self._str
+
+    def __repr__(self) -> str:
+        return self._repr
+
+
+def _format(msg: str, args: tuple[object, ...]) -> str:
+    # Numbers keep their type for %d; anything else is masked on its own first.
+    shown = tuple(a if a is None or isinstance(a, int | float) else _Masked(a) for a in args)
+    try:
+        return msg % shown if shown else msg
+    except Exception:  # noqa: BLE001 - a message that does not format is logged bare
+        return f"{msg} (arguments could not be rendered)"
 
 
 def normalize_db_type(db_type: object) -> str:
@@ -162,24 +183,67 @@ def normalize_db_type(db_type: object) -> str:
     Returns:
         The lower-case canonical name (unknown names are returned lower-cased,
         for the registry to resolve against plugin aliases).
-
-    .. versionadded:: 0.1.0
     """
-    if not isinstance(db_type, str):
-        return "generic"
-    name = db_type.strip().lower().split("+", 1)[0].split(":", 1)[0].strip()
-    return _BUILTIN_ALIASES.get(name, name)
+    return canonical_name(db_type)
 
 
-def _builtin_first(ep: Any) -> tuple[bool, str]:
-    """Sort key: this distribution's entry points first, then by name."""
+def _by_name(ep: Any) -> str:
+    """Sort key of entry points: by name; broken metadata sorts first and fails to load."""
     try:
-        dist_name = getattr(getattr(ep, "dist", None), "name", None)
-        name = str(getattr(ep, "name", ""))
-    except Exception:  # noqa: BLE001 - broken metadata sorts last and fails to load later
-        return (True, "")
-    builtin = isinstance(dist_name, str) and dist_name.replace("_", "-").lower() == DISTRIBUTION
-    return (not builtin, name)
+        return str(ep.name)
+    except Exception:  # noqa: BLE001 - a broken entry point is reported when loaded
+        return ""
+
+
+def _names_of(value: object, what: str) -> tuple[str, ...]:
+    if isinstance(value, str) or not isinstance(value, tuple | list | frozenset | set):
+        raise TypeError(f"{what} must be a tuple of strings, not {type(value).__name__}")
+    if not all(isinstance(item, str) for item in value):
+        raise TypeError(f"{what} must hold strings only")
+    return tuple(value)
+
+
+def _row_of(
+    mapper: object, source: str, dist_name: str | None, dist_version: str | None
+) -> MapperInfo:
+    """The mapper's registry row; raises on anything malformed."""
+    if not isinstance(mapper, DatabaseErrorMapper):
+        raise TypeError(f"{type(mapper).__name__} is not a DatabaseErrorMapper")
+    name = mapper.name
+    if not isinstance(name, str) or not name.strip():
+        raise TypeError("its name must be a non-empty string")
+    canonical = normalize_db_type(name)
+    if canonical == "generic":
+        raise ValueError("the name 'generic' is reserved for the keyword fallback")
+    aliases = _names_of(mapper.aliases, "aliases")
+    modules = _names_of(mapper.driver_modules, "driver_modules")
+    if not callable(getattr(mapper, "map_error", None)):
+        raise TypeError("map_error is not callable")
+    if isinstance(mapper, ErrorRefiner):
+        refines = _names_of(mapper.refines, "refines")
+        if not refines or canonical in {normalize_db_type(base) for base in refines}:
+            raise ValueError("a refiner names the other backends it refines")
+    return MapperInfo(canonical, aliases, modules, source, dist_name, dist_version, mapper)
+
+
+def _checked(
+    mapper: object,
+    source: str,
+    dist_name: str | None,
+    dist_version: str | None,
+    label: str,
+) -> MapperInfo | None:
+    """The mapper's registry row, or `None` (logged) when it is malformed."""
+    try:
+        return _row_of(mapper, source, dist_name, dist_version)
+    except Exception as exc:  # noqa: BLE001 - anything malformed is left out, alone
+        warn_once(
+            f"type:{label}:{type(mapper).__name__}",
+            "plugin %s returned a malformed mapper (%s); ignored",
+            label,
+            exc,
+        )
+        return None
 
 
 class ErrorMapperRegistry:
@@ -189,8 +253,6 @@ class ErrorMapperRegistry:
     Every method is a class method, so LocalData's calling style keeps working:
     ``ErrorMapperRegistry.register("mydb", MyMapper())``.  All state is behind
     one re-entrant lock; reads after discovery take a snapshot.
-
-    .. versionadded:: 0.1.0
     """
 
     _lock: ClassVar[threading.RLock] = threading.RLock()
@@ -199,6 +261,8 @@ class ErrorMapperRegistry:
     # Snapshots rebuilt on every change, read without the lock.
     _by_name: ClassVar[dict[str, DatabaseErrorMapper]] = {}
     _by_module: ClassVar[dict[str, str]] = {}
+    # Base backend name -> the refiners of its answers, in registration order.
+    _refiners: ClassVar[dict[str, tuple[ErrorRefiner, ...]]] = {}
     _by_type: ClassVar[dict[type, Claim | None]] = {}
     _plugin_manager: ClassVar[pluggy.PluginManager | None] = None
 
@@ -216,11 +280,14 @@ class ErrorMapperRegistry:
 
     @classmethod
     def _is_discovered(cls) -> bool:
+        # A call, not the attribute: the check under the lock below must read
+        # it again (another thread may have finished), which a type checker
+        # would otherwise call unreachable.
         return cls._discovered
 
     @classmethod
     def _ensure_discovered(cls) -> None:
-        if cls._is_discovered():
+        if cls._discovered:
             return
         with cls._lock:
             # Checked again under the lock: another thread may have finished first.
@@ -236,37 +303,48 @@ class ErrorMapperRegistry:
 
     @classmethod
     def _discover(cls) -> None:
+        # The built-in backends first, registered in code: they are there
+        # however the package is run (a source tree, a zip, a frozen app),
+        # and a third-party plugin that claims a built-in's name is the
+        # duplicate that gets left out.
+        from localdata_errors.backends import builtin_mappers  # noqa: PLC0415 - a cycle
+
+        for mapper in builtin_mappers():
+            cls._add(mapper, "built-in", DISTRIBUTION, None, "built-in")
         # Imported here, not at module level: importlib.metadata costs more to
         # import than the rest of the package, and only discovery needs it.
         import importlib.metadata  # noqa: PLC0415
 
         pm = cls.plugin_manager()
         try:
-            eps: Iterable[Any] = importlib.metadata.entry_points(
-                group=ENTRY_POINT_GROUP
-            )
+            eps: Iterable[Any] = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
         except Exception as exc:  # noqa: BLE001 - broken metadata must not break classification
             warn_once("entry_points", "cannot read entry points: %r", exc)
             eps = ()
-        # This package's own entry points first, so a third-party plugin that
-        # claims a built-in's name is the duplicate that gets left out.
-        for ep in sorted(eps, key=_builtin_first):
-            dist = getattr(ep, "dist", None)
-            dist_name = getattr(dist, "name", None)
-            dist_version = getattr(dist, "version", None)
+        for ep in sorted(eps, key=_by_name):
+            ep_name = _by_name(ep)
             try:
+                dist = getattr(ep, "dist", None)
+                dist_name = getattr(dist, "name", None)
+                dist_version = getattr(dist, "version", None)
                 plugin = ep.load()
             except Exception as exc:  # noqa: BLE001 - a broken plugin is isolated
-                warn_once(f"load:{ep.name}", "plugin %r failed to load: %r",
-                          ep.name, exc)
+                warn_once(f"load:{ep_name}", "plugin %r failed to load: %r", ep_name, exc)
                 continue
             if pm.is_registered(plugin):
                 continue
             try:
-                pm.register(plugin, name=f"{ep.name}@{dist_name}")
+                pm.register(plugin, name=f"{ep_name}@{dist_name}")
             except Exception as exc:  # noqa: BLE001 - e.g. a hookimpl with a wrong signature
-                warn_once(f"register:{ep.name}", "plugin %r rejected: %r",
-                          ep.name, exc)
+                warn_once(f"register:{ep_name}", "plugin %r rejected: %r", ep_name, exc)
+                continue
+            try:
+                # A hook implementation whose name matches no hook (a typo)
+                # would never be called: say so, and leave the plugin out.
+                pm.check_pending()
+            except Exception as exc:  # noqa: BLE001 - pluggy's PluginValidationError
+                pm.unregister(plugin)
+                warn_once(f"pending:{ep_name}", "plugin %r rejected: %r", ep_name, exc)
                 continue
             cls._collect(plugin, dist_name, dist_version)
 
@@ -287,32 +365,37 @@ class ErrorMapperRegistry:
         for result in results:
             mappers = result if isinstance(result, list | tuple) else [result]
             for mapper in mappers:
-                if not isinstance(mapper, DatabaseErrorMapper) or not mapper.name:
-                    warn_once(f"type:{label}:{type(mapper).__name__}",
-                              "plugin %s returned %r, not a named "
-                              "DatabaseErrorMapper; ignored", label, mapper)
-                    continue
-                name = normalize_db_type(mapper.name)
-                if name in cls._entries:
-                    warn_once(f"dup:{name}:{label}",
-                              "plugin %s registers %r again; the first "
-                              "registration (%s) is kept", label, name,
-                              cls._entries[name].distribution)
-                    continue
-                cls._entries[name] = MapperInfo(
-                    name=name,
-                    aliases=tuple(mapper.aliases),
-                    driver_modules=tuple(mapper.driver_modules),
-                    source="entry point",
-                    distribution=dist_name,
-                    version=dist_version,
-                    mapper=mapper,
-                )
+                cls._add(mapper, "entry point", dist_name, dist_version, label)
+
+    @classmethod
+    def _add(
+        cls,
+        mapper: object,
+        source: str,
+        dist_name: str | None,
+        dist_version: str | None,
+        label: str,
+    ) -> None:
+        """Check one mapper on its own and file it; a malformed one is left out alone."""
+        info = _checked(mapper, source, dist_name, dist_version, label)
+        if info is None:
+            return
+        if info.name in cls._entries:
+            warn_once(
+                f"dup:{info.name}:{label}",
+                "plugin %s registers %r again; the first registration (%s) is kept",
+                label,
+                info.name,
+                cls._entries[info.name].distribution,
+            )
+            return
+        cls._entries[info.name] = info
 
     @classmethod
     def _rebuild(cls) -> None:
         by_name: dict[str, DatabaseErrorMapper] = {}
         by_module: dict[str, str] = {}
+        refiners: dict[str, list[ErrorRefiner]] = {}
         for name, info in cls._entries.items():
             by_name[name] = info.mapper
         for name, info in cls._entries.items():
@@ -320,8 +403,12 @@ class ErrorMapperRegistry:
                 by_name.setdefault(normalize_db_type(alias), info.mapper)
             for module in info.driver_modules:
                 by_module.setdefault(module, name)
+            if isinstance(info.mapper, ErrorRefiner):
+                for base in info.mapper.refines:
+                    refiners.setdefault(normalize_db_type(base), []).append(info.mapper)
         cls._by_name = by_name
         cls._by_module = by_module
+        cls._refiners = {base: tuple(found) for base, found in refiners.items()}
         cls._by_type = {}
 
     # -- public API ------------------------------------------------------------
@@ -333,7 +420,7 @@ class ErrorMapperRegistry:
 
         Args:
             name: The backend name; normalised like ``db_type``.
-            mapper: A :class:`~localdata_errors.DatabaseErrorMapper`.
+            mapper: A `DatabaseErrorMapper`.
 
         Raises:
             TypeError: *mapper* is not a ``DatabaseErrorMapper``.
@@ -346,15 +433,8 @@ class ErrorMapperRegistry:
             raise ValueError("the name 'generic' is reserved for the keyword fallback")
         cls._ensure_discovered()
         with cls._lock:
-            cls._entries[key] = MapperInfo(
-                name=key,
-                aliases=tuple(mapper.aliases),
-                driver_modules=tuple(mapper.driver_modules),
-                source="register()",
-                distribution=None,
-                version=None,
-                mapper=mapper,
-            )
+            info = _row_of(mapper, "register()", None, None)
+            cls._entries[key] = info._replace(name=key)
             cls._rebuild()
 
     @classmethod
@@ -423,23 +503,6 @@ class ErrorMapperRegistry:
         return None
 
     @classmethod
-    def name_for_type(cls, exc_type: type) -> str | None:
-        """
-        Return the backend that claims an exception class, by the modules of its MRO.
-
-        A user subclass of ``psycopg.errors.UniqueViolation`` defined in
-        ``myapp`` is still PostgreSQL's.  Answers are cached per class.
-        """
-        claim = cls._claim(exc_type)
-        return None if claim is None else claim[0]
-
-    @classmethod
-    def mapper_for_type(cls, exc_type: type) -> DatabaseErrorMapper | None:
-        """Return the mapper that claims an exception class (see :meth:`name_for_type`)."""
-        claim = cls._claim(exc_type)
-        return None if claim is None else claim[1]
-
-    @classmethod
     def claim_for_type(cls, exc_type: type) -> Claim | None:
         """
         Return who claims an exception class: the backend, its mapper, and the driver.
@@ -447,8 +510,6 @@ class ErrorMapperRegistry:
         The driver is the top-level module of the class in the MRO that the
         backend claims: ``psycopg`` for a ``myapp`` subclass of
         ``psycopg.errors.UniqueViolation``.
-
-        .. versionadded:: 0.1.0
         """
         return cls._claim(exc_type)
 
@@ -501,6 +562,7 @@ class ErrorMapperRegistry:
             cls._entries = {}
             cls._by_name = {}
             cls._by_module = {}
+            cls._refiners = {}
             cls._by_type = {}
             cls._plugin_manager = None
             cls._discovered = False

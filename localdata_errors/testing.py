@@ -3,47 +3,51 @@ A compliance suite any mapper (built-in or third-party) runs against itself.
 
 Three ways to use it:
 
-.. code-block:: python
+```python
+from localdata_errors.testing import run_mapper_compliance, assert_mapper_compliant
 
-    from localdata_errors.testing import run_mapper_compliance, assert_mapper_compliant
+problems = run_mapper_compliance(MyMapper())   # a list of strings; empty is good
+assert_mapper_compliant(MyMapper())            # raises AssertionError listing them
 
-    problems = run_mapper_compliance(MyMapper())   # a list of strings; empty is good
-    assert_mapper_compliant(MyMapper())            # raises AssertionError listing them
+# or, in a pytest module, one test per check:
+from localdata_errors.testing import MapperComplianceSuite
 
-    # or, in a pytest module, one test per check:
-    from localdata_errors.testing import MapperComplianceSuite
-
-    class TestMyMapper(MapperComplianceSuite):
-        @pytest.fixture
-        def mapper(self):
-            return MyMapper()
-
+class TestMyMapper(MapperComplianceSuite):
+    @pytest.fixture
+    def mapper(self):
+        return MyMapper()
+```
 What is checked:
 
 * **types**: ``name`` is a non-empty, normalised ``str``; ``aliases`` and
   ``driver_modules`` are tuples of ``str``; ``declared_codes()`` maps ``str``
-  to :class:`~localdata_errors.Kind`;
+  to `Kind`;
 * **never fails**: ``map_error`` neither raises nor returns anything but
   ``MappedError | None`` (with well-typed fields) on a battery of hostile
-  inputs (:func:`hostile_inputs`): wrong attribute types, attributes that
+  inputs (`hostile_inputs`): wrong attribute types, attributes that
   raise on access, ``__str__`` that raises, 16 KiB of junk, control
   characters, odd explicit codes;
 * **never blocks**: no single ``map_error`` call takes longer than
   ``slow_call_limit`` seconds (a generous bound that only catches I/O, sleeps
   and runaway regular expressions);
-* **JSON-safe**: every shape of :func:`~localdata_errors.classify_error`'s
-  answer to those inputs survives :func:`json.dumps`;
+* **JSON-safe**: every shape of `classify_error`'s
+  answer to those inputs survives `json.dumps`;
 * **declared codes**: each code of ``declared_codes()`` is classified to its
   declared kind by ``classify_message(text, db_type=name, code=code)``, and
   ``database_error_code`` keeps it; with an ``exception_factory`` (which
   builds the driver's exception for a code, as the driver would), through
   ``classify_error`` too.
 
-Nothing here imports pytest: :class:`MapperComplianceSuite` is a plain class
+A refiner (`ErrorRefiner`) is checked through the
+backends it refines: the hostile exceptions claim their driver modules,
+``refine_error`` is also called with hostile base answers, and declared codes
+built by the exception factory are classified both detected (no
+``db_type``: the base backend claims the exception and the refiner
+recognises it) and named.
+
+Nothing here imports pytest: `MapperComplianceSuite` is a plain class
 whose ``test_*`` methods pytest collects in a subclass that provides the
 ``mapper`` fixture.
-
-.. versionadded:: 0.1.0
 """
 
 from __future__ import annotations
@@ -57,7 +61,7 @@ from typing import Any, Final
 
 from localdata_errors.classify import classify_error, classify_message
 from localdata_errors.kinds import Kind
-from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError
+from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, ErrorRefiner, MappedError
 from localdata_errors.registry import ErrorMapperRegistry, normalize_db_type
 from localdata_errors.response import StructuredErrorResponse
 
@@ -107,10 +111,29 @@ _RAISING = property(_raise)
 
 #: Attribute names drivers put their codes and details on, across backends.
 _CODE_ATTRIBUTES: Final = (
-    "sqlstate", "pgcode", "pgerror", "errno", "msg", "errmsg", "code", "full_code",
-    "number", "msg_no", "severity", "sqlite_errorcode", "sqlite_errorname",
-    "diag", "table_name", "column_name", "constraint_name", "schema_name",
-    "offset", "context", "message", "text", "line",
+    "sqlstate",
+    "pgcode",
+    "pgerror",
+    "errno",
+    "msg",
+    "errmsg",
+    "code",
+    "full_code",
+    "number",
+    "msg_no",
+    "severity",
+    "sqlite_errorcode",
+    "sqlite_errorname",
+    "diag",
+    "table_name",
+    "column_name",
+    "constraint_name",
+    "schema_name",
+    "offset",
+    "context",
+    "message",
+    "text",
+    "line",
 )
 
 _JUNK: Final = (
@@ -122,21 +145,52 @@ _JUNK: Final = (
 def _hostile_attribute_sets() -> Iterator[tuple[str, dict[str, Any]]]:
     """Attribute dictionaries of wrong types, ``None``s and raising properties."""
     yield "no attributes", {}
-    yield "wrong types", {
-        "sqlstate": 42, "pgcode": None, "errno": "x", "code": 3.5, "number": "NaN",
-        "msg_no": [1], "sqlite_errorcode": "busy", "sqlite_errorname": 5,
-        "full_code": b"ORA-00942", "msg": object(), "errmsg": None, "severity": {},
-        "diag": 12, "offset": "ten", "message": 7, "context": (),
-    }
-    yield "code-like strings", {
-        "sqlstate": "42P01x", "pgcode": "", "errno": "99999999999999999999",
-        "code": "ORA-", "number": "-1", "sqlite_errorname": "SQLITE_",
-        "full_code": "ORA-99999", "msg": "", "message": "",
-    }
-    yield "extreme numbers", {
-        "errno": 2**80, "number": -(2**63), "code": True, "sqlstate": -1,
-        "msg_no": 0, "sqlite_errorcode": 2**31,
-    }
+    yield (
+        "wrong types",
+        {
+            "sqlstate": 42,
+            "pgcode": None,
+            "errno": "x",
+            "code": 3.5,
+            "number": "NaN",
+            "msg_no": [1],
+            "sqlite_errorcode": "busy",
+            "sqlite_errorname": 5,
+            "full_code": b"ORA-00942",
+            "msg": object(),
+            "errmsg": None,
+            "severity": {},
+            "diag": 12,
+            "offset": "ten",
+            "message": 7,
+            "context": (),
+        },
+    )
+    yield (
+        "code-like strings",
+        {
+            "sqlstate": "42P01x",
+            "pgcode": "",
+            "errno": "99999999999999999999",
+            "code": "ORA-",
+            "number": "-1",
+            "sqlite_errorname": "SQLITE_",
+            "full_code": "ORA-99999",
+            "msg": "",
+            "message": "",
+        },
+    )
+    yield (
+        "extreme numbers",
+        {
+            "errno": 2**80,
+            "number": -(2**63),
+            "code": True,
+            "sqlstate": -1,
+            "msg_no": 0,
+            "sqlite_errorcode": 2**31,
+        },
+    )
     yield "raising properties", dict.fromkeys(_CODE_ATTRIBUTES, _RAISING)
     yield "raising diag", {"diag": _RaisingDiag(), "sqlstate": "23505"}
 
@@ -148,7 +202,7 @@ _ARGS: Final[tuple[tuple[str, tuple[Any, ...]], ...]] = (
     ("int and bytes", (1146, b"Table 'x.y' doesn't exist \xff\xfe")),
     ("bytes junk", (bytes(range(256)) * 8,)),
     ("long message", ("x" * (16 * 1024),)),
-    ("long names", ("relation \"" + "a" * 8000 + "\" does not exist",)),
+    ("long names", ('relation "' + "a" * 8000 + '" does not exist',)),
     ("control characters", (_JUNK * 64,)),
     ("nested tuple", (("42S02", ("[42S02] nested", None)), {"k": "v"})),
     ("many args", tuple(range(64))),
@@ -159,8 +213,9 @@ def hostile_exceptions(mapper: DatabaseErrorMapper) -> Iterator[tuple[str, BaseE
     """
     Exceptions built to break a mapper, each claiming one of its driver modules.
 
-    Every class's ``__module__`` is one of the mapper's ``driver_modules`` (or
-    ``builtins`` when it declares none), so detection hands them to it.
+    Every class's ``__module__`` is one of the mapper's ``driver_modules`` (for
+    a refiner, also those of the backends it refines; ``builtins`` when there
+    are none), so detection hands them to it.
 
     Args:
         mapper: The mapper under test.
@@ -168,7 +223,7 @@ def hostile_exceptions(mapper: DatabaseErrorMapper) -> Iterator[tuple[str, BaseE
     Returns:
         ``(label, exception)`` pairs.
     """
-    modules = tuple(m for m in _safe_tuple(getattr(mapper, "driver_modules", ())) if m)
+    modules = _detected_through(mapper)
     for module in modules or ("builtins",):
         for attr_label, attrs in _hostile_attribute_sets():
             for args_label, args in _ARGS:
@@ -177,9 +232,15 @@ def hostile_exceptions(mapper: DatabaseErrorMapper) -> Iterator[tuple[str, BaseE
                 klass = type("HostileError", (Exception,), namespace)
                 yield f"{module}: {attr_label}, {args_label}", klass(*args)
         # __str__ and __repr__ that raise: the core reads around them.
-        unprintable = type("UnprintableError", (Exception,), {
-            "__module__": module, "__str__": _raise, "__repr__": _raise,
-        })
+        unprintable = type(
+            "UnprintableError",
+            (Exception,),
+            {
+                "__module__": module,
+                "__str__": _raise,
+                "__repr__": _raise,
+            },
+        )
         yield f"{module}: unprintable", unprintable("hidden")
         # A subclass defined elsewhere keeps the driver's module in its MRO.
         base = type("DriverError", (Exception,), {"__module__": module})
@@ -188,8 +249,19 @@ def hostile_exceptions(mapper: DatabaseErrorMapper) -> Iterator[tuple[str, BaseE
 
 
 _CODES: Final[tuple[str | int | None, ...]] = (
-    None, "", 0, -1, 2**70, "42P01", "ORA-00942", "1146", "208", "SQLITE_BUSY",
-    "x" * 4096, "\x00", "é",
+    None,
+    "",
+    0,
+    -1,
+    2**70,
+    "42P01",
+    "ORA-00942",
+    "1146",
+    "208",
+    "SQLITE_BUSY",
+    "x" * 4096,
+    "\x00",
+    "é",
 )
 
 _MESSAGES: Final[tuple[str, ...]] = (
@@ -205,14 +277,14 @@ _MESSAGES: Final[tuple[str, ...]] = (
     "[42S02] [Microsoft]" + "[x]" * 2000,
     "ORA-00942: " + "ORA-" * 3000,
     "Key (" + "a, " * 3000 + ")=(",
-    "relation \"" + "\\\"" * 4000,
+    'relation "' + '\\"' * 4000,
     "\n".join(["DETAIL: x", "CONTEXT: y", "HINT: z"] * 500),
 )
 
 
 def hostile_inputs(mapper: DatabaseErrorMapper) -> Iterator[tuple[str, ErrorInput]]:
     """
-    The battery of :class:`~localdata_errors.ErrorInput` values ``map_error`` must survive.
+    The battery of `ErrorInput` values ``map_error`` must survive.
 
     Args:
         mapper: The mapper under test (its driver modules shape the exceptions).
@@ -222,8 +294,7 @@ def hostile_inputs(mapper: DatabaseErrorMapper) -> Iterator[tuple[str, ErrorInpu
     """
     for i, message in enumerate(_MESSAGES):
         for code in _CODES:
-            yield (f"message #{i}, code {code!r:.20}",
-                   ErrorInput(None, message, code, None, False))
+            yield (f"message #{i}, code {code!r:.20}", ErrorInput(None, message, code, None, False))
     for label, exc in hostile_exceptions(mapper):
         message = _safe_str(exc)
         yield label, ErrorInput(exc, message, None, type(exc).__module__.partition(".")[0])
@@ -239,6 +310,31 @@ def _safe_str(obj: object) -> str:
 
 def _safe_tuple(value: object) -> tuple[Any, ...]:
     return value if isinstance(value, tuple) else ()
+
+
+def _detected_through(mapper: DatabaseErrorMapper) -> tuple[str, ...]:
+    """The driver modules whose exceptions reach *mapper* by detection."""
+    modules = [m for m in _safe_tuple(getattr(mapper, "driver_modules", ())) if m]
+    if isinstance(mapper, ErrorRefiner):
+        # A refiner is asked about every error its base backends claim.
+        for base in _safe_tuple(getattr(mapper, "refines", ())):
+            found = ErrorMapperRegistry.lookup(base) if isinstance(base, str) else None
+            if found is not None and found is not mapper:
+                modules.extend(m for m in found.driver_modules if m not in modules)
+    return tuple(modules)
+
+
+#: Base answers a refiner's ``refine_error`` must survive, beside the base
+#: mapper's real answers: nothing, a bare kind, codes and names of every odd shape.
+_HOSTILE_BASES: Final[tuple[MappedError | None, ...]] = (
+    None,
+    MappedError(Kind.UNKNOWN),
+    MappedError(Kind.SERIALIZATION_FAILURE, code="40001", sqlstate="40001"),
+    MappedError(Kind.CONNECTION_FAILURE, code="08P01", sqlstate="08P01"),
+    MappedError(Kind.UNKNOWN, code="1105", sqlstate="HY000"),
+    MappedError(Kind.UNKNOWN, code="x" * 4096, sqlstate="", message=_JUNK * 64),
+    MappedError(Kind.DUPLICATE_OBJECT, code="", affected_resources=("", "\x00" * 64)),
+)
 
 
 def response_shapes(resp: StructuredErrorResponse) -> dict[str, Any]:
@@ -278,8 +374,10 @@ def check_types(mapper: DatabaseErrorMapper) -> list[str]:
     if not isinstance(name, str) or not name.strip():
         problems.append(f"name must be a non-empty str, got {name!r}")
     elif normalize_db_type(name) != name:
-        problems.append(f"name {name!r} is not normalised (normalize_db_type gives "
-                        f"{normalize_db_type(name)!r}); use the lower-case canonical name")
+        problems.append(
+            f"name {name!r} is not normalised (normalize_db_type gives "
+            f"{normalize_db_type(name)!r}); use the lower-case canonical name"
+        )
     elif name == "generic":
         problems.append("name 'generic' is reserved for the keyword fallback")
     for attr in ("aliases", "driver_modules"):
@@ -295,10 +393,15 @@ def check_types(mapper: DatabaseErrorMapper) -> list[str]:
         return [*problems, f"declared_codes() raised {exc!r}"]
     if not isinstance(declared, Mapping):
         return [*problems, f"declared_codes() must return a Mapping, got {type(declared)!r}"]
-    bad = [(c, k) for c, k in declared.items() if not (isinstance(c, str) and c
-                                                       and isinstance(k, Kind))]
-    problems.extend(f"declared code {c!r} -> {k!r}: must be a non-empty str -> Kind"
-                    for c, k in bad[:_REPORT_LIMIT])
+    bad = [
+        (c, k)
+        for c, k in declared.items()
+        if not (isinstance(c, str) and c and isinstance(k, Kind))
+    ]
+    problems.extend(
+        f"declared code {c!r} -> {k!r}: must be a non-empty str -> Kind"
+        for c, k in bad[:_REPORT_LIMIT]
+    )
     return problems
 
 
@@ -329,7 +432,7 @@ def check_hostile_inputs(
     mapper: DatabaseErrorMapper, *, slow_call_limit: float | None = SLOW_CALL_LIMIT
 ) -> list[str]:
     """
-    Run ``map_error`` over :func:`hostile_inputs`: it must not raise, block or mistype.
+    Run ``map_error`` over `hostile_inputs`: it must not raise, block or mistype.
 
     Args:
         mapper: The mapper under test.
@@ -349,10 +452,35 @@ def check_hostile_inputs(
             continue
         elapsed = time.perf_counter() - start
         if slow_call_limit is not None and elapsed > slow_call_limit:
-            problems.append(f"{label}: map_error took {elapsed:.2f} s (limit "
-                            f"{slow_call_limit} s): no I/O, no blocking, bounded regexes")
+            problems.append(
+                f"{label}: map_error took {elapsed:.2f} s (limit "
+                f"{slow_call_limit} s): no I/O, no blocking, bounded regexes"
+            )
         problems.extend(_check_mapped(label, result))
+        if isinstance(mapper, ErrorRefiner):
+            problems.extend(_check_refiner(mapper, label, error, slow_call_limit))
     return _capped(problems)
+
+
+def _check_refiner(
+    refiner: ErrorRefiner, label: str, error: ErrorInput, slow_call_limit: float | None
+) -> list[str]:
+    """``refine_error`` on one hostile input, with each hostile base answer."""
+    problems: list[str] = []
+    for base in _HOSTILE_BASES:
+        start = time.perf_counter()
+        try:
+            result = refiner.refine_error(error, base)
+        except Exception as exc:  # noqa: BLE001 - reported, not raised
+            problems.append(f"{label}: refine_error raised {exc!r:.200}")
+            continue
+        elapsed = time.perf_counter() - start
+        if slow_call_limit is not None and elapsed > slow_call_limit:
+            problems.append(
+                f"{label}: refine_error took {elapsed:.2f} s (limit {slow_call_limit} s)"
+            )
+        problems.extend(_check_mapped(f"{label} (refine_error)", result))
+    return problems
 
 
 def _check_shapes(label: str, resp: object) -> list[str]:
@@ -399,11 +527,13 @@ def check_classify_shapes(mapper: DatabaseErrorMapper) -> list[str]:
     with _registered(mapper) as name:
         for label, exc in hostile_exceptions(mapper):
             for db_type in (None, name):
-                problems.extend(_check_shapes(f"{label} (db_type={db_type})",
-                                              classify_error(exc, db_type)))
+                problems.extend(
+                    _check_shapes(f"{label} (db_type={db_type})", classify_error(exc, db_type))
+                )
         for i, message in enumerate(_MESSAGES):
-            problems.extend(_check_shapes(f"message #{i}",
-                                          classify_message(message, name, code=42)))
+            problems.extend(
+                _check_shapes(f"message #{i}", classify_message(message, name, code=42))
+            )
     return _capped(problems)
 
 
@@ -422,8 +552,9 @@ def check_declared_codes(
             classified with a neutral text that names no keyword.
         exception_factory: Builds the driver's exception for ``(code, message)``;
             when given, each code is also classified through ``classify_error``,
-            with the mapper's name as ``db_type`` and, when the mapper claims
-            driver modules (so it can be detected), without one.
+            with the mapper's name as ``db_type`` and, when the mapper can be
+            detected (it claims driver modules, or refines a backend that
+            does), without one.
 
     Returns:
         The problems found; empty when compliant.
@@ -448,12 +579,20 @@ def check_declared_codes(
                     continue
                 if built is None:
                     continue
-                # A mapper that claims no driver module answers only to its name.
-                for db_type in ((None, name) if mapper.driver_modules else (name,)):
+                # A mapper that claims no driver module answers only to its
+                # name; a refiner is also asked about its base backends' errors.
+                detected = bool(mapper.driver_modules) or isinstance(mapper, ErrorRefiner)
+                for db_type in (None, name) if detected else (name,):
                     resp = classify_error(built, db_type)
-                    problems.extend(_compare(
-                        f"classify_error({type(built).__name__} code={code!r}, "
-                        f"db_type={db_type})", resp, code, kind))
+                    problems.extend(
+                        _compare(
+                            f"classify_error({type(built).__name__} code={code!r}, "
+                            f"db_type={db_type})",
+                            resp,
+                            code,
+                            kind,
+                        )
+                    )
     return _capped(problems)
 
 
@@ -463,8 +602,9 @@ def _compare(label: str, resp: StructuredErrorResponse, code: str, kind: Kind) -
     if kind is not Kind.UNKNOWN and resp.kind is not kind:
         problems.append(f"{label}: kind {resp.kind.value}, declared {kind.value}")
     if resp.database_error_code != code:
-        problems.append(f"{label}: database_error_code {resp.database_error_code!r}, "
-                        f"expected {code!r}")
+        problems.append(
+            f"{label}: database_error_code {resp.database_error_code!r}, expected {code!r}"
+        )
     return problems
 
 
@@ -478,8 +618,10 @@ def _capped(problems: list[str]) -> list[str]:
         key = re.sub(r"\d+", "N", fault or problem)
         first.setdefault(key, problem)
         counts[key] = counts.get(key, 0) + 1
-    out = [first[key] + (f" (and {counts[key] - 1} similar)" if counts[key] > 1 else "")
-           for key in first]
+    out = [
+        first[key] + (f" (and {counts[key] - 1} similar)" if counts[key] > 1 else "")
+        for key in first
+    ]
     if len(out) <= _REPORT_LIMIT:
         return out
     return [*out[:_REPORT_LIMIT], f"... and {len(out) - _REPORT_LIMIT} more"]
@@ -498,14 +640,12 @@ def run_mapper_compliance(
     Args:
         mapper: The mapper under test.
         messages: Sample message text per declared code (see
-            :func:`check_declared_codes`).
+            `check_declared_codes`).
         exception_factory: Builds the driver's exception for a declared code.
         slow_call_limit: Seconds one ``map_error`` call may take.
 
     Returns:
         The problems found, each one line; empty when the mapper complies.
-
-    .. versionadded:: 0.1.0
     """
     problems = check_types(mapper)
     candidate: object = mapper
@@ -515,35 +655,33 @@ def run_mapper_compliance(
     if not problems:
         # The core checks need a mapper the registry accepts.
         problems += check_classify_shapes(mapper)
-        problems += check_declared_codes(mapper, messages=messages,
-                                         exception_factory=exception_factory)
+        problems += check_declared_codes(
+            mapper, messages=messages, exception_factory=exception_factory
+        )
     return problems
 
 
 def assert_mapper_compliant(mapper: DatabaseErrorMapper, **options: Any) -> None:
     """
-    Raise :class:`AssertionError` listing every problem :func:`run_mapper_compliance` finds.
+    Raise `AssertionError` listing every problem `run_mapper_compliance` finds.
 
     Args:
         mapper: The mapper under test.
-        options: Passed on to :func:`run_mapper_compliance`.
-
-    .. versionadded:: 0.1.0
+        options: Passed on to `run_mapper_compliance`.
     """
     problems = run_mapper_compliance(mapper, **options)
     if problems:
-        raise AssertionError(f"{type(mapper).__name__} is not compliant:\n  "
-                             + "\n  ".join(problems))
+        raise AssertionError(
+            f"{type(mapper).__name__} is not compliant:\n  " + "\n  ".join(problems)
+        )
 
 
 class MapperComplianceSuite:
     """
     Subclass in a pytest module and provide a ``mapper`` fixture; each check is one test.
 
-    Override :attr:`messages` / :meth:`exception_factory` to check declared
+    Override `messages` / `exception_factory` to check declared
     codes through real message text and real driver exceptions.
-
-    .. versionadded:: 0.1.0
     """
 
     #: Sample message text per declared code.
@@ -578,6 +716,7 @@ class MapperComplianceSuite:
 
     def test_declared_codes(self, mapper: DatabaseErrorMapper) -> None:
         """Each declared code is classified to its kind, and kept."""
-        problems = check_declared_codes(mapper, messages=self.messages,
-                                        exception_factory=self._factory())
+        problems = check_declared_codes(
+            mapper, messages=self.messages, exception_factory=self._factory()
+        )
         assert not problems, "\n".join(problems)  # noqa: S101 - a pytest test body

@@ -23,8 +23,10 @@ from localdata_errors import (
     ("text", "kind"),
     [
         # words, not substrings
-        ("current transaction is aborted, commands ignored until end of transaction block",
-         Kind.TRANSACTION_ABORTED),
+        (
+            "current transaction is aborted, commands ignored until end of transaction block",
+            Kind.TRANSACTION_ABORTED,
+        ),
         ("clock skew detected between nodes", Kind.UNKNOWN),
         ("select fullname from users failed", Kind.UNKNOWN),
         ("the nearby replica answered", Kind.UNKNOWN),
@@ -35,8 +37,10 @@ from localdata_errors import (
         ("Deadlock found when trying to get lock", Kind.DEADLOCK_DETECTED),
         ("the account is locked", Kind.INVALID_AUTHORIZATION),
         ("connection timed out", Kind.CONNECTION_FAILURE),
-        ("QueuePool limit of size 5 overflow 10 reached, connection timed out, timeout 30.00",
-         Kind.TOO_MANY_CONNECTIONS),
+        (
+            "QueuePool limit of size 5 overflow 10 reached, connection timed out, timeout 30.00",
+            Kind.TOO_MANY_CONNECTIONS,
+        ),
         ("permission denied for table orders", Kind.INSUFFICIENT_PRIVILEGE),
         ("division by zero", Kind.DIVISION_BY_ZERO),
         ('relation "orders" does not exist', Kind.UNDEFINED_TABLE),
@@ -87,10 +91,19 @@ def _cyclic() -> BaseException:
 @pytest.mark.parametrize(
     "value",
     [
-        None, 42, object(), "plain text", b"\xff\xfe bytes", ["a"],
-        _BadStr(), _BadBoth(), _cyclic(),
-        Exception(b"no such table: x"), Exception("x" * 10_000_000),
-        Exception("\x00\x01\x02 control"), KeyboardInterrupt(),
+        None,
+        42,
+        object(),
+        "plain text",
+        b"\xff\xfe bytes",
+        ["a"],
+        _BadStr(),
+        _BadBoth(),
+        _cyclic(),
+        Exception(b"no such table: x"),
+        Exception("x" * 10_000_000),
+        Exception("\x00\x01\x02 control"),
+        KeyboardInterrupt(),
     ],
 )
 def test_never_raises_and_is_json_safe(value: object) -> None:
@@ -135,23 +148,47 @@ def test_sqlalchemy_trailer_is_not_classified() -> None:
 
 def test_sqlalchemy_connection_invalidated_means_connection_lost() -> None:
     sa = pytest.importorskip("sqlalchemy")
-    err = sa.exc.OperationalError("SELECT 1", {}, sqlite3.OperationalError("some odd failure"),
-                                  connection_invalidated=True)
+    err = sa.exc.OperationalError(
+        "SELECT 1", {}, sqlite3.OperationalError("some odd failure"), connection_invalidated=True
+    )
     resp = classify_error(err)
     assert resp.kind is Kind.CONNECTION_LOST
     assert resp.is_retryable is True
 
 
 def test_importing_the_package_imports_no_driver() -> None:
-    drivers = ["sqlite3", "duckdb", "psycopg", "psycopg2", "asyncpg", "pymysql", "MySQLdb",
-               "mysql", "mariadb", "aiomysql", "oracledb", "cx_Oracle", "pyodbc", "pymssql",
-               "pytds", "sqlalchemy", "sqlglot", "mcp"]
+    drivers = [
+        "sqlite3",
+        "duckdb",
+        "psycopg",
+        "psycopg2",
+        "asyncpg",
+        "pymysql",
+        "MySQLdb",
+        "mysql",
+        "mariadb",
+        "aiomysql",
+        "oracledb",
+        "cx_Oracle",
+        "pyodbc",
+        "pymssql",
+        "pytds",
+        "sqlalchemy",
+        "sqlglot",
+        "mcp",
+        # the agent frameworks of localdata_errors.integrations
+        "pydantic_ai",
+        "langchain",
+        "langchain_core",
+        "langgraph",
+        "agents",
+        "openai",
+    ]
     code = (
         "import sys, localdata_errors\n"
         "from localdata_errors import classify_message\n"
         "classify_message('no such table: t', db_type='sqlite')\n"
         f"print([m for m in {drivers!r} if m in sys.modules])"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

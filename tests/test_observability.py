@@ -57,8 +57,12 @@ def test_attributes_of_a_real_sqlite_error() -> None:
 @pytest.mark.parametrize(("backend", "system"), sorted(DB_SYSTEM_NAMES.items()))
 def test_db_system_name_follows_the_conventions(backend: str, system: str) -> None:
     resp = StructuredErrorResponse(
-        *classify_message("relation \"t\" does not exist")[:2], False, "m", "s",
-        backend=backend, database_error_code="X1",
+        *classify_message('relation "t" does not exist')[:2],
+        False,
+        "m",
+        "s",
+        backend=backend,
+        database_error_code="X1",
     )
     attrs = to_otel_attributes(resp)
     assert attrs["db.system.name"] == system
@@ -74,10 +78,14 @@ def test_well_known_values_are_the_specs() -> None:
 
 def test_mariadb_driver_and_unknown_backend() -> None:
     base = classify_message("Deadlock found when trying to get lock")
-    assert to_otel_attributes(base.replace(backend="mysql", driver="mariadb"))[
-        "db.system.name"] == "mariadb"
-    assert to_otel_attributes(base.replace(backend="mysql", driver="pymysql"))[
-        "db.system.name"] == "mysql"
+    assert (
+        to_otel_attributes(base.replace(backend="mysql", driver="mariadb"))["db.system.name"]
+        == "mariadb"
+    )
+    assert (
+        to_otel_attributes(base.replace(backend="mysql", driver="pymysql"))["db.system.name"]
+        == "mysql"
+    )
     generic = base.replace(backend="generic", database=None, database_error_code=None)
     attrs = to_otel_attributes(generic)
     assert attrs["db.system.name"] == "other_sql"
@@ -114,10 +122,15 @@ def test_log_classified_error_never_logs_credentials(caplog: pytest.LogCaptureFi
     logger = logging.getLogger("lde_observability_test")
     exc = sqlite3.OperationalError(
         "unable to open database postgresql://app:S3cr3t-pw@db.internal/prod "
-        "with password=hunter22 for value 'card-4111111111111111'")
+        "with password=hunter22 for value 'card-4111111111111111'"
+    )
     with caplog.at_level(logging.WARNING, logger="lde_observability_test"):
-        log_classified_error(logger, exc, secrets=["card-4111111111111111"],
-                             dsn="Server=db;User Id=sa;Password={p;w;d};")
+        log_classified_error(
+            logger,
+            exc,
+            secrets=["card-4111111111111111"],
+            dsn="Server=db;User Id=sa;Password={p;w;d};",
+        )
         resp = classify_error(exc, secrets=["card-4111111111111111"])
         log_classified_error(logger, resp)
     assert len(_mine(caplog)) == 2
@@ -127,8 +140,7 @@ def test_log_classified_error_never_logs_credentials(caplog: pytest.LogCaptureFi
             assert secret not in dumped
 
 
-def test_disabled_level_logs_nothing_but_still_classifies(
-        caplog: pytest.LogCaptureFixture) -> None:
+def test_disabled_level_logs_nothing_but_still_classifies(caplog: pytest.LogCaptureFixture) -> None:
     logger = logging.getLogger("lde_observability_test")
     with caplog.at_level(logging.ERROR, logger="lde_observability_test"):
         resp = log_classified_error(logger, _sqlite_error("SELEC 1"), logging.DEBUG)

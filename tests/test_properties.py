@@ -31,26 +31,80 @@ from localdata_errors import (
 )
 
 # Bounded: the whole file runs in well under the 30 s budget on a shared machine.
-PROPERTY = settings(max_examples=60, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 DRIVER_MODULES = (
-    "psycopg.errors", "psycopg2.errors", "psycopg2.extensions", "asyncpg.exceptions",
-    "pymysql.err", "MySQLdb._exceptions", "mysql.connector.errors", "mariadb",
-    "aiomysql", "sqlite3", "aiosqlite", "duckdb", "oracledb.exceptions", "cx_Oracle",
-    "pyodbc", "pymssql._mssql", "pytds.tds_base", "sqlalchemy.exc", "django.db.utils",
-    "builtins", "myapp.errors",
+    "psycopg.errors",
+    "psycopg2.errors",
+    "psycopg2.extensions",
+    "asyncpg.exceptions",
+    "pymysql.err",
+    "MySQLdb._exceptions",
+    "mysql.connector.errors",
+    "mariadb",
+    "aiomysql",
+    "sqlite3",
+    "aiosqlite",
+    "duckdb",
+    "oracledb.exceptions",
+    "cx_Oracle",
+    "pyodbc",
+    "pymssql._mssql",
+    "pytds.tds_base",
+    "sqlalchemy.exc",
+    "django.db.utils",
+    "builtins",
+    "myapp.errors",
 )
 DB_TYPES = (
-    "postgresql", "postgres", "PostgreSQL", "postgresql+psycopg", "mysql", "mariadb",
-    "mysql+pymysql", "sqlite", "sqlite3", "duckdb", "oracle", "oracle+oracledb", "mssql",
-    "SQL Server", "mssql+pyodbc", "generic", "", " ", "+", ":", "nosuchdb", "None",
+    "postgresql",
+    "postgres",
+    "PostgreSQL",
+    "postgresql+psycopg",
+    "mysql",
+    "mariadb",
+    "mysql+pymysql",
+    "sqlite",
+    "sqlite3",
+    "duckdb",
+    "oracle",
+    "oracle+oracledb",
+    "mssql",
+    "SQL Server",
+    "mssql+pyodbc",
+    "generic",
+    "",
+    " ",
+    "+",
+    ":",
+    "nosuchdb",
+    "None",
 )
 ATTRIBUTE_NAMES = (
-    "sqlstate", "pgcode", "pgerror", "errno", "msg", "errmsg", "code", "full_code",
-    "number", "msg_no", "severity", "sqlite_errorcode", "sqlite_errorname", "diag",
-    "orig", "connection_invalidated", "args_", "offset", "table_name", "column_name",
-    "constraint_name", "schema_name", "message", "context",
+    "sqlstate",
+    "pgcode",
+    "pgerror",
+    "errno",
+    "msg",
+    "errmsg",
+    "code",
+    "full_code",
+    "number",
+    "msg_no",
+    "severity",
+    "sqlite_errorcode",
+    "sqlite_errorname",
+    "diag",
+    "orig",
+    "connection_invalidated",
+    "args_",
+    "offset",
+    "table_name",
+    "column_name",
+    "constraint_name",
+    "schema_name",
+    "message",
+    "context",
 )
 
 
@@ -70,13 +124,35 @@ def _raising_str(self: object) -> str:
     raise RuntimeError("__str__ raised")
 
 
-texts = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF,
-                                       exclude_categories=()), max_size=300)
+texts = st.text(
+    alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF, exclude_categories=()),
+    max_size=300,
+)
 scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True), texts,
-    st.binary(max_size=200), st.just(object()), st.lists(st.integers(), max_size=3),
-    st.sampled_from(["42P01", "23505", "1146", "ORA-00942", "208", "SQLITE_BUSY", "40001",
-                     "HY000", "08S01", "1213", "40P01", "x" * 300]),
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=True),
+    texts,
+    st.binary(max_size=200),
+    st.just(object()),
+    st.lists(st.integers(), max_size=3),
+    st.sampled_from(
+        [
+            "42P01",
+            "23505",
+            "1146",
+            "ORA-00942",
+            "208",
+            "SQLITE_BUSY",
+            "40001",
+            "HY000",
+            "08S01",
+            "1213",
+            "40P01",
+            "x" * 300,
+        ]
+    ),
 )
 attr_values = st.one_of(scalars, st.just(_Raises()), st.just(_Diag()))
 
@@ -93,9 +169,15 @@ def exceptions(draw: st.DrawFn) -> BaseException:
     if draw(st.booleans()):
         namespace["__repr__"] = _raising_str
     base = draw(st.sampled_from([Exception, OSError, ValueError, sqlite3.DatabaseError]))
-    klass = type(draw(st.sampled_from(["Error", "OperationalError", "IntegrityError",
-                                       "ProgrammingError", "DBAPIError"])), (base,),
-                 namespace)
+    klass = type(
+        draw(
+            st.sampled_from(
+                ["Error", "OperationalError", "IntegrityError", "ProgrammingError", "DBAPIError"]
+            )
+        ),
+        (base,),
+        namespace,
+    )
     args = draw(st.lists(scalars, max_size=4))
     try:
         return klass(*args)
@@ -122,8 +204,12 @@ def chains(draw: st.DrawFn) -> BaseException:
 def _dumped(resp: StructuredErrorResponse) -> str:
     """Every shape, JSON-serialised; raises if any shape is not serialisable."""
     when = datetime(2024, 1, 2, 3, 4, 5, tzinfo=UTC)
-    shapes = [resp.to_dict(), resp.to_tool_error(),
-              resp.to_jsonrpc_error("query", timestamp=when), resp.to_agent_response()]
+    shapes = [
+        resp.to_dict(),
+        resp.to_tool_error(),
+        resp.to_jsonrpc_error("query", timestamp=when),
+        resp.to_agent_response(),
+    ]
     return json.dumps(shapes, allow_nan=False, sort_keys=True)
 
 
@@ -158,28 +244,39 @@ def test_cause_chains_and_cycles(exc: BaseException, db_type: str | None) -> Non
 @given(
     message=st.one_of(texts, st.binary(max_size=500)),
     db_type=st.one_of(st.none(), st.sampled_from(DB_TYPES)),
-    code=st.one_of(st.none(), st.integers(), texts,
-                   st.sampled_from(["42P01", "1146", "ORA-00942", "208", "SQLITE_BUSY"])),
+    code=st.one_of(
+        st.none(),
+        st.integers(),
+        texts,
+        st.sampled_from(["42P01", "1146", "ORA-00942", "208", "SQLITE_BUSY"]),
+    ),
 )
-def test_any_message_any_code(message: str | bytes, db_type: str | None,
-                              code: str | int | None) -> None:
+def test_any_message_any_code(
+    message: str | bytes, db_type: str | None, code: str | int | None
+) -> None:
     first = _check(classify_message(message, db_type, code))
     assert _check(classify_message(message, db_type, code)) == first
 
 
 @PROPERTY
-@given(obj=st.one_of(scalars, st.builds(object), st.just(sqlite3)),
-       secrets=st.lists(st.one_of(texts, st.integers(), st.binary(max_size=20), st.none()),
-                        max_size=3))
+@given(
+    obj=st.one_of(scalars, st.builds(object), st.just(sqlite3)),
+    secrets=st.lists(
+        st.one_of(texts, st.integers(), st.binary(max_size=20), st.none()), max_size=3
+    ),
+)
 def test_not_an_exception_and_odd_secrets(obj: object, secrets: list[object]) -> None:
     _check(classify_error(obj, secrets=secrets))
 
 
 @pytest.mark.parametrize("module", DRIVER_MODULES)
 def test_ten_megabyte_messages(module: str) -> None:
-    big = ("relation \"" + "é\x00'`[" * 10) * (10 * 1024 * 1024 // 60)
-    klass = type("Error", (Exception,), {"__module__": module, "errno": "1146",
-                                          "sqlstate": 42, "pgcode": None})
+    big = ('relation "' + "é\x00'`[" * 10) * (10 * 1024 * 1024 // 60)
+    klass = type(
+        "Error",
+        (Exception,),
+        {"__module__": module, "errno": "1146", "sqlstate": 42, "pgcode": None},
+    )
     resp = classify_error(klass(big))
     _check(resp)
     assert resp.message.endswith("characters in all]")

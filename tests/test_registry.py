@@ -25,11 +25,19 @@ from localdata_errors import (
 @pytest.mark.parametrize(
     ("given", "expected"),
     [
-        ("PostgreSQL", "postgresql"), ("postgresql+psycopg", "postgresql"),
-        ("postgres", "postgresql"), (" MariaDB ", "mysql"), ("mysql+pymysql", "mysql"),
-        ("sqlite3", "sqlite"), ("SQL Server", "mssql"), ("mssql+pyodbc", "mssql"),
-        ("oracle+oracledb", "oracle"), ("generic", "generic"), (None, "generic"),
-        (42, "generic"), ("mydb", "mydb"),
+        ("PostgreSQL", "postgresql"),
+        ("postgresql+psycopg", "postgresql"),
+        ("postgres", "postgresql"),
+        (" MariaDB ", "mysql"),
+        ("mysql+pymysql", "mysql"),
+        ("sqlite3", "sqlite"),
+        ("SQL Server", "mssql"),
+        ("mssql+pyodbc", "mssql"),
+        ("oracle+oracledb", "oracle"),
+        ("generic", "generic"),
+        (None, "generic"),
+        (42, "generic"),
+        ("mydb", "mydb"),
     ],
 )
 def test_normalize_db_type(given: object, expected: str) -> None:
@@ -43,8 +51,9 @@ class _ShoutMapper(DatabaseErrorMapper):
 
     def map_error(self, error: ErrorInput) -> MappedError | None:
         if "NOPE" in error.message:
-            return MappedError(kind=Kind.UNDEFINED_TABLE, code="SH-1",
-                               affected_resources=("things",))
+            return MappedError(
+                kind=Kind.UNDEFINED_TABLE, code="SH-1", affected_resources=("things",)
+            )
         return None
 
 
@@ -78,7 +87,10 @@ def test_detection_by_driver_module_and_explicit_db_type() -> None:
     exc = _shout_error_class()("NOPE: no things here")
     resp = classify_error(exc)
     assert (resp.backend, resp.kind, resp.database_error_code) == (
-        "shoutdb", Kind.UNDEFINED_TABLE, "SH-1")
+        "shoutdb",
+        Kind.UNDEFINED_TABLE,
+        "SH-1",
+    )
     assert resp.affected_resources == ("things",)
     # explicit db_type, message only
     assert classify_message("NOPE", db_type="shout").backend == "shoutdb"
@@ -115,8 +127,11 @@ def fake_plugin(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
     def entry_points(**kwargs: object) -> object:
         eps = list(real(**kwargs))  # type: ignore[arg-type]
         if kwargs.get("group") == "localdata_errors":
-            eps.append(importlib.metadata.EntryPoint(
-                name="shoutdb", value="shout_plugin", group="localdata_errors"))
+            eps.append(
+                importlib.metadata.EntryPoint(
+                    name="shoutdb", value="shout_plugin", group="localdata_errors"
+                )
+            )
         return eps
 
     monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
@@ -133,8 +148,9 @@ def test_entry_point_plugin_is_a_first_class_backend(fake_plugin: types.ModuleTy
     assert ErrorMapperRegistry.plugin_manager().is_registered(fake_plugin)
 
 
-def test_discovery_is_lazy_and_cached(fake_plugin: types.ModuleType,
-                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_discovery_is_lazy_and_cached(
+    fake_plugin: types.ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
     calls = []
     real = importlib.metadata.entry_points
 

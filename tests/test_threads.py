@@ -72,6 +72,7 @@ def _run(workers: list[Callable[[], None]]) -> list[BaseException]:
                 fn()
             except BaseException as exc:  # collected and re-raised by the test
                 failures.append(exc)
+
         return run
 
     threads = [threading.Thread(target=guard(w)) for w in workers]
@@ -105,6 +106,7 @@ def test_answers_stay_right_while_mappers_come_and_go() -> None:
                 assert resp.backend in {"lde_threaddb", "generic"}
                 if resp.backend == "lde_threaddb":
                     assert resp.kind is Kind.DEADLOCK_DETECTED
+
         return work
 
     def churn() -> None:
@@ -126,7 +128,8 @@ def test_answers_stay_right_while_mappers_come_and_go() -> None:
 
 
 def test_first_use_from_many_threads_sees_a_complete_registry(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     errors = _real_sqlite_errors()
     expected = [_snapshot(e) for e in errors]
     ErrorMapperRegistry.reset()
@@ -157,6 +160,7 @@ def test_first_use_from_many_threads_sees_a_complete_registry(
                 got = _snapshot(errors[k])
                 answered.set()
                 assert got == expected[k], (k, got["backend"], expected[k]["backend"])
+
         return run
 
     failures = _run([first] + [work(n) for n in range(THREADS - 1)])

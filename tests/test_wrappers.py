@@ -17,8 +17,7 @@ def test_django_wrapper_is_unwrapped(tmp_path: object) -> None:
 
     if not settings.configured:
         settings.configure(
-            DATABASES={"default": {"ENGINE": "django.db.backends.sqlite3",
-                                   "NAME": ":memory:"}},
+            DATABASES={"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}},
             INSTALLED_APPS=[],
             USE_TZ=True,
         )
@@ -65,8 +64,13 @@ def test_sqlalchemy_async_engine_over_aiosqlite() -> None:
 
 def test_sqlalchemy_pool_exhaustion_has_no_orig_and_is_still_classified() -> None:
     sa = require_module("sqlalchemy")
-    engine = sa.create_engine("sqlite:///:memory:", poolclass=sa.pool.QueuePool,
-                              pool_size=1, max_overflow=0, pool_timeout=0.01)
+    engine = sa.create_engine(
+        "sqlite:///:memory:",
+        poolclass=sa.pool.QueuePool,
+        pool_size=1,
+        max_overflow=0,
+        pool_timeout=0.01,
+    )
     held = engine.connect()
     try:
         with pytest.raises(sa.exc.TimeoutError) as info:
