@@ -73,8 +73,7 @@ _NOT_ERRORS = re.compile(
 )
 
 
-def _add(codes: dict[str, int], seen: dict[int, str], symbol: str, number: int,
-         where: str) -> None:
+def _add(codes: dict[str, int], seen: dict[int, str], symbol: str, number: int, where: str) -> None:
     if symbol in codes:
         raise SourceError(f"{where}: {symbol} defined twice")
     if number in seen:
@@ -206,12 +205,24 @@ def load_sources(include: Path) -> list[Source]:
     dist = _distribution_version("mysql-connector-python")
     mysql_codes, mysql_version = parse_connector_errorcode(errorcode)
     return [
-        Source("MariaDB server", include / "mysqld_error.h", server,
-               parse_c_header(include / "mysqld_error.h")),
-        Source("MariaDB Connector/C", include / "errmsg.h", client,
-               parse_c_header(include / "errmsg.h")),
-        Source("MySQL", Path("mysql/connector/errorcode.py"),
-               f"{mysql_version} (mysql-connector-python {dist})", mysql_codes),
+        Source(
+            "MariaDB server",
+            include / "mysqld_error.h",
+            server,
+            parse_c_header(include / "mysqld_error.h"),
+        ),
+        Source(
+            "MariaDB Connector/C",
+            include / "errmsg.h",
+            client,
+            parse_c_header(include / "errmsg.h"),
+        ),
+        Source(
+            "MySQL",
+            Path("mysql/connector/errorcode.py"),
+            f"{mysql_version} (mysql-connector-python {dist})",
+            mysql_codes,
+        ),
     ]
 
 
@@ -426,8 +437,10 @@ PATTERNS: Final[tuple[tuple[str, str], ...]] = (
     (r"^ER_DUP_ENTRY", "UNIQUE_VIOLATION"),
     (r"ALREADY_EXISTS?$|^ER_DUP_(?:KEYNAME|INDEX|CONSTRAINT_NAME)", "DUPLICATE_OBJECT"),
     (r"DOES_?N[O]?T_EXISTS?(?:_MYSQL)?$|_NOT_EXIST$|^ER_NO_SUCH_|^ER_UNKNOWN_", "UNDEFINED_OBJECT"),
-    (r"_NOT_SUPPORTED|^ER_UNSUPPORTED_|NOT_IMPLEMENTED|^ER_NOT_SUPPORTED_YET$",
-     "FEATURE_NOT_SUPPORTED"),
+    (
+        r"_NOT_SUPPORTED|^ER_UNSUPPORTED_|NOT_IMPLEMENTED|^ER_NOT_SUPPORTED_YET$",
+        "FEATURE_NOT_SUPPORTED",
+    ),
     (r"^ER_TOO_MANY_|^ER_TOO_BIG_|^ER_TOO_LONG_", "CONFIGURATION_LIMIT_EXCEEDED"),
     (r"^ER_ILLEGAL_PARAMETER_DATA_TYPE", "DATATYPE_MISMATCH"),
     (r"^ER_NET_(?:READ|WRITE|ERROR|UNCOMPRESS|FCNTL)", "CONNECTION_LOST"),
@@ -468,6 +481,7 @@ def _check_kinds() -> None:
 
 
 # -- the table -----------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Row:
@@ -593,10 +607,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         0 when written or up to date; 1 when ``--check`` finds a difference.
     """
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[1] if __doc__ else None)
-    parser.add_argument("--check", action="store_true",
-                        help="exit 1 if the committed module differs from a fresh generation")
-    parser.add_argument("--include", type=Path, default=MARIADB_INCLUDE,
-                        help="MariaDB's include directory (default: %(default)s)")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="exit 1 if the committed module differs from a fresh generation",
+    )
+    parser.add_argument(
+        "--include",
+        type=Path,
+        default=MARIADB_INCLUDE,
+        help="MariaDB's include directory (default: %(default)s)",
+    )
     parser.add_argument("--output", type=Path, default=TARGET)
     args = parser.parse_args(argv)
     _check_kinds()

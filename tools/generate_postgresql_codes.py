@@ -387,8 +387,13 @@ def render_listing(codes: Sequence[Code], path: Path) -> str:
             current = cls
             default = CLASS_DEFAULTS.get(cls)
             fallback = f"class fallback `{default.value}`" if default else "no class fallback"
-            out += ["", f"**Class {cls}** ({fallback})", "",
-                    "| SQLSTATE | condition | kind |", "|---|---|---|"]
+            out += [
+                "",
+                f"**Class {cls}** ({fallback})",
+                "",
+                "| SQLSTATE | condition | kind |",
+                "|---|---|---|",
+            ]
         kind = kind_of(code)
         rule = " (override)" if code.sqlstate in OVERRIDES else ""
         out.append(f"| `{code.sqlstate}` | {code.name} | `{kind.value}`{rule} |")
@@ -405,7 +410,7 @@ def splice_docs(docs: str, listing: str) -> str:
     start, end = docs.find(DOCS_START), docs.find(DOCS_END)
     if start < 0 or end < start:
         raise SourceError(f"the docs page lacks {DOCS_START} / {DOCS_END}")
-    return docs[:start + len(DOCS_START)] + "\n" + listing + docs[end:]
+    return docs[: start + len(DOCS_START)] + "\n" + listing + docs[end:]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -419,13 +424,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         0 when written or up to date; 1 when ``--check`` finds a difference.
     """
     parser = argparse.ArgumentParser(description="Generate the PostgreSQL SQLSTATE table.")
-    parser.add_argument("--check", action="store_true",
-                        help="exit 1 if the committed module differs from a fresh generation")
-    parser.add_argument("--source", type=Path, default=SOURCE,
-                        help="PostgreSQL's errcodes.txt (default: %(default)s)")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="exit 1 if the committed module differs from a fresh generation",
+    )
+    parser.add_argument(
+        "--source",
+        type=Path,
+        default=SOURCE,
+        help="PostgreSQL's errcodes.txt (default: %(default)s)",
+    )
     parser.add_argument("--output", type=Path, default=TARGET)
-    parser.add_argument("--docs", type=Path, default=DOCS,
-                        help="the docs page whose listing is kept in step")
+    parser.add_argument(
+        "--docs", type=Path, default=DOCS, help="the docs page whose listing is kept in step"
+    )
     args = parser.parse_args(argv)
     source: Path = args.source
     text = source.read_text(encoding="utf-8")
@@ -437,8 +450,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         docs: splice_docs(current_docs, render_listing(parsed, source)),
     }
     if args.check:
-        stale = [path for path, content in wanted.items()
-                 if (path.read_text(encoding="utf-8") if path.exists() else "") != content]
+        stale = [
+            path
+            for path, content in wanted.items()
+            if (path.read_text(encoding="utf-8") if path.exists() else "") != content
+        ]
         for path in stale:
             print(f"{path} is out of date; run tools/generate_postgresql_codes.py")
         if not stale:

@@ -28,8 +28,16 @@ from typing import Any
 from bench.corpus import CorpusCase, Expected
 from localdata_errors import Kind
 
-__all__ = ["SCHEMA", "SPECIAL_CASES", "SQL_CASES", "SpecialCase", "SqlCase", "collect",
-           "raise_special", "raise_sql"]
+__all__ = [
+    "SCHEMA",
+    "SPECIAL_CASES",
+    "SQL_CASES",
+    "SpecialCase",
+    "SqlCase",
+    "collect",
+    "raise_special",
+    "raise_sql",
+]
 
 K = Kind
 
@@ -60,106 +68,179 @@ class SqlCase:
     params: tuple[Any, ...] | None = None
 
 
-def _e(kind: Kind, code: str, *resources: str, deps: tuple[str, ...] = (),
-       retryable: bool | None = None) -> Expected:
-    return Expected(kind=kind, code=code, resources=resources, dependencies=deps,
-                    retryable=retryable)
+def _e(
+    kind: Kind,
+    code: str,
+    *resources: str,
+    deps: tuple[str, ...] = (),
+    retryable: bool | None = None,
+) -> Expected:
+    return Expected(
+        kind=kind, code=code, resources=resources, dependencies=deps, retryable=retryable
+    )
 
 
-CAT, BIND, CONS, CONV = ("CatalogException", "BinderException", "ConstraintException",
-                         "ConversionException")
+CAT, BIND, CONS, CONV = (
+    "CatalogException",
+    "BinderException",
+    "ConstraintException",
+    "ConversionException",
+)
 INV = "InvalidInputException"
 
 SQL_CASES: tuple[SqlCase, ...] = (
     SqlCase("no-such-table", "SELECT * FROM orderz", _e(K.UNDEFINED_TABLE, CAT, "orderz")),
-    SqlCase("no-such-table-qualified", "SELECT * FROM main.orderz",
-            _e(K.UNDEFINED_TABLE, CAT, "orderz")),
-    SqlCase("no-such-schema", "SELECT * FROM nosch.t",
-            _e(K.UNDEFINED_SCHEMA, CAT, "nosch", "t")),
+    SqlCase(
+        "no-such-table-qualified", "SELECT * FROM main.orderz", _e(K.UNDEFINED_TABLE, CAT, "orderz")
+    ),
+    SqlCase("no-such-schema", "SELECT * FROM nosch.t", _e(K.UNDEFINED_SCHEMA, CAT, "nosch", "t")),
     SqlCase("no-such-view", "DROP VIEW v_nope", _e(K.UNDEFINED_TABLE, CAT, "v_nope")),
     SqlCase("no-such-index", "DROP INDEX ix_nope", _e(K.UNDEFINED_OBJECT, CAT, "ix_nope")),
-    SqlCase("no-such-sequence", "SELECT nextval('seq_nope')",
-            _e(K.UNDEFINED_OBJECT, CAT, "seq_nope")),
-    SqlCase("no-such-type", "CREATE TABLE t4 (x nosuchtype)",
-            _e(K.UNDEFINED_OBJECT, CAT, "nosuchtype")),
+    SqlCase(
+        "no-such-sequence", "SELECT nextval('seq_nope')", _e(K.UNDEFINED_OBJECT, CAT, "seq_nope")
+    ),
+    SqlCase(
+        "no-such-type", "CREATE TABLE t4 (x nosuchtype)", _e(K.UNDEFINED_OBJECT, CAT, "nosuchtype")
+    ),
     SqlCase("no-such-function", "SELECT nofn(1)", _e(K.UNDEFINED_FUNCTION, CAT, "nofn")),
     SqlCase("no-such-column", "SELECT emial FROM users", _e(K.UNDEFINED_COLUMN, BIND, "emial")),
-    SqlCase("no-such-column-qualified", "SELECT u.nope FROM users u",
-            _e(K.UNDEFINED_COLUMN, BIND, "nope")),
-    SqlCase("insert-unknown-column", "INSERT INTO a (zz) VALUES (1)",
-            _e(K.UNDEFINED_COLUMN, BIND, "zz", "a")),
+    SqlCase(
+        "no-such-column-qualified",
+        "SELECT u.nope FROM users u",
+        _e(K.UNDEFINED_COLUMN, BIND, "nope"),
+    ),
+    SqlCase(
+        "insert-unknown-column",
+        "INSERT INTO a (zz) VALUES (1)",
+        _e(K.UNDEFINED_COLUMN, BIND, "zz", "a"),
+    ),
     SqlCase("no-such-struct-key", "SELECT {'k': 1}.nokey", _e(K.UNDEFINED_COLUMN, BIND, "nokey")),
     SqlCase("wrong-argument-types", "SELECT abs(1, 2)", _e(K.UNDEFINED_FUNCTION, BIND, "abs")),
     SqlCase("operator-types", "SELECT 'a' + 1", _e(K.DATATYPE_MISMATCH, BIND)),
     SqlCase("ambiguous-column", "SELECT id FROM a, b", _e(K.AMBIGUOUS_COLUMN, BIND, "id")),
     SqlCase("group-by", "SELECT id, count(*) FROM users", _e(K.GROUPING_ERROR, BIND, "id")),
     SqlCase("values-count", "INSERT INTO a VALUES (1, 2)", _e(K.SYNTAX_ERROR, BIND, "a")),
-    SqlCase("foreign-key-definition",
-            "CREATE TABLE bad_fk (x INTEGER, FOREIGN KEY (x) REFERENCES orders (n))",
-            _e(K.INVALID_OBJECT_DEFINITION, BIND, "orders")),
+    SqlCase(
+        "foreign-key-definition",
+        "CREATE TABLE bad_fk (x INTEGER, FOREIGN KEY (x) REFERENCES orders (n))",
+        _e(K.INVALID_OBJECT_DEFINITION, BIND, "orders"),
+    ),
     SqlCase("detach-unknown-database", "DETACH nodb", _e(K.UNDEFINED_DATABASE, BIND, "nodb")),
-    SqlCase("attach-existing-name", "ATTACH ':memory:' AS memory",
-            _e(K.DUPLICATE_DATABASE, BIND, "memory")),
+    SqlCase(
+        "attach-existing-name",
+        "ATTACH ':memory:' AS memory",
+        _e(K.DUPLICATE_DATABASE, BIND, "memory"),
+    ),
     SqlCase("syntax", "SELEC * FROM users", _e(K.SYNTAX_ERROR, "ParserException")),
     SqlCase("syntax-incomplete", "SELECT (1", _e(K.SYNTAX_ERROR, "ParserException")),
-    SqlCase("parser-not-supported", "ALTER TABLE a ADD COLUMN k INTEGER PRIMARY KEY",
-            _e(K.FEATURE_NOT_SUPPORTED, "ParserException")),
-    SqlCase("unique", "INSERT INTO users VALUES (3, 'a@example.com', 5)",
-            _e(K.UNIQUE_VIOLATION, CONS)),
-    SqlCase("primary-key", "INSERT INTO users VALUES (1, 'c@example.com', 5)",
-            _e(K.UNIQUE_VIOLATION, CONS)),
-    SqlCase("not-null", "INSERT INTO users (id, age) VALUES (3, 5)",
-            _e(K.NOT_NULL_VIOLATION, CONS, "email", "users")),
-    SqlCase("check", "INSERT INTO users VALUES (4, 'd@example.com', -1)",
-            _e(K.CHECK_VIOLATION, CONS, "users")),
-    SqlCase("foreign-key-insert", "INSERT INTO orders VALUES (2, 99, 1)",
-            _e(K.FOREIGN_KEY_VIOLATION, CONS)),
-    SqlCase("foreign-key-delete-parent", "DELETE FROM users WHERE id = 1",
-            _e(K.FOREIGN_KEY_VIOLATION, CONS)),
-    SqlCase("drop-referenced-table", "DROP TABLE users",
-            _e(K.DEPENDENT_OBJECTS_STILL_EXIST, CAT, "orders", deps=("orders",))),
-    SqlCase("drop-unique-column", "ALTER TABLE users DROP COLUMN email",
-            _e(K.DEPENDENT_OBJECTS_STILL_EXIST, CAT, "email")),
-    SqlCase("drop-schema-with-tables", "DROP SCHEMA sales",
-            _e(K.DEPENDENT_OBJECTS_STILL_EXIST, "DependencyException", "sales",
-               deps=("leads",))),
+    SqlCase(
+        "parser-not-supported",
+        "ALTER TABLE a ADD COLUMN k INTEGER PRIMARY KEY",
+        _e(K.FEATURE_NOT_SUPPORTED, "ParserException"),
+    ),
+    SqlCase(
+        "unique", "INSERT INTO users VALUES (3, 'a@example.com', 5)", _e(K.UNIQUE_VIOLATION, CONS)
+    ),
+    SqlCase(
+        "primary-key",
+        "INSERT INTO users VALUES (1, 'c@example.com', 5)",
+        _e(K.UNIQUE_VIOLATION, CONS),
+    ),
+    SqlCase(
+        "not-null",
+        "INSERT INTO users (id, age) VALUES (3, 5)",
+        _e(K.NOT_NULL_VIOLATION, CONS, "email", "users"),
+    ),
+    SqlCase(
+        "check",
+        "INSERT INTO users VALUES (4, 'd@example.com', -1)",
+        _e(K.CHECK_VIOLATION, CONS, "users"),
+    ),
+    SqlCase(
+        "foreign-key-insert",
+        "INSERT INTO orders VALUES (2, 99, 1)",
+        _e(K.FOREIGN_KEY_VIOLATION, CONS),
+    ),
+    SqlCase(
+        "foreign-key-delete-parent",
+        "DELETE FROM users WHERE id = 1",
+        _e(K.FOREIGN_KEY_VIOLATION, CONS),
+    ),
+    SqlCase(
+        "drop-referenced-table",
+        "DROP TABLE users",
+        _e(K.DEPENDENT_OBJECTS_STILL_EXIST, CAT, "orders", deps=("orders",)),
+    ),
+    SqlCase(
+        "drop-unique-column",
+        "ALTER TABLE users DROP COLUMN email",
+        _e(K.DEPENDENT_OBJECTS_STILL_EXIST, CAT, "email"),
+    ),
+    SqlCase(
+        "drop-schema-with-tables",
+        "DROP SCHEMA sales",
+        _e(K.DEPENDENT_OBJECTS_STILL_EXIST, "DependencyException", "sales", deps=("leads",)),
+    ),
     SqlCase("drop-view-on-a-table", "DROP VIEW users", _e(K.WRONG_OBJECT_TYPE, CAT, "users")),
-    SqlCase("table-exists", "CREATE TABLE users (x INTEGER)",
-            _e(K.DUPLICATE_TABLE, CAT, "users")),
-    SqlCase("view-exists", "CREATE VIEW v_users AS SELECT 1",
-            _e(K.DUPLICATE_TABLE, CAT, "v_users")),
-    SqlCase("index-exists", "CREATE INDEX ix_orders_n ON orders (n)",
-            _e(K.DUPLICATE_OBJECT, CAT, "ix_orders_n")),
+    SqlCase("table-exists", "CREATE TABLE users (x INTEGER)", _e(K.DUPLICATE_TABLE, CAT, "users")),
+    SqlCase(
+        "view-exists", "CREATE VIEW v_users AS SELECT 1", _e(K.DUPLICATE_TABLE, CAT, "v_users")
+    ),
+    SqlCase(
+        "index-exists",
+        "CREATE INDEX ix_orders_n ON orders (n)",
+        _e(K.DUPLICATE_OBJECT, CAT, "ix_orders_n"),
+    ),
     SqlCase("schema-exists", "CREATE SCHEMA sales", _e(K.DUPLICATE_SCHEMA, CAT, "sales")),
     SqlCase("macro-exists", "CREATE MACRO twice(x) AS x", _e(K.DUPLICATE_OBJECT, CAT, "twice")),
-    SqlCase("duplicate-column", "CREATE TABLE t2 (x INTEGER, x INTEGER)",
-            _e(K.DUPLICATE_COLUMN, CAT, "x")),
+    SqlCase(
+        "duplicate-column",
+        "CREATE TABLE t2 (x INTEGER, x INTEGER)",
+        _e(K.DUPLICATE_COLUMN, CAT, "x"),
+    ),
     SqlCase("set-unknown-schema", "USE nodb", _e(K.UNDEFINED_SCHEMA, CAT, "nodb")),
-    SqlCase("conversion-integer", "SELECT 'abc'::INTEGER",
-            _e(K.INVALID_TEXT_REPRESENTATION, CONV)),
+    SqlCase("conversion-integer", "SELECT 'abc'::INTEGER", _e(K.INVALID_TEXT_REPRESENTATION, CONV)),
     SqlCase("conversion-date", "SELECT 'notadate'::DATE", _e(K.INVALID_DATETIME_FORMAT, CONV)),
     SqlCase("conversion-timestamp", "SELECT 'x'::TIMESTAMP", _e(K.INVALID_DATETIME_FORMAT, CONV)),
-    SqlCase("conversion-out-of-range", "SELECT 300::TINYINT",
-            _e(K.NUMERIC_VALUE_OUT_OF_RANGE, CONV)),
-    SqlCase("conversion-unimplemented", "SELECT [1, 2]::INTEGER",
-            _e(K.DATATYPE_MISMATCH, CONV)),
+    SqlCase(
+        "conversion-out-of-range", "SELECT 300::TINYINT", _e(K.NUMERIC_VALUE_OUT_OF_RANGE, CONV)
+    ),
+    SqlCase("conversion-unimplemented", "SELECT [1, 2]::INTEGER", _e(K.DATATYPE_MISMATCH, CONV)),
     SqlCase("malformed-json", "SELECT '{bad'::JSON", _e(K.INVALID_TEXT_REPRESENTATION, CONV)),
-    SqlCase("overflow", "SELECT 2147483647::INTEGER + 1",
-            _e(K.NUMERIC_VALUE_OUT_OF_RANGE, "OutOfRangeException")),
+    SqlCase(
+        "overflow",
+        "SELECT 2147483647::INTEGER + 1",
+        _e(K.NUMERIC_VALUE_OUT_OF_RANGE, "OutOfRangeException"),
+    ),
     SqlCase("division-by-zero", "SELECT 1 // 0", _e(K.DIVISION_BY_ZERO, INV)),
     SqlCase("strptime-format", "SELECT strptime('x', '%Y')", _e(K.INVALID_DATETIME_FORMAT, INV)),
     SqlCase("too-many-parameters", "SELECT ?", _e(K.INVALID_PARAMETER, INV), (1, 2)),
     SqlCase("missing-parameter", "SELECT ?, ?", _e(K.INVALID_PARAMETER, INV), (1,)),
-    SqlCase("sequence-exhausted", "SELECT nextval('seq_small') FROM range(5)",
-            _e(K.NUMERIC_VALUE_OUT_OF_RANGE, "SequenceException", "seq_small")),
-    SqlCase("invalid-index-key-type", "CREATE TABLE ix_list (i INTEGER[] PRIMARY KEY)",
-            _e(K.DATATYPE_MISMATCH, "InvalidTypeException")),
-    SqlCase("transaction-within-transaction", "BEGIN; BEGIN",
-            _e(K.INVALID_TRANSACTION_STATE, "TransactionException")),
-    SqlCase("commit-without-transaction", "COMMIT",
-            _e(K.INVALID_TRANSACTION_STATE, "TransactionException")),
-    SqlCase("missing-csv-file", "SELECT * FROM read_csv('/nonexistent/lde_duckdb/x.csv')",
-            _e(K.UNDEFINED_OBJECT, "IOException")),
+    SqlCase(
+        "sequence-exhausted",
+        "SELECT nextval('seq_small') FROM range(5)",
+        _e(K.NUMERIC_VALUE_OUT_OF_RANGE, "SequenceException", "seq_small"),
+    ),
+    SqlCase(
+        "invalid-index-key-type",
+        "CREATE TABLE ix_list (i INTEGER[] PRIMARY KEY)",
+        _e(K.DATATYPE_MISMATCH, "InvalidTypeException"),
+    ),
+    SqlCase(
+        "transaction-within-transaction",
+        "BEGIN; BEGIN",
+        _e(K.INVALID_TRANSACTION_STATE, "TransactionException"),
+    ),
+    SqlCase(
+        "commit-without-transaction",
+        "COMMIT",
+        _e(K.INVALID_TRANSACTION_STATE, "TransactionException"),
+    ),
+    SqlCase(
+        "missing-csv-file",
+        "SELECT * FROM read_csv('/nonexistent/lde_duckdb/x.csv')",
+        _e(K.UNDEFINED_OBJECT, "IOException"),
+    ),
 )
 
 
@@ -239,8 +320,12 @@ def _locked_by_another_process(tmp: Path) -> None:
     import duckdb
 
     path = str(tmp / "held.duckdb")
-    holder = subprocess.Popen([sys.executable, "-c", _HOLD_LOCK, path],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _HOLD_LOCK, path],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout is not None
         assert holder.stdout.readline().strip() == "ready"
@@ -311,12 +396,16 @@ def _interrupt(tmp: Path) -> None:
 def _out_of_memory(tmp: Path) -> None:
     import duckdb
 
-    conn = duckdb.connect(config={"memory_limit": "20MB", "threads": 1,
-                                  "preserve_insertion_order": False,
-                                  "temp_directory": ""})
+    conn = duckdb.connect(
+        config={
+            "memory_limit": "20MB",
+            "threads": 1,
+            "preserve_insertion_order": False,
+            "temp_directory": "",
+        }
+    )
     try:
-        conn.execute("SELECT list(range) FROM range(50000000) GROUP BY range % 1000000"
-                     ).fetchall()
+        conn.execute("SELECT list(range) FROM range(50000000) GROUP BY range % 1000000").fetchall()
     finally:
         conn.close()
 
@@ -330,22 +419,31 @@ def _closed(tmp: Path) -> None:
 
 
 SPECIAL_CASES: tuple[SpecialCase, ...] = (
-    SpecialCase("write-write-conflict", _conflict,
-                _e(K.SERIALIZATION_FAILURE, "TransactionException")),
-    SpecialCase("transaction-aborted-after-conflict", _aborted,
-                _e(K.TRANSACTION_ABORTED, "TransactionException")),
-    SpecialCase("file-locked-by-another-process", _locked_by_another_process,
-                _e(K.DATABASE_LOCKED, "IOException")),
-    SpecialCase("open-missing-directory", _missing_directory,
-                _e(K.UNDEFINED_DATABASE, "IOException")),
-    SpecialCase("attach-missing-file", _attach_missing,
-                _e(K.UNDEFINED_DATABASE, "IOException")),
+    SpecialCase(
+        "write-write-conflict", _conflict, _e(K.SERIALIZATION_FAILURE, "TransactionException")
+    ),
+    SpecialCase(
+        "transaction-aborted-after-conflict",
+        _aborted,
+        _e(K.TRANSACTION_ABORTED, "TransactionException"),
+    ),
+    SpecialCase(
+        "file-locked-by-another-process",
+        _locked_by_another_process,
+        _e(K.DATABASE_LOCKED, "IOException"),
+    ),
+    SpecialCase(
+        "open-missing-directory", _missing_directory, _e(K.UNDEFINED_DATABASE, "IOException")
+    ),
+    SpecialCase("attach-missing-file", _attach_missing, _e(K.UNDEFINED_DATABASE, "IOException")),
     SpecialCase("read-only-connection", _read_only, _e(K.READ_ONLY, INV, "ro")),
-    SpecialCase("external-access-disabled", _external_access_disabled,
-                _e(K.INSUFFICIENT_PRIVILEGE, "PermissionException")),
+    SpecialCase(
+        "external-access-disabled",
+        _external_access_disabled,
+        _e(K.INSUFFICIENT_PRIVILEGE, "PermissionException"),
+    ),
     SpecialCase("interrupted", _interrupt, _e(K.QUERY_CANCELED, "InterruptException")),
-    SpecialCase("out-of-memory", _out_of_memory,
-                _e(K.OUT_OF_MEMORY, "OutOfMemoryException")),
+    SpecialCase("out-of-memory", _out_of_memory, _e(K.OUT_OF_MEMORY, "OutOfMemoryException")),
     SpecialCase("closed-connection", _closed, _e(K.CONNECTION_LOST, "ConnectionException")),
 )
 
@@ -367,5 +465,6 @@ def collect() -> Iterator[CorpusCase]:
         for special in SPECIAL_CASES:
             tmp = Path(scratch) / special.name
             tmp.mkdir()
-            yield CorpusCase("duckdb", "duckdb", special.name, raise_special(special, tmp),
-                             special.expected)
+            yield CorpusCase(
+                "duckdb", "duckdb", special.name, raise_special(special, tmp), special.expected
+            )

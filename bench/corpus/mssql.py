@@ -31,9 +31,19 @@ from typing import Any
 from bench.corpus import CorpusCase, Expected
 from localdata_errors import Kind
 
-__all__ = ["CLIENT_CASES", "MESSAGE_CASES", "SERVER_CASES", "STATE_CASES", "ClientCase",
-           "MessageCase", "ServerCase", "collect", "pymssql_error", "pyodbc_error",
-           "pytds_error"]
+__all__ = [
+    "CLIENT_CASES",
+    "MESSAGE_CASES",
+    "SERVER_CASES",
+    "STATE_CASES",
+    "ClientCase",
+    "MessageCase",
+    "ServerCase",
+    "collect",
+    "pymssql_error",
+    "pyodbc_error",
+    "pytds_error",
+]
 
 K = Kind
 ODBC_CHAIN = "[Microsoft][ODBC Driver 18 for SQL Server]"
@@ -41,8 +51,10 @@ TERMINATED = (3621, "01000", "The statement has been terminated.")
 # pymssql's numbers that Cursor.execute raises as ProgrammingError / IntegrityError.
 PYMSSQL_PROG = frozenset({102, 207, 208, 2812, 4104})
 PYMSSQL_INTEGRITY = frozenset({515, 547, 2601, 2627})
-DBLIB_20018 = "DB-Lib error message 20018, severity {sev}:\nGeneral SQL Server error: " \
-              "Check messages from the SQL Server\n"
+DBLIB_20018 = (
+    "DB-Lib error message 20018, severity {sev}:\nGeneral SQL Server error: "
+    "Check messages from the SQL Server\n"
+)
 
 
 @dataclass(frozen=True)
@@ -74,418 +86,1260 @@ class ServerCase:
 
     def expected(self) -> Expected:
         """The expectation every driver shape of this message shares."""
-        return Expected(kind=self.kind, code=str(self.number), resources=self.resources,
-                        dependencies=self.dependencies, constraint=self.constraint,
-                        retryable=self.retryable)
+        return Expected(
+            kind=self.kind,
+            code=str(self.number),
+            resources=self.resources,
+            dependencies=self.dependencies,
+            constraint=self.constraint,
+            retryable=self.retryable,
+        )
 
 
 def S(  # noqa: N802, PLR0913 - a table row: short name, one keyword per column
-      number: int, sqlstate: str, text: str, kind: Kind, *resources: str,
-      deps: tuple[str, ...] = (), constraint: str | None = None, severity: int = 16,
-      login: bool = False, more: tuple[tuple[int, str, str], ...] = (),
-      label: str = "", retryable: bool | None = None,
-      drivers: tuple[str, ...] = ("pyodbc", "pymssql", "pytds")) -> ServerCase:
+    number: int,
+    sqlstate: str,
+    text: str,
+    kind: Kind,
+    *resources: str,
+    deps: tuple[str, ...] = (),
+    constraint: str | None = None,
+    severity: int = 16,
+    login: bool = False,
+    more: tuple[tuple[int, str, str], ...] = (),
+    label: str = "",
+    retryable: bool | None = None,
+    drivers: tuple[str, ...] = ("pyodbc", "pymssql", "pytds"),
+) -> ServerCase:
     """Build one :class:`ServerCase` row."""
-    return ServerCase(number, sqlstate, text, kind, resources, deps, constraint, severity,
-                      login, more, label, retryable, drivers)
+    return ServerCase(
+        number,
+        sqlstate,
+        text,
+        kind,
+        resources,
+        deps,
+        constraint,
+        severity,
+        login,
+        more,
+        label,
+        retryable,
+        drivers,
+    )
 
 
-FK_INSERT = ('The INSERT statement conflicted with the FOREIGN KEY constraint "FK_o_c". '
-             'The conflict occurred in database "db", table "dbo.customers", column \'id\'.')
-FK_DELETE = ('The DELETE statement conflicted with the REFERENCE constraint "FK_o_c". '
-             'The conflict occurred in database "db", table "dbo.orders", column '
-             "'customer_id'.")
-CK_UPDATE = ('The UPDATE statement conflicted with the CHECK constraint "CK_t_qty". '
-             'The conflict occurred in database "db", table "dbo.t", column \'qty\'.')
+FK_INSERT = (
+    'The INSERT statement conflicted with the FOREIGN KEY constraint "FK_o_c". '
+    'The conflict occurred in database "db", table "dbo.customers", column \'id\'.'
+)
+FK_DELETE = (
+    'The DELETE statement conflicted with the REFERENCE constraint "FK_o_c". '
+    'The conflict occurred in database "db", table "dbo.orders", column '
+    "'customer_id'."
+)
+CK_UPDATE = (
+    'The UPDATE statement conflicted with the CHECK constraint "CK_t_qty". '
+    'The conflict occurred in database "db", table "dbo.t", column \'qty\'.'
+)
 LOGIN_FAILED = (18456, "28000", "Login failed for user 'app'.")
 
 SERVER_CASES: tuple[ServerCase, ...] = (
     # -- malformed SQL
     S(102, "42000", "Incorrect syntax near 'FORM'.", K.SYNTAX_ERROR, severity=15),
-    S(105, "42000", "Unclosed quotation mark after the character string 'abc'.",
-      K.SYNTAX_ERROR, severity=15),
-    S(109, "42000", "There are more columns in the INSERT statement than values specified in "
-      "the VALUES clause. The number of values in the VALUES clause must match the number of "
-      "columns specified in the INSERT statement.", K.SYNTAX_ERROR, severity=15),
-    S(110, "42000", "There are fewer columns in the INSERT statement than values specified in "
-      "the VALUES clause. The number of values in the VALUES clause must match the number of "
-      "columns specified in the INSERT statement.", K.SYNTAX_ERROR, severity=15),
+    S(
+        105,
+        "42000",
+        "Unclosed quotation mark after the character string 'abc'.",
+        K.SYNTAX_ERROR,
+        severity=15,
+    ),
+    S(
+        109,
+        "42000",
+        "There are more columns in the INSERT statement than values specified in "
+        "the VALUES clause. The number of values in the VALUES clause must match the number of "
+        "columns specified in the INSERT statement.",
+        K.SYNTAX_ERROR,
+        severity=15,
+    ),
+    S(
+        110,
+        "42000",
+        "There are fewer columns in the INSERT statement than values specified in "
+        "the VALUES clause. The number of values in the VALUES clause must match the number of "
+        "columns specified in the INSERT statement.",
+        K.SYNTAX_ERROR,
+        severity=15,
+    ),
     S(156, "42000", "Incorrect syntax near the keyword 'FROM'.", K.SYNTAX_ERROR, severity=15),
-    S(213, "21S01", "Column name or number of supplied values does not match table definition.",
-      K.SYNTAX_ERROR),
-    S(319, "42000", "Incorrect syntax near the keyword 'with'. If this statement is a common "
-      "table expression, an xmlnamespaces clause or a change tracking context clause, the "
-      "previous statement must be terminated with a semicolon.", K.SYNTAX_ERROR, severity=15),
-    S(1038, "42000", "An object or column name is missing or empty. For SELECT INTO statements, "
-      "verify each column has a name. For other statements, look for empty alias names. "
-      "Aliases defined as \"\" or [] are not allowed. Change the alias to a valid name.",
-      K.SYNTAX_ERROR, severity=15),
-    S(4108, "42000", "Windowed functions can only appear in the SELECT or ORDER BY clauses.",
-      K.SYNTAX_ERROR, severity=15),
-    S(4145, "42000", "An expression of non-boolean type specified in a context where a "
-      "condition is expected, near 'ORDER'.", K.SYNTAX_ERROR, severity=15),
-    S(8155, "42000", "No column name was specified for column 1 of 'x'.", K.SYNTAX_ERROR,
-      severity=15),
-    S(130, "42000", "Cannot perform an aggregate function on an expression containing an "
-      "aggregate or a subquery.", K.GROUPING_ERROR),
-    S(147, "42000", "An aggregate may not appear in the WHERE clause unless it is in a subquery "
-      "contained in a HAVING clause or a select list, and the column being aggregated is an "
-      "outer reference.", K.GROUPING_ERROR, severity=15),
-    S(8120, "42000", "Column 'orders.status' is invalid in the select list because it is not "
-      "contained in either an aggregate function or the GROUP BY clause.", K.GROUPING_ERROR,
-      "status"),
+    S(
+        213,
+        "21S01",
+        "Column name or number of supplied values does not match table definition.",
+        K.SYNTAX_ERROR,
+    ),
+    S(
+        319,
+        "42000",
+        "Incorrect syntax near the keyword 'with'. If this statement is a common "
+        "table expression, an xmlnamespaces clause or a change tracking context clause, the "
+        "previous statement must be terminated with a semicolon.",
+        K.SYNTAX_ERROR,
+        severity=15,
+    ),
+    S(
+        1038,
+        "42000",
+        "An object or column name is missing or empty. For SELECT INTO statements, "
+        "verify each column has a name. For other statements, look for empty alias names. "
+        'Aliases defined as "" or [] are not allowed. Change the alias to a valid name.',
+        K.SYNTAX_ERROR,
+        severity=15,
+    ),
+    S(
+        4108,
+        "42000",
+        "Windowed functions can only appear in the SELECT or ORDER BY clauses.",
+        K.SYNTAX_ERROR,
+        severity=15,
+    ),
+    S(
+        4145,
+        "42000",
+        "An expression of non-boolean type specified in a context where a "
+        "condition is expected, near 'ORDER'.",
+        K.SYNTAX_ERROR,
+        severity=15,
+    ),
+    S(
+        8155,
+        "42000",
+        "No column name was specified for column 1 of 'x'.",
+        K.SYNTAX_ERROR,
+        severity=15,
+    ),
+    S(
+        130,
+        "42000",
+        "Cannot perform an aggregate function on an expression containing an "
+        "aggregate or a subquery.",
+        K.GROUPING_ERROR,
+    ),
+    S(
+        147,
+        "42000",
+        "An aggregate may not appear in the WHERE clause unless it is in a subquery "
+        "contained in a HAVING clause or a select list, and the column being aggregated is an "
+        "outer reference.",
+        K.GROUPING_ERROR,
+        severity=15,
+    ),
+    S(
+        8120,
+        "42000",
+        "Column 'orders.status' is invalid in the select list because it is not "
+        "contained in either an aggregate function or the GROUP BY clause.",
+        K.GROUPING_ERROR,
+        "status",
+    ),
     # -- missing objects
     S(208, "42S02", "Invalid object name 'dbo.orders'.", K.UNDEFINED_TABLE, "orders"),
-    S(208, "42S02", "Invalid object name 'Sales.Orders'.", K.UNDEFINED_TABLE, "Orders",
-      label="case-kept"),
-    S(1767, "42000", "Foreign key 'FK_o_c' references invalid table 'dbo.customers'.",
-      K.UNDEFINED_TABLE, "customers", "FK_o_c", constraint="FK_o_c"),
-    S(4902, "42S02", 'Cannot find the object "dbo.orders" because it does not exist or you do '
-      "not have permissions.", K.UNDEFINED_TABLE, "orders"),
+    S(
+        208,
+        "42S02",
+        "Invalid object name 'Sales.Orders'.",
+        K.UNDEFINED_TABLE,
+        "Orders",
+        label="case-kept",
+    ),
+    S(
+        1767,
+        "42000",
+        "Foreign key 'FK_o_c' references invalid table 'dbo.customers'.",
+        K.UNDEFINED_TABLE,
+        "customers",
+        "FK_o_c",
+        constraint="FK_o_c",
+    ),
+    S(
+        4902,
+        "42S02",
+        'Cannot find the object "dbo.orders" because it does not exist or you do '
+        "not have permissions.",
+        K.UNDEFINED_TABLE,
+        "orders",
+    ),
     S(207, "42S22", "Invalid column name 'foo'.", K.UNDEFINED_COLUMN, "foo"),
-    S(4104, "42000", 'The multi-part identifier "o.customer_id" could not be bound.',
-      K.UNDEFINED_COLUMN, "customer_id"),
-    S(4924, "42000", "ALTER TABLE ALTER COLUMN failed because column 'qty' does not exist in "
-      "table 'orders'.", K.UNDEFINED_COLUMN, "qty", "orders"),
-    S(195, "42000", "'STRING_AGGX' is not a recognized built-in function name.",
-      K.UNDEFINED_FUNCTION, "STRING_AGGX", severity=15),
-    S(2812, "42000", "Could not find stored procedure 'usp_missing'.", K.UNDEFINED_FUNCTION,
-      "usp_missing"),
-    S(4121, "42000", 'Cannot find either column "dbo" or the user-defined function or aggregate '
-      '"dbo.fn_total", or the name is ambiguous.', K.UNDEFINED_FUNCTION, "fn_total"),
-    S(3701, "42S02", "Cannot drop the view 'dbo.v_totals', because it does not exist or you do "
-      "not have permission.", K.UNDEFINED_OBJECT, "v_totals", severity=11),
-    S(3701, "42S02", "Cannot drop the table 'dbo.orders', because it does not exist or you do "
-      "not have permission.", K.UNDEFINED_TABLE, "orders", severity=11, label="table"),
-    S(3728, "42000", "'CK_x' is not a constraint.", K.UNDEFINED_OBJECT, "CK_x",
-      constraint="CK_x"),
-    S(15151, "42000", "Cannot drop the user 'bob', because it does not exist or you do not have "
-      "permission.", K.UNDEFINED_OBJECT, "bob"),
-    S(911, "42000", "Database 'salesdb' does not exist. Make sure that the name is entered "
-      "correctly.", K.UNDEFINED_DATABASE, "salesdb"),
-    S(4060, "42000", 'Cannot open database "salesdb" requested by the login. The login failed.',
-      K.UNDEFINED_DATABASE, "salesdb", severity=11, login=True, more=(LOGIN_FAILED,)),
-    S(4064, "42000", "Cannot open user default database. Login failed.", K.UNDEFINED_DATABASE,
-      severity=11, login=True, more=(LOGIN_FAILED,)),
-    S(2760, "42000", 'The specified schema name "sales" either does not exist or you do not '
-      "have permission to use it.", K.UNDEFINED_SCHEMA, "sales"),
+    S(
+        4104,
+        "42000",
+        'The multi-part identifier "o.customer_id" could not be bound.',
+        K.UNDEFINED_COLUMN,
+        "customer_id",
+    ),
+    S(
+        4924,
+        "42000",
+        "ALTER TABLE ALTER COLUMN failed because column 'qty' does not exist in table 'orders'.",
+        K.UNDEFINED_COLUMN,
+        "qty",
+        "orders",
+    ),
+    S(
+        195,
+        "42000",
+        "'STRING_AGGX' is not a recognized built-in function name.",
+        K.UNDEFINED_FUNCTION,
+        "STRING_AGGX",
+        severity=15,
+    ),
+    S(
+        2812,
+        "42000",
+        "Could not find stored procedure 'usp_missing'.",
+        K.UNDEFINED_FUNCTION,
+        "usp_missing",
+    ),
+    S(
+        4121,
+        "42000",
+        'Cannot find either column "dbo" or the user-defined function or aggregate '
+        '"dbo.fn_total", or the name is ambiguous.',
+        K.UNDEFINED_FUNCTION,
+        "fn_total",
+    ),
+    S(
+        3701,
+        "42S02",
+        "Cannot drop the view 'dbo.v_totals', because it does not exist or you do "
+        "not have permission.",
+        K.UNDEFINED_OBJECT,
+        "v_totals",
+        severity=11,
+    ),
+    S(
+        3701,
+        "42S02",
+        "Cannot drop the table 'dbo.orders', because it does not exist or you do "
+        "not have permission.",
+        K.UNDEFINED_TABLE,
+        "orders",
+        severity=11,
+        label="table",
+    ),
+    S(3728, "42000", "'CK_x' is not a constraint.", K.UNDEFINED_OBJECT, "CK_x", constraint="CK_x"),
+    S(
+        15151,
+        "42000",
+        "Cannot drop the user 'bob', because it does not exist or you do not have permission.",
+        K.UNDEFINED_OBJECT,
+        "bob",
+    ),
+    S(
+        911,
+        "42000",
+        "Database 'salesdb' does not exist. Make sure that the name is entered correctly.",
+        K.UNDEFINED_DATABASE,
+        "salesdb",
+    ),
+    S(
+        4060,
+        "42000",
+        'Cannot open database "salesdb" requested by the login. The login failed.',
+        K.UNDEFINED_DATABASE,
+        "salesdb",
+        severity=11,
+        login=True,
+        more=(LOGIN_FAILED,),
+    ),
+    S(
+        4064,
+        "42000",
+        "Cannot open user default database. Login failed.",
+        K.UNDEFINED_DATABASE,
+        severity=11,
+        login=True,
+        more=(LOGIN_FAILED,),
+    ),
+    S(
+        2760,
+        "42000",
+        'The specified schema name "sales" either does not exist or you do not '
+        "have permission to use it.",
+        K.UNDEFINED_SCHEMA,
+        "sales",
+    ),
     # -- objects that already exist
-    S(2705, "42S21", "Column names in each table must be unique. Column name 'email' in table "
-      "'users' is specified more than once.", K.DUPLICATE_COLUMN, "email", "users"),
-    S(8156, "42000", "The column 'id' was specified multiple times for 'x'.",
-      K.DUPLICATE_COLUMN, "id"),
-    S(1913, "42S11", "The operation failed because an index or statistics with name "
-      "'IX_t_email' already exists on table 'dbo.t'.", K.DUPLICATE_OBJECT, "IX_t_email", "t"),
-    S(2714, "42S01", "There is already an object named 'orders' in the database.",
-      K.DUPLICATE_OBJECT, "orders"),
-    S(15023, "42000", "User, group, or role 'bob' already exists in the current database.",
-      K.DUPLICATE_OBJECT, "bob"),
+    S(
+        2705,
+        "42S21",
+        "Column names in each table must be unique. Column name 'email' in table "
+        "'users' is specified more than once.",
+        K.DUPLICATE_COLUMN,
+        "email",
+        "users",
+    ),
+    S(
+        8156,
+        "42000",
+        "The column 'id' was specified multiple times for 'x'.",
+        K.DUPLICATE_COLUMN,
+        "id",
+    ),
+    S(
+        1913,
+        "42S11",
+        "The operation failed because an index or statistics with name "
+        "'IX_t_email' already exists on table 'dbo.t'.",
+        K.DUPLICATE_OBJECT,
+        "IX_t_email",
+        "t",
+    ),
+    S(
+        2714,
+        "42S01",
+        "There is already an object named 'orders' in the database.",
+        K.DUPLICATE_OBJECT,
+        "orders",
+    ),
+    S(
+        15023,
+        "42000",
+        "User, group, or role 'bob' already exists in the current database.",
+        K.DUPLICATE_OBJECT,
+        "bob",
+    ),
     S(15025, "42000", "The server principal 'bob' already exists.", K.DUPLICATE_OBJECT, "bob"),
-    S(1801, "42000", "Database 'salesdb' already exists. Choose a different database name.",
-      K.DUPLICATE_DATABASE, "salesdb"),
+    S(
+        1801,
+        "42000",
+        "Database 'salesdb' already exists. Choose a different database name.",
+        K.DUPLICATE_DATABASE,
+        "salesdb",
+    ),
     S(209, "42000", "Ambiguous column name 'id'.", K.AMBIGUOUS_COLUMN, "id"),
-    S(1750, "42000", "Could not create constraint or index. See previous errors.",
-      K.INVALID_OBJECT_DEFINITION),
-    S(1776, "42000", "There are no primary or candidate keys in the referenced table "
-      "'dbo.customers' that match the referencing column list in the foreign key 'FK_o_c'.",
-      K.INVALID_OBJECT_DEFINITION, "customers", "FK_o_c", constraint="FK_o_c",
-      more=((1750, "42000", "Could not create constraint or index. See previous errors."),)),
-    S(1778, "42000", "Column 'customers.id' is not the same data type as referencing column "
-      "'orders.customer_id' in foreign key 'FK_o_c'.", K.INVALID_OBJECT_DEFINITION, "FK_o_c",
-      constraint="FK_o_c"),
-    S(1785, "42000", "Introducing FOREIGN KEY constraint 'FK_o_c' on table 'orders' may cause "
-      "cycles or multiple cascade paths. Specify ON DELETE NO ACTION or ON UPDATE NO ACTION, or "
-      "modify other FOREIGN KEY constraints.", K.INVALID_OBJECT_DEFINITION, "orders", "FK_o_c",
-      constraint="FK_o_c"),
-    S(4901, "42000", "ALTER TABLE only allows columns to be added that can contain nulls, or "
-      "have a DEFAULT definition specified, or the column being added is an identity or "
-      "timestamp column, or alternatively if none of the previous conditions are satisfied the "
-      "table must be empty to allow addition of this column. Column 'status' cannot be added to "
-      "non-empty table 'orders' because it does not satisfy these conditions.",
-      K.INVALID_OBJECT_DEFINITION, "status", "orders"),
+    S(
+        1750,
+        "42000",
+        "Could not create constraint or index. See previous errors.",
+        K.INVALID_OBJECT_DEFINITION,
+    ),
+    S(
+        1776,
+        "42000",
+        "There are no primary or candidate keys in the referenced table "
+        "'dbo.customers' that match the referencing column list in the foreign key 'FK_o_c'.",
+        K.INVALID_OBJECT_DEFINITION,
+        "customers",
+        "FK_o_c",
+        constraint="FK_o_c",
+        more=((1750, "42000", "Could not create constraint or index. See previous errors."),),
+    ),
+    S(
+        1778,
+        "42000",
+        "Column 'customers.id' is not the same data type as referencing column "
+        "'orders.customer_id' in foreign key 'FK_o_c'.",
+        K.INVALID_OBJECT_DEFINITION,
+        "FK_o_c",
+        constraint="FK_o_c",
+    ),
+    S(
+        1785,
+        "42000",
+        "Introducing FOREIGN KEY constraint 'FK_o_c' on table 'orders' may cause "
+        "cycles or multiple cascade paths. Specify ON DELETE NO ACTION or ON UPDATE NO ACTION, or "
+        "modify other FOREIGN KEY constraints.",
+        K.INVALID_OBJECT_DEFINITION,
+        "orders",
+        "FK_o_c",
+        constraint="FK_o_c",
+    ),
+    S(
+        4901,
+        "42000",
+        "ALTER TABLE only allows columns to be added that can contain nulls, or "
+        "have a DEFAULT definition specified, or the column being added is an identity or "
+        "timestamp column, or alternatively if none of the previous conditions are satisfied the "
+        "table must be empty to allow addition of this column. Column 'status' cannot be added to "
+        "non-empty table 'orders' because it does not satisfy these conditions.",
+        K.INVALID_OBJECT_DEFINITION,
+        "status",
+        "orders",
+    ),
     # -- constraints
-    S(1505, "23000", "The CREATE UNIQUE INDEX statement terminated because a duplicate key was "
-      "found for the object name 'dbo.users' and the index name 'UX_users_email'. The "
-      "duplicate key value is (a@b.c).", K.UNIQUE_VIOLATION, "users", "UX_users_email"),
-    S(2601, "23000", "Cannot insert duplicate key row in object 'dbo.t' with unique index "
-      "'IX_t_email'. The duplicate key value is (a@b.c).", K.UNIQUE_VIOLATION, "t",
-      "IX_t_email", severity=14, more=(TERMINATED,)),
-    S(2627, "23000", "Violation of PRIMARY KEY constraint 'PK_t'. Cannot insert duplicate key in "
-      "object 'dbo.t'. The duplicate key value is (1).", K.UNIQUE_VIOLATION, "t", "PK_t",
-      constraint="PK_t", severity=14, more=(TERMINATED,)),
-    S(2627, "23000", "Violation of UNIQUE KEY constraint 'UQ_users_email'. Cannot insert "
-      "duplicate key in object 'dbo.users'. The duplicate key value is (a@b.c).",
-      K.UNIQUE_VIOLATION, "users", "UQ_users_email", constraint="UQ_users_email", severity=14,
-      more=(TERMINATED,), label="unique-key"),
-    S(547, "23000", FK_INSERT, K.FOREIGN_KEY_VIOLATION, "FK_o_c", deps=("customers",),
-      constraint="FK_o_c", more=(TERMINATED,)),
-    S(547, "23000", FK_DELETE, K.FOREIGN_KEY_VIOLATION, "FK_o_c", deps=("orders",),
-      constraint="FK_o_c", more=(TERMINATED,), label="reference"),
-    S(547, "23000", 'The INSERT statement conflicted with the FOREIGN KEY SAME TABLE constraint '
-      '"FK_emp_manager". The conflict occurred in database "db", table "dbo.employees", column '
-      "'id'.", K.FOREIGN_KEY_VIOLATION, "employees", "FK_emp_manager", deps=("employees",),
-      constraint="FK_emp_manager", more=(TERMINATED,), label="same-table"),
-    S(547, "23000", CK_UPDATE, K.CHECK_VIOLATION, "t", "qty", "CK_t_qty",
-      constraint="CK_t_qty", more=(TERMINATED,), label="check"),
-    S(515, "23000", "Cannot insert the value NULL into column 'name', table 'db.dbo.t'; column "
-      "does not allow nulls. INSERT fails.", K.NOT_NULL_VIOLATION, "t", "name",
-      more=(TERMINATED,)),
-    S(3726, "42000", "Could not drop object 'dbo.customers' because it is referenced by a "
-      "FOREIGN KEY constraint.", K.DEPENDENT_OBJECTS_STILL_EXIST, "customers"),
-    S(3729, "42000", "Cannot DROP TABLE 'dbo.customers' because it is being referenced by object "
-      "'v_customer_orders'.", K.DEPENDENT_OBJECTS_STILL_EXIST, "customers",
-      deps=("v_customer_orders",)),
-    S(4712, "42000", "Cannot truncate table 'dbo.customers' because it is being referenced by a "
-      "FOREIGN KEY constraint.", K.DEPENDENT_OBJECTS_STILL_EXIST, "customers"),
-    S(4922, "42000", "ALTER TABLE DROP COLUMN qty failed because one or more objects access "
-      "this column.", K.DEPENDENT_OBJECTS_STILL_EXIST, "qty"),
-    S(5074, "42000", "The object 'DF_orders_qty' is dependent on column 'qty'.",
-      K.DEPENDENT_OBJECTS_STILL_EXIST, "qty", deps=("DF_orders_qty",),
-      more=((4922, "42000", "ALTER TABLE DROP COLUMN qty failed because one or more objects "
-             "access this column."),)),
+    S(
+        1505,
+        "23000",
+        "The CREATE UNIQUE INDEX statement terminated because a duplicate key was "
+        "found for the object name 'dbo.users' and the index name 'UX_users_email'. The "
+        "duplicate key value is (a@b.c).",
+        K.UNIQUE_VIOLATION,
+        "users",
+        "UX_users_email",
+    ),
+    S(
+        2601,
+        "23000",
+        "Cannot insert duplicate key row in object 'dbo.t' with unique index "
+        "'IX_t_email'. The duplicate key value is (a@b.c).",
+        K.UNIQUE_VIOLATION,
+        "t",
+        "IX_t_email",
+        severity=14,
+        more=(TERMINATED,),
+    ),
+    S(
+        2627,
+        "23000",
+        "Violation of PRIMARY KEY constraint 'PK_t'. Cannot insert duplicate key in "
+        "object 'dbo.t'. The duplicate key value is (1).",
+        K.UNIQUE_VIOLATION,
+        "t",
+        "PK_t",
+        constraint="PK_t",
+        severity=14,
+        more=(TERMINATED,),
+    ),
+    S(
+        2627,
+        "23000",
+        "Violation of UNIQUE KEY constraint 'UQ_users_email'. Cannot insert "
+        "duplicate key in object 'dbo.users'. The duplicate key value is (a@b.c).",
+        K.UNIQUE_VIOLATION,
+        "users",
+        "UQ_users_email",
+        constraint="UQ_users_email",
+        severity=14,
+        more=(TERMINATED,),
+        label="unique-key",
+    ),
+    S(
+        547,
+        "23000",
+        FK_INSERT,
+        K.FOREIGN_KEY_VIOLATION,
+        "FK_o_c",
+        deps=("customers",),
+        constraint="FK_o_c",
+        more=(TERMINATED,),
+    ),
+    S(
+        547,
+        "23000",
+        FK_DELETE,
+        K.FOREIGN_KEY_VIOLATION,
+        "FK_o_c",
+        deps=("orders",),
+        constraint="FK_o_c",
+        more=(TERMINATED,),
+        label="reference",
+    ),
+    S(
+        547,
+        "23000",
+        "The INSERT statement conflicted with the FOREIGN KEY SAME TABLE constraint "
+        '"FK_emp_manager". The conflict occurred in database "db", table "dbo.employees", column '
+        "'id'.",
+        K.FOREIGN_KEY_VIOLATION,
+        "employees",
+        "FK_emp_manager",
+        deps=("employees",),
+        constraint="FK_emp_manager",
+        more=(TERMINATED,),
+        label="same-table",
+    ),
+    S(
+        547,
+        "23000",
+        CK_UPDATE,
+        K.CHECK_VIOLATION,
+        "t",
+        "qty",
+        "CK_t_qty",
+        constraint="CK_t_qty",
+        more=(TERMINATED,),
+        label="check",
+    ),
+    S(
+        515,
+        "23000",
+        "Cannot insert the value NULL into column 'name', table 'db.dbo.t'; column "
+        "does not allow nulls. INSERT fails.",
+        K.NOT_NULL_VIOLATION,
+        "t",
+        "name",
+        more=(TERMINATED,),
+    ),
+    S(
+        3726,
+        "42000",
+        "Could not drop object 'dbo.customers' because it is referenced by a "
+        "FOREIGN KEY constraint.",
+        K.DEPENDENT_OBJECTS_STILL_EXIST,
+        "customers",
+    ),
+    S(
+        3729,
+        "42000",
+        "Cannot DROP TABLE 'dbo.customers' because it is being referenced by object "
+        "'v_customer_orders'.",
+        K.DEPENDENT_OBJECTS_STILL_EXIST,
+        "customers",
+        deps=("v_customer_orders",),
+    ),
+    S(
+        4712,
+        "42000",
+        "Cannot truncate table 'dbo.customers' because it is being referenced by a "
+        "FOREIGN KEY constraint.",
+        K.DEPENDENT_OBJECTS_STILL_EXIST,
+        "customers",
+    ),
+    S(
+        4922,
+        "42000",
+        "ALTER TABLE DROP COLUMN qty failed because one or more objects access this column.",
+        K.DEPENDENT_OBJECTS_STILL_EXIST,
+        "qty",
+    ),
+    S(
+        5074,
+        "42000",
+        "The object 'DF_orders_qty' is dependent on column 'qty'.",
+        K.DEPENDENT_OBJECTS_STILL_EXIST,
+        "qty",
+        deps=("DF_orders_qty",),
+        more=(
+            (
+                4922,
+                "42000",
+                "ALTER TABLE DROP COLUMN qty failed because one or more objects "
+                "access this column.",
+            ),
+        ),
+    ),
     # -- who may do what
     S(*LOGIN_FAILED, K.INVALID_PASSWORD, severity=14, login=True, more=(LOGIN_FAILED,)),
-    S(18452, "28000", "Login failed. The login is from an untrusted domain and cannot be used "
-      "with Integrated authentication.", K.INVALID_AUTHORIZATION, severity=14, login=True),
-    S(18470, "28000", "Login failed for user 'app'. Reason: The account is disabled.",
-      K.INVALID_AUTHORIZATION, severity=14, login=True),
-    S(18486, "28000", "Login failed for user 'app' because the account is currently locked out. "
-      "The system administrator can unlock it.", K.INVALID_AUTHORIZATION, severity=14,
-      login=True),
-    S(18487, "28000", "Login failed for user 'app'. Reason: The password of the account has "
-      "expired.", K.INVALID_AUTHORIZATION, severity=14, login=True),
-    S(18488, "28000", "Login failed for user 'app'. Reason: The password of the account must be "
-      "changed.", K.INVALID_AUTHORIZATION, severity=14, login=True),
-    S(40615, "42000", "Cannot open server 'myserver' requested by the login. Client with IP "
-      "address '203.0.113.5' is not allowed to access the server.  To enable access, use the "
-      "Windows Azure Management Portal or run sp_set_firewall_rule on the master database to "
-      "create a firewall rule for this IP address or address range.  It may take up to five "
-      "minutes for this change to take effect.", K.INVALID_AUTHORIZATION, severity=14,
-      login=True),
-    S(229, "42000", "The SELECT permission was denied on the object 'orders', database "
-      "'salesdb', schema 'dbo'.", K.INSUFFICIENT_PRIVILEGE, "orders", "salesdb", severity=14),
-    S(230, "42000", "The SELECT permission was denied on the column 'salary' of the object "
-      "'employees', database 'hr', schema 'dbo'.", K.INSUFFICIENT_PRIVILEGE, "employees",
-      "salary", severity=14),
-    S(262, "42000", "CREATE TABLE permission denied in database 'salesdb'.",
-      K.INSUFFICIENT_PRIVILEGE, "salesdb", severity=14),
-    S(297, "42000", "The user does not have permission to perform this action.",
-      K.INSUFFICIENT_PRIVILEGE),
-    S(300, "42000", "VIEW SERVER STATE permission was denied on object 'server', database "
-      "'master'.", K.INSUFFICIENT_PRIVILEGE, "server", "master", severity=14),
-    S(916, "42000", 'The server principal "app" is not able to access the database "hr" under '
-      "the current security context.", K.INSUFFICIENT_PRIVILEGE, "hr", severity=14),
-    S(15247, "42000", "User does not have permission to perform this action.",
-      K.INSUFFICIENT_PRIVILEGE),
-    S(3906, "42000", 'Failed to update database "salesdb" because the database is read-only.',
-      K.READ_ONLY, "salesdb"),
+    S(
+        18452,
+        "28000",
+        "Login failed. The login is from an untrusted domain and cannot be used "
+        "with Integrated authentication.",
+        K.INVALID_AUTHORIZATION,
+        severity=14,
+        login=True,
+    ),
+    S(
+        18470,
+        "28000",
+        "Login failed for user 'app'. Reason: The account is disabled.",
+        K.INVALID_AUTHORIZATION,
+        severity=14,
+        login=True,
+    ),
+    S(
+        18486,
+        "28000",
+        "Login failed for user 'app' because the account is currently locked out. "
+        "The system administrator can unlock it.",
+        K.INVALID_AUTHORIZATION,
+        severity=14,
+        login=True,
+    ),
+    S(
+        18487,
+        "28000",
+        "Login failed for user 'app'. Reason: The password of the account has expired.",
+        K.INVALID_AUTHORIZATION,
+        severity=14,
+        login=True,
+    ),
+    S(
+        18488,
+        "28000",
+        "Login failed for user 'app'. Reason: The password of the account must be changed.",
+        K.INVALID_AUTHORIZATION,
+        severity=14,
+        login=True,
+    ),
+    S(
+        40615,
+        "42000",
+        "Cannot open server 'myserver' requested by the login. Client with IP "
+        "address '203.0.113.5' is not allowed to access the server.  To enable access, use the "
+        "Windows Azure Management Portal or run sp_set_firewall_rule on the master database to "
+        "create a firewall rule for this IP address or address range.  It may take up to five "
+        "minutes for this change to take effect.",
+        K.INVALID_AUTHORIZATION,
+        severity=14,
+        login=True,
+    ),
+    S(
+        229,
+        "42000",
+        "The SELECT permission was denied on the object 'orders', database "
+        "'salesdb', schema 'dbo'.",
+        K.INSUFFICIENT_PRIVILEGE,
+        "orders",
+        "salesdb",
+        severity=14,
+    ),
+    S(
+        230,
+        "42000",
+        "The SELECT permission was denied on the column 'salary' of the object "
+        "'employees', database 'hr', schema 'dbo'.",
+        K.INSUFFICIENT_PRIVILEGE,
+        "employees",
+        "salary",
+        severity=14,
+    ),
+    S(
+        262,
+        "42000",
+        "CREATE TABLE permission denied in database 'salesdb'.",
+        K.INSUFFICIENT_PRIVILEGE,
+        "salesdb",
+        severity=14,
+    ),
+    S(
+        297,
+        "42000",
+        "The user does not have permission to perform this action.",
+        K.INSUFFICIENT_PRIVILEGE,
+    ),
+    S(
+        300,
+        "42000",
+        "VIEW SERVER STATE permission was denied on object 'server', database 'master'.",
+        K.INSUFFICIENT_PRIVILEGE,
+        "server",
+        "master",
+        severity=14,
+    ),
+    S(
+        916,
+        "42000",
+        'The server principal "app" is not able to access the database "hr" under '
+        "the current security context.",
+        K.INSUFFICIENT_PRIVILEGE,
+        "hr",
+        severity=14,
+    ),
+    S(
+        15247,
+        "42000",
+        "User does not have permission to perform this action.",
+        K.INSUFFICIENT_PRIVILEGE,
+    ),
+    S(
+        3906,
+        "42000",
+        'Failed to update database "salesdb" because the database is read-only.',
+        K.READ_ONLY,
+        "salesdb",
+    ),
     # -- wait and retry
-    S(1205, "40001", "Transaction (Process ID 52) was deadlocked on lock resources with another "
-      "process and has been chosen as the deadlock victim. Rerun the transaction.",
-      K.DEADLOCK_DETECTED, severity=13),
-    S(3960, "HY000", "Snapshot isolation transaction aborted due to update conflict. You cannot "
-      "use snapshot isolation to access table 'dbo.orders' directly or indirectly in database "
-      "'salesdb' to update, delete, or insert the row that has been modified or deleted by "
-      "another transaction. Retry the transaction or change the isolation level for the "
-      "update/delete statement.", K.SERIALIZATION_FAILURE),
-    S(3961, "HY000", "Snapshot isolation transaction failed in database 'salesdb' because the "
-      "object accessed by the statement has been modified by a DDL statement in another "
-      "concurrent transaction since the start of this transaction.  It is disallowed because "
-      "the metadata is not versioned. A concurrent update to metadata can lead to "
-      "inconsistency if mixed with snapshot isolation.", K.SERIALIZATION_FAILURE, "salesdb"),
-    S(41301, "HY000", "Dependency failure: a dependency was taken on another transaction that "
-      "later failed to commit.", K.SERIALIZATION_FAILURE),
-    S(41302, "HY000", "The current transaction attempted to update a record that has been "
-      "updated since this transaction started. The transaction was aborted.",
-      K.SERIALIZATION_FAILURE),
-    S(41305, "HY000", "The current transaction failed to commit due to a repeatable read "
-      "validation failure.", K.SERIALIZATION_FAILURE),
-    S(41325, "HY000", "The current transaction failed to commit due to a serializable "
-      "validation failure.", K.SERIALIZATION_FAILURE),
-    S(41839, "HY000", "Transaction exceeded the maximum number of commit dependencies and the "
-      "last statement was aborted. Retry the statement.", K.SERIALIZATION_FAILURE),
-    S(1204, "HY000", "The instance of the SQL Server Database Engine cannot obtain a LOCK "
-      "resource at this time. Rerun your statement when there are fewer active users. Ask the "
-      "database administrator to check the lock and memory configuration for this instance, "
-      "or to check for long-running transactions.", K.LOCK_NOT_AVAILABLE, severity=19),
+    S(
+        1205,
+        "40001",
+        "Transaction (Process ID 52) was deadlocked on lock resources with another "
+        "process and has been chosen as the deadlock victim. Rerun the transaction.",
+        K.DEADLOCK_DETECTED,
+        severity=13,
+    ),
+    S(
+        3960,
+        "HY000",
+        "Snapshot isolation transaction aborted due to update conflict. You cannot "
+        "use snapshot isolation to access table 'dbo.orders' directly or indirectly in database "
+        "'salesdb' to update, delete, or insert the row that has been modified or deleted by "
+        "another transaction. Retry the transaction or change the isolation level for the "
+        "update/delete statement.",
+        K.SERIALIZATION_FAILURE,
+    ),
+    S(
+        3961,
+        "HY000",
+        "Snapshot isolation transaction failed in database 'salesdb' because the "
+        "object accessed by the statement has been modified by a DDL statement in another "
+        "concurrent transaction since the start of this transaction.  It is disallowed because "
+        "the metadata is not versioned. A concurrent update to metadata can lead to "
+        "inconsistency if mixed with snapshot isolation.",
+        K.SERIALIZATION_FAILURE,
+        "salesdb",
+    ),
+    S(
+        41301,
+        "HY000",
+        "Dependency failure: a dependency was taken on another transaction that "
+        "later failed to commit.",
+        K.SERIALIZATION_FAILURE,
+    ),
+    S(
+        41302,
+        "HY000",
+        "The current transaction attempted to update a record that has been "
+        "updated since this transaction started. The transaction was aborted.",
+        K.SERIALIZATION_FAILURE,
+    ),
+    S(
+        41305,
+        "HY000",
+        "The current transaction failed to commit due to a repeatable read validation failure.",
+        K.SERIALIZATION_FAILURE,
+    ),
+    S(
+        41325,
+        "HY000",
+        "The current transaction failed to commit due to a serializable validation failure.",
+        K.SERIALIZATION_FAILURE,
+    ),
+    S(
+        41839,
+        "HY000",
+        "Transaction exceeded the maximum number of commit dependencies and the "
+        "last statement was aborted. Retry the statement.",
+        K.SERIALIZATION_FAILURE,
+    ),
+    S(
+        1204,
+        "HY000",
+        "The instance of the SQL Server Database Engine cannot obtain a LOCK "
+        "resource at this time. Rerun your statement when there are fewer active users. Ask the "
+        "database administrator to check the lock and memory configuration for this instance, "
+        "or to check for long-running transactions.",
+        K.LOCK_NOT_AVAILABLE,
+        severity=19,
+    ),
     S(1222, "HY000", "Lock request time out period exceeded.", K.LOCK_NOT_AVAILABLE),
-    S(1807, "42000", "Could not obtain exclusive lock on database 'model'. Retry the operation "
-      "later.", K.DATABASE_LOCKED, "model"),
-    S(3702, "42000", 'Cannot drop database "salesdb" because it is currently in use.',
-      K.DATABASE_LOCKED, "salesdb"),
-    S(8628, "HY000", "A time out occurred while waiting to optimize the query. Rerun the query.",
-      K.STATEMENT_TIMEOUT, severity=17),
-    S(3980, "HY000", "The request failed to run because the batch is aborted, this can be "
-      "caused by abort signal sent from client, or another request is running in the same "
-      "session, which makes the session busy.", K.QUERY_CANCELED),
+    S(
+        1807,
+        "42000",
+        "Could not obtain exclusive lock on database 'model'. Retry the operation later.",
+        K.DATABASE_LOCKED,
+        "model",
+    ),
+    S(
+        3702,
+        "42000",
+        'Cannot drop database "salesdb" because it is currently in use.',
+        K.DATABASE_LOCKED,
+        "salesdb",
+    ),
+    S(
+        8628,
+        "HY000",
+        "A time out occurred while waiting to optimize the query. Rerun the query.",
+        K.STATEMENT_TIMEOUT,
+        severity=17,
+    ),
+    S(
+        3980,
+        "HY000",
+        "The request failed to run because the batch is aborted, this can be "
+        "caused by abort signal sent from client, or another request is running in the same "
+        "session, which makes the session busy.",
+        K.QUERY_CANCELED,
+    ),
     # -- the connection (server side; the client-side numbers are in CLIENT_CASES)
-    S(4221, "42000", "Login to read-secondary failed due to long wait on "
-      "'HADR_DATABASE_WAIT_FOR_TRANSITION_TO_VERSIONING'. The replica is not available for "
-      "login because row versions are missing for transactions that were in-flight when the "
-      "replica was recycled. The issue can be resolved by rolling back or committing the "
-      "active transactions on the primary replica. Occurrences of this condition can be "
-      "minimized by avoiding long write transactions on the primary.", K.CONNECTION_FAILURE,
-      login=True),
-    S(42108, "42000", "Can not connect to the SQL pool since it is paused. Please resume the SQL "
-      "pool and try again.", K.CONNECTION_FAILURE, login=True),
-    S(40143, "HY000", "The service has encountered an error processing your request. Please try "
-      "again.", K.CONNECTION_LOST, severity=20),
-    S(40197, "HY000", "The service has encountered an error processing your request. Please try "
-      "again. Error code 4815.", K.CONNECTION_LOST, severity=20),
-    S(40540, "HY000", "The service has encountered an error processing your request. Please try "
-      "again.", K.CONNECTION_LOST, severity=20),
-    S(40549, "HY000", "Session is terminated because you have a long-running transaction. Try "
-      "shortening your transaction.", K.CONNECTION_LOST, severity=20),
-    S(596, "HY000", "Cannot continue the execution because the session is in the kill state.",
-      K.ADMIN_SHUTDOWN, severity=21),
-    S(615, "HY000", "Could not find database ID 5, name 'salesdb'. The database may be offline. "
-      "Wait a few minutes and try again.", K.ADMIN_SHUTDOWN, "salesdb", severity=21),
+    S(
+        4221,
+        "42000",
+        "Login to read-secondary failed due to long wait on "
+        "'HADR_DATABASE_WAIT_FOR_TRANSITION_TO_VERSIONING'. The replica is not available for "
+        "login because row versions are missing for transactions that were in-flight when the "
+        "replica was recycled. The issue can be resolved by rolling back or committing the "
+        "active transactions on the primary replica. Occurrences of this condition can be "
+        "minimized by avoiding long write transactions on the primary.",
+        K.CONNECTION_FAILURE,
+        login=True,
+    ),
+    S(
+        42108,
+        "42000",
+        "Can not connect to the SQL pool since it is paused. Please resume the SQL "
+        "pool and try again.",
+        K.CONNECTION_FAILURE,
+        login=True,
+    ),
+    S(
+        40143,
+        "HY000",
+        "The service has encountered an error processing your request. Please try again.",
+        K.CONNECTION_LOST,
+        severity=20,
+    ),
+    S(
+        40197,
+        "HY000",
+        "The service has encountered an error processing your request. Please try "
+        "again. Error code 4815.",
+        K.CONNECTION_LOST,
+        severity=20,
+    ),
+    S(
+        40540,
+        "HY000",
+        "The service has encountered an error processing your request. Please try again.",
+        K.CONNECTION_LOST,
+        severity=20,
+    ),
+    S(
+        40549,
+        "HY000",
+        "Session is terminated because you have a long-running transaction. Try "
+        "shortening your transaction.",
+        K.CONNECTION_LOST,
+        severity=20,
+    ),
+    S(
+        596,
+        "HY000",
+        "Cannot continue the execution because the session is in the kill state.",
+        K.ADMIN_SHUTDOWN,
+        severity=21,
+    ),
+    S(
+        615,
+        "HY000",
+        "Could not find database ID 5, name 'salesdb'. The database may be offline. "
+        "Wait a few minutes and try again.",
+        K.ADMIN_SHUTDOWN,
+        "salesdb",
+        severity=21,
+    ),
     S(6005, "HY000", "SHUTDOWN is in progress.", K.ADMIN_SHUTDOWN, severity=14),
-    S(17142, "HY000", "SQL Server service has been paused. No new connections will be allowed. "
-      "To resume the service, use SQL Computer Manager or the Services application in Control "
-      "Panel.", K.ADMIN_SHUTDOWN, severity=14, login=True),
-    S(18401, "28000", "Login failed for user 'app'. Reason: Server is in script upgrade mode. "
-      "Only administrator can connect at this time.", K.ADMIN_SHUTDOWN, severity=14,
-      login=True),
-    S(18451, "28000", "Login failed for user 'app'. Only administrators may connect at this "
-      "time.", K.ADMIN_SHUTDOWN, severity=14, login=True),
-    S(40613, "HY000", "Database 'salesdb' on server 'myserver' is not currently available.  "
-      "Please retry the connection later.  If the problem persists, contact customer support, "
-      "and provide them the session tracing ID of '4E1B7C6F-2C2B-4F9A-9B7B-6A1D2C3E4F50'.",
-      K.ADMIN_SHUTDOWN, "salesdb", severity=17, login=True),
-    S(42109, "42000", "The SQL pool is warming up. Please try again.", K.ADMIN_SHUTDOWN,
-      login=True),
-    S(40532, "42000", 'Cannot open server "myserver" requested by the login. The login failed.',
-      K.CONNECTION_MISCONFIGURED, severity=11, login=True),
+    S(
+        17142,
+        "HY000",
+        "SQL Server service has been paused. No new connections will be allowed. "
+        "To resume the service, use SQL Computer Manager or the Services application in Control "
+        "Panel.",
+        K.ADMIN_SHUTDOWN,
+        severity=14,
+        login=True,
+    ),
+    S(
+        18401,
+        "28000",
+        "Login failed for user 'app'. Reason: Server is in script upgrade mode. "
+        "Only administrator can connect at this time.",
+        K.ADMIN_SHUTDOWN,
+        severity=14,
+        login=True,
+    ),
+    S(
+        18451,
+        "28000",
+        "Login failed for user 'app'. Only administrators may connect at this time.",
+        K.ADMIN_SHUTDOWN,
+        severity=14,
+        login=True,
+    ),
+    S(
+        40613,
+        "HY000",
+        "Database 'salesdb' on server 'myserver' is not currently available.  "
+        "Please retry the connection later.  If the problem persists, contact customer support, "
+        "and provide them the session tracing ID of '4E1B7C6F-2C2B-4F9A-9B7B-6A1D2C3E4F50'.",
+        K.ADMIN_SHUTDOWN,
+        "salesdb",
+        severity=17,
+        login=True,
+    ),
+    S(
+        42109,
+        "42000",
+        "The SQL pool is warming up. Please try again.",
+        K.ADMIN_SHUTDOWN,
+        login=True,
+    ),
+    S(
+        40532,
+        "42000",
+        'Cannot open server "myserver" requested by the login. The login failed.',
+        K.CONNECTION_MISCONFIGURED,
+        severity=11,
+        login=True,
+    ),
     # -- resources
-    S(40501, "HY000", "The service is currently busy. Retry the request after 10 seconds. "
-      "Incident ID: 9f7a2c1e. Code: 4294967295.", K.TOO_MANY_CONNECTIONS, severity=20),
-    S(10928, "HY000", "Resource ID: 1. The request limit for the database is 60 and has been "
-      "reached. See 'http://go.microsoft.com/fwlink/?LinkId=267637' for assistance.",
-      K.TOO_MANY_CONNECTIONS, severity=20),
-    S(10929, "HY000", "Resource ID: 1. The request minimum guarantee is 0, maximum limit is 60 "
-      "and the current usage for the database is 60. However, the server is currently too busy "
-      "to support requests greater than 60 for this database. See "
-      "'http://go.microsoft.com/fwlink/?LinkId=267637' for assistance. Otherwise, please try "
-      "again later.", K.TOO_MANY_CONNECTIONS, severity=20),
-    S(10936, "HY000", "Resource ID : 1. The request limit for the elastic pool is 200 and has "
-      "been reached. See 'http://go.microsoft.com/fwlink/?LinkId=267637' for assistance.",
-      K.TOO_MANY_CONNECTIONS, severity=20),
-    S(49918, "HY000", "Cannot process request. Not enough resources to process request. The "
-      "service is currently busy.Please retry the request later.", K.TOO_MANY_CONNECTIONS),
-    S(49919, "HY000", "Cannot process create or update request. Too many create or update "
-      'operations in progress for subscription "1234".', K.TOO_MANY_CONNECTIONS),
-    S(49920, "HY000", 'Cannot process request. Too many operations in progress for subscription '
-      '"1234".', K.TOO_MANY_CONNECTIONS),
-    S(701, "HY000", "There is insufficient system memory in resource pool 'default' to run this "
-      "query.", K.OUT_OF_MEMORY, severity=17),
-    S(802, "HY000", "There is insufficient memory available in the buffer pool.",
-      K.OUT_OF_MEMORY, severity=17),
-    S(8645, "HY000", "A timeout occurred while waiting for memory resources to execute the query "
-      "in resource pool 'default' (2). Rerun the query.", K.OUT_OF_MEMORY, severity=17,
-      retryable=True),
-    S(8651, "HY000", "Could not perform the operation because the requested memory grant was not "
-      "available in resource pool 'default' (2).  Rerun the query, reduce the query load, or "
-      "check resource governor configuration setting.", K.OUT_OF_MEMORY, severity=17,
-      retryable=True),
-    S(40553, "HY000", "The session has been terminated because of excessive memory usage. Try "
-      "modifying your query to process fewer rows.", K.OUT_OF_MEMORY, severity=20),
-    S(1101, "HY000", "Could not allocate a new page for database 'salesdb' because of "
-      "insufficient disk space in filegroup 'PRIMARY'. Create the necessary space by dropping "
-      "objects in the filegroup, adding additional files to the filegroup, or setting autogrowth "
-      "on for existing files in the filegroup.", K.DISK_FULL, "salesdb", severity=17),
-    S(1105, "HY000", "Could not allocate space for object 'dbo.orders'.'PK_orders' in database "
-      "'salesdb' because the 'PRIMARY' filegroup is full. Create disk space by deleting unneeded "
-      "files, dropping objects in the filegroup, adding additional files to the filegroup, or "
-      "setting autogrowth on for existing files in the filegroup.", K.DISK_FULL, "orders",
-      "salesdb", severity=17),
-    S(9002, "HY000", "The transaction log for database 'salesdb' is full due to 'LOG_BACKUP'.",
-      K.DISK_FULL, "salesdb", severity=17),
-    S(40544, "HY000", "The database 'salesdb' has reached its size quota. Partition or delete "
-      "data, drop indexes, or consult the documentation for possible resolutions.", K.DISK_FULL,
-      "salesdb", severity=20),
-    S(40552, "HY000", "The session has been terminated because of excessive transaction log "
-      "space usage. Try modifying fewer rows in a single transaction.", K.DISK_FULL,
-      severity=20),
-    S(8003, "42000", "The incoming request has too many parameters. The server supports a "
-      "maximum of 2100 parameters. Reduce the number of parameters and resend the request.",
-      K.CONFIGURATION_LIMIT_EXCEEDED),
-    S(8623, "HY000", "The query processor ran out of internal resources and could not produce a "
-      "query plan. This is a rare event and only expected for extremely complex queries or "
-      "queries that reference a very large number of tables or partitions. Please simplify the "
-      "query. If you believe you have received this message in error, contact Customer Support "
-      "Services for more information.", K.CONFIGURATION_LIMIT_EXCEEDED),
-    S(8632, "HY000", "Internal error: An expression services limit has been reached. Please look "
-      "for potentially complex expressions in your query, and try to simplify them.",
-      K.CONFIGURATION_LIMIT_EXCEEDED, severity=17),
-    S(926, "HY000", "Database 'salesdb' cannot be opened. It has been marked SUSPECT by "
-      "recovery. See the SQL Server errorlog for more information.", K.DATA_CORRUPTED,
-      "salesdb", severity=14),
+    S(
+        40501,
+        "HY000",
+        "The service is currently busy. Retry the request after 10 seconds. "
+        "Incident ID: 9f7a2c1e. Code: 4294967295.",
+        K.TOO_MANY_CONNECTIONS,
+        severity=20,
+    ),
+    S(
+        10928,
+        "HY000",
+        "Resource ID: 1. The request limit for the database is 60 and has been "
+        "reached. See 'http://go.microsoft.com/fwlink/?LinkId=267637' for assistance.",
+        K.TOO_MANY_CONNECTIONS,
+        severity=20,
+    ),
+    S(
+        10929,
+        "HY000",
+        "Resource ID: 1. The request minimum guarantee is 0, maximum limit is 60 "
+        "and the current usage for the database is 60. However, the server is currently too busy "
+        "to support requests greater than 60 for this database. See "
+        "'http://go.microsoft.com/fwlink/?LinkId=267637' for assistance. Otherwise, please try "
+        "again later.",
+        K.TOO_MANY_CONNECTIONS,
+        severity=20,
+    ),
+    S(
+        10936,
+        "HY000",
+        "Resource ID : 1. The request limit for the elastic pool is 200 and has "
+        "been reached. See 'http://go.microsoft.com/fwlink/?LinkId=267637' for assistance.",
+        K.TOO_MANY_CONNECTIONS,
+        severity=20,
+    ),
+    S(
+        49918,
+        "HY000",
+        "Cannot process request. Not enough resources to process request. The "
+        "service is currently busy.Please retry the request later.",
+        K.TOO_MANY_CONNECTIONS,
+    ),
+    S(
+        49919,
+        "HY000",
+        "Cannot process create or update request. Too many create or update "
+        'operations in progress for subscription "1234".',
+        K.TOO_MANY_CONNECTIONS,
+    ),
+    S(
+        49920,
+        "HY000",
+        'Cannot process request. Too many operations in progress for subscription "1234".',
+        K.TOO_MANY_CONNECTIONS,
+    ),
+    S(
+        701,
+        "HY000",
+        "There is insufficient system memory in resource pool 'default' to run this query.",
+        K.OUT_OF_MEMORY,
+        severity=17,
+    ),
+    S(
+        802,
+        "HY000",
+        "There is insufficient memory available in the buffer pool.",
+        K.OUT_OF_MEMORY,
+        severity=17,
+    ),
+    S(
+        8645,
+        "HY000",
+        "A timeout occurred while waiting for memory resources to execute the query "
+        "in resource pool 'default' (2). Rerun the query.",
+        K.OUT_OF_MEMORY,
+        severity=17,
+        retryable=True,
+    ),
+    S(
+        8651,
+        "HY000",
+        "Could not perform the operation because the requested memory grant was not "
+        "available in resource pool 'default' (2).  Rerun the query, reduce the query load, or "
+        "check resource governor configuration setting.",
+        K.OUT_OF_MEMORY,
+        severity=17,
+        retryable=True,
+    ),
+    S(
+        40553,
+        "HY000",
+        "The session has been terminated because of excessive memory usage. Try "
+        "modifying your query to process fewer rows.",
+        K.OUT_OF_MEMORY,
+        severity=20,
+    ),
+    S(
+        1101,
+        "HY000",
+        "Could not allocate a new page for database 'salesdb' because of "
+        "insufficient disk space in filegroup 'PRIMARY'. Create the necessary space by dropping "
+        "objects in the filegroup, adding additional files to the filegroup, or setting autogrowth "
+        "on for existing files in the filegroup.",
+        K.DISK_FULL,
+        "salesdb",
+        severity=17,
+    ),
+    S(
+        1105,
+        "HY000",
+        "Could not allocate space for object 'dbo.orders'.'PK_orders' in database "
+        "'salesdb' because the 'PRIMARY' filegroup is full. Create disk space by deleting unneeded "
+        "files, dropping objects in the filegroup, adding additional files to the filegroup, or "
+        "setting autogrowth on for existing files in the filegroup.",
+        K.DISK_FULL,
+        "orders",
+        "salesdb",
+        severity=17,
+    ),
+    S(
+        9002,
+        "HY000",
+        "The transaction log for database 'salesdb' is full due to 'LOG_BACKUP'.",
+        K.DISK_FULL,
+        "salesdb",
+        severity=17,
+    ),
+    S(
+        40544,
+        "HY000",
+        "The database 'salesdb' has reached its size quota. Partition or delete "
+        "data, drop indexes, or consult the documentation for possible resolutions.",
+        K.DISK_FULL,
+        "salesdb",
+        severity=20,
+    ),
+    S(
+        40552,
+        "HY000",
+        "The session has been terminated because of excessive transaction log "
+        "space usage. Try modifying fewer rows in a single transaction.",
+        K.DISK_FULL,
+        severity=20,
+    ),
+    S(
+        8003,
+        "42000",
+        "The incoming request has too many parameters. The server supports a "
+        "maximum of 2100 parameters. Reduce the number of parameters and resend the request.",
+        K.CONFIGURATION_LIMIT_EXCEEDED,
+    ),
+    S(
+        8623,
+        "HY000",
+        "The query processor ran out of internal resources and could not produce a "
+        "query plan. This is a rare event and only expected for extremely complex queries or "
+        "queries that reference a very large number of tables or partitions. Please simplify the "
+        "query. If you believe you have received this message in error, contact Customer Support "
+        "Services for more information.",
+        K.CONFIGURATION_LIMIT_EXCEEDED,
+    ),
+    S(
+        8632,
+        "HY000",
+        "Internal error: An expression services limit has been reached. Please look "
+        "for potentially complex expressions in your query, and try to simplify them.",
+        K.CONFIGURATION_LIMIT_EXCEEDED,
+        severity=17,
+    ),
+    S(
+        926,
+        "HY000",
+        "Database 'salesdb' cannot be opened. It has been marked SUSPECT by "
+        "recovery. See the SQL Server errorlog for more information.",
+        K.DATA_CORRUPTED,
+        "salesdb",
+        severity=14,
+    ),
     # -- the data or the statement's execution
     S(8134, "22012", "Divide by zero error encountered.", K.DIVISION_BY_ZERO),
-    S(245, "22018", "Conversion failed when converting the varchar value 'abc' to data type "
-      "int.", K.INVALID_TEXT_REPRESENTATION),
-    S(8114, "42000", "Error converting data type varchar to numeric.",
-      K.INVALID_TEXT_REPRESENTATION),
-    S(241, "22007", "Conversion failed when converting date and/or time from character string.",
-      K.INVALID_DATETIME_FORMAT),
-    S(242, "22007", "The conversion of a varchar data type to a datetime data type resulted in "
-      "an out-of-range value.", K.INVALID_DATETIME_FORMAT),
-    S(220, "22003", "Arithmetic overflow error for data type tinyint, value = 300.",
-      K.NUMERIC_VALUE_OUT_OF_RANGE),
-    S(232, "22003", "Arithmetic overflow error for type int, value = 4294967296.000000.",
-      K.NUMERIC_VALUE_OUT_OF_RANGE),
-    S(248, "22003", "The conversion of the varchar value '99999999999' overflowed an int "
-      "column.", K.NUMERIC_VALUE_OUT_OF_RANGE),
-    S(8115, "22003", "Arithmetic overflow error converting expression to data type int.",
-      K.NUMERIC_VALUE_OUT_OF_RANGE),
-    S(2628, "22001", "String or binary data would be truncated in table 'salesdb.dbo.customers', "
-      "column 'name'. Truncated value: 'abc'.", K.STRING_DATA_RIGHT_TRUNCATION, "customers",
-      "name", more=(TERMINATED,)),
-    S(8152, "22001", "String or binary data would be truncated.",
-      K.STRING_DATA_RIGHT_TRUNCATION, more=(TERMINATED,)),
+    S(
+        245,
+        "22018",
+        "Conversion failed when converting the varchar value 'abc' to data type int.",
+        K.INVALID_TEXT_REPRESENTATION,
+    ),
+    S(
+        8114,
+        "42000",
+        "Error converting data type varchar to numeric.",
+        K.INVALID_TEXT_REPRESENTATION,
+    ),
+    S(
+        241,
+        "22007",
+        "Conversion failed when converting date and/or time from character string.",
+        K.INVALID_DATETIME_FORMAT,
+    ),
+    S(
+        242,
+        "22007",
+        "The conversion of a varchar data type to a datetime data type resulted in "
+        "an out-of-range value.",
+        K.INVALID_DATETIME_FORMAT,
+    ),
+    S(
+        220,
+        "22003",
+        "Arithmetic overflow error for data type tinyint, value = 300.",
+        K.NUMERIC_VALUE_OUT_OF_RANGE,
+    ),
+    S(
+        232,
+        "22003",
+        "Arithmetic overflow error for type int, value = 4294967296.000000.",
+        K.NUMERIC_VALUE_OUT_OF_RANGE,
+    ),
+    S(
+        248,
+        "22003",
+        "The conversion of the varchar value '99999999999' overflowed an int column.",
+        K.NUMERIC_VALUE_OUT_OF_RANGE,
+    ),
+    S(
+        8115,
+        "22003",
+        "Arithmetic overflow error converting expression to data type int.",
+        K.NUMERIC_VALUE_OUT_OF_RANGE,
+    ),
+    S(
+        2628,
+        "22001",
+        "String or binary data would be truncated in table 'salesdb.dbo.customers', "
+        "column 'name'. Truncated value: 'abc'.",
+        K.STRING_DATA_RIGHT_TRUNCATION,
+        "customers",
+        "name",
+        more=(TERMINATED,),
+    ),
+    S(
+        8152,
+        "22001",
+        "String or binary data would be truncated.",
+        K.STRING_DATA_RIGHT_TRUNCATION,
+        more=(TERMINATED,),
+    ),
     S(206, "22018", "Operand type clash: int is incompatible with date", K.DATATYPE_MISMATCH),
-    S(257, "42000", "Implicit conversion from data type varchar to varbinary(max) is not "
-      "allowed. Use the CONVERT function to run this query.", K.DATATYPE_MISMATCH),
-    S(402, "42000", "The data types text and varchar are incompatible in the equal to operator.",
-      K.DATATYPE_MISMATCH),
-    S(529, "42000", "Explicit conversion from data type int to date is not allowed.",
-      K.DATATYPE_MISMATCH),
-    S(512, "21000", "Subquery returned more than 1 value. This is not permitted when the "
-      "subquery follows =, !=, <, <= , >, >= or when the subquery is used as an expression.",
-      K.CARDINALITY_VIOLATION, more=(TERMINATED,)),
-    S(8672, "42000", "The MERGE statement attempted to UPDATE or DELETE the same row more than "
-      "once. This happens when a target row matches more than one source row. A MERGE "
-      "statement cannot UPDATE/DELETE the same row of the target table multiple times. Refine "
-      "the ON clause to ensure a target row matches at most one source row, or use the GROUP BY "
-      "clause to group the source rows.", K.CARDINALITY_VIOLATION),
+    S(
+        257,
+        "42000",
+        "Implicit conversion from data type varchar to varbinary(max) is not "
+        "allowed. Use the CONVERT function to run this query.",
+        K.DATATYPE_MISMATCH,
+    ),
+    S(
+        402,
+        "42000",
+        "The data types text and varchar are incompatible in the equal to operator.",
+        K.DATATYPE_MISMATCH,
+    ),
+    S(
+        529,
+        "42000",
+        "Explicit conversion from data type int to date is not allowed.",
+        K.DATATYPE_MISMATCH,
+    ),
+    S(
+        512,
+        "21000",
+        "Subquery returned more than 1 value. This is not permitted when the "
+        "subquery follows =, !=, <, <= , >, >= or when the subquery is used as an expression.",
+        K.CARDINALITY_VIOLATION,
+        more=(TERMINATED,),
+    ),
+    S(
+        8672,
+        "42000",
+        "The MERGE statement attempted to UPDATE or DELETE the same row more than "
+        "once. This happens when a target row matches more than one source row. A MERGE "
+        "statement cannot UPDATE/DELETE the same row of the target table multiple times. Refine "
+        "the ON clause to ensure a target row matches at most one source row, or use the GROUP BY "
+        "clause to group the source rows.",
+        K.CARDINALITY_VIOLATION,
+    ),
     S(137, "42000", 'Must declare the scalar variable "@id".', K.INVALID_PARAMETER, severity=15),
-    S(201, "42000", "Procedure or function 'usp_add_order' expects parameter '@qty', which was "
-      "not supplied.", K.INVALID_PARAMETER, "usp_add_order", severity=11),
-    S(8144, "42000", "Procedure or function usp_add_order has too many arguments specified.",
-      K.INVALID_PARAMETER, "usp_add_order"),
-    S(8146, "42000", "Procedure usp_ping has no parameters and arguments were supplied.",
-      K.INVALID_PARAMETER, "usp_ping"),
-    S(8178, "42000", "The parameterized query '(@P1 int)SELECT * FROM orders WHERE id = @P1' "
-      "expects the parameter '@P1', which was not supplied.", K.INVALID_PARAMETER),
-    S(266, "25000", "Transaction count after EXECUTE indicates a mismatching number of BEGIN and "
-      "COMMIT statements. Previous count = 0, current count = 1.", K.TRANSACTION_ABORTED),
-    S(3609, "HY000", "The transaction ended in the trigger. The batch has been aborted.",
-      K.TRANSACTION_ABORTED),
-    S(3930, "42000", "The current transaction cannot be committed and cannot support operations "
-      "that write to the log file. Roll back the transaction.", K.TRANSACTION_ABORTED),
-    S(3998, "HY000", "Uncommittable transaction is detected at the end of the batch. The "
-      "transaction is rolled back.", K.TRANSACTION_ABORTED),
-    S(4406, "42000", "Update or insert of view or function 'dbo.v_totals' failed because it "
-      "contains a derived or constant field.", K.FEATURE_NOT_SUPPORTED, "v_totals"),
-    S(40508, "42000", "USE statement is not supported to switch between databases. Use a new "
-      "connection to connect to a different database.", K.FEATURE_NOT_SUPPORTED),
-    S(40515, "42000", "Reference to database and/or server name in 'otherdb.dbo.t' is not "
-      "supported in this version of SQL Server.", K.FEATURE_NOT_SUPPORTED),
+    S(
+        201,
+        "42000",
+        "Procedure or function 'usp_add_order' expects parameter '@qty', which was not supplied.",
+        K.INVALID_PARAMETER,
+        "usp_add_order",
+        severity=11,
+    ),
+    S(
+        8144,
+        "42000",
+        "Procedure or function usp_add_order has too many arguments specified.",
+        K.INVALID_PARAMETER,
+        "usp_add_order",
+    ),
+    S(
+        8146,
+        "42000",
+        "Procedure usp_ping has no parameters and arguments were supplied.",
+        K.INVALID_PARAMETER,
+        "usp_ping",
+    ),
+    S(
+        8178,
+        "42000",
+        "The parameterized query '(@P1 int)SELECT * FROM orders WHERE id = @P1' "
+        "expects the parameter '@P1', which was not supplied.",
+        K.INVALID_PARAMETER,
+    ),
+    S(
+        266,
+        "25000",
+        "Transaction count after EXECUTE indicates a mismatching number of BEGIN and "
+        "COMMIT statements. Previous count = 0, current count = 1.",
+        K.TRANSACTION_ABORTED,
+    ),
+    S(
+        3609,
+        "HY000",
+        "The transaction ended in the trigger. The batch has been aborted.",
+        K.TRANSACTION_ABORTED,
+    ),
+    S(
+        3930,
+        "42000",
+        "The current transaction cannot be committed and cannot support operations "
+        "that write to the log file. Roll back the transaction.",
+        K.TRANSACTION_ABORTED,
+    ),
+    S(
+        3998,
+        "HY000",
+        "Uncommittable transaction is detected at the end of the batch. The "
+        "transaction is rolled back.",
+        K.TRANSACTION_ABORTED,
+    ),
+    S(
+        4406,
+        "42000",
+        "Update or insert of view or function 'dbo.v_totals' failed because it "
+        "contains a derived or constant field.",
+        K.FEATURE_NOT_SUPPORTED,
+        "v_totals",
+    ),
+    S(
+        40508,
+        "42000",
+        "USE statement is not supported to switch between databases. Use a new "
+        "connection to connect to a different database.",
+        K.FEATURE_NOT_SUPPORTED,
+    ),
+    S(
+        40515,
+        "42000",
+        "Reference to database and/or server name in 'otherdb.dbo.t' is not "
+        "supported in this version of SQL Server.",
+        K.FEATURE_NOT_SUPPORTED,
+    ),
     # -- a number outside the table: its severity (24, fatal) decides
-    S(823, "HY000", "The operating system returned error 21(The device is not ready.) to SQL "
-      "Server during a read at offset 0x00000000012000 in file 'D:\\data\\salesdb.mdf'.",
-      K.CONNECTION_LOST, severity=24, label="severity-fallback", drivers=("pymssql", "pytds")),
+    S(
+        823,
+        "HY000",
+        "The operating system returned error 21(The device is not ready.) to SQL "
+        "Server during a read at offset 0x00000000012000 in file 'D:\\data\\salesdb.mdf'.",
+        K.CONNECTION_LOST,
+        severity=24,
+        label="severity-fallback",
+        drivers=("pymssql", "pytds"),
+    ),
 )
 
 
@@ -494,18 +1348,25 @@ SERVER_CASES: tuple[ServerCase, ...] = (
 
 def _pyodbc_class(module: Any, sqlstate: str) -> Any:
     """pyodbc's ExceptionFromSqlState (errors.cpp): prefix table, else Error."""
-    for prefix, name in (("0A000", "NotSupportedError"), ("40002", "IntegrityError"),
-                         ("22", "DataError"), ("23", "IntegrityError"),
-                         ("24", "ProgrammingError"), ("25", "ProgrammingError"),
-                         ("42", "ProgrammingError"), ("HYT00", "OperationalError"),
-                         ("HYT01", "OperationalError")):
+    for prefix, name in (
+        ("0A000", "NotSupportedError"),
+        ("40002", "IntegrityError"),
+        ("22", "DataError"),
+        ("23", "IntegrityError"),
+        ("24", "ProgrammingError"),
+        ("25", "ProgrammingError"),
+        ("42", "ProgrammingError"),
+        ("HYT00", "OperationalError"),
+        ("HYT01", "OperationalError"),
+    ):
         if sqlstate.startswith(prefix):
             return getattr(module, name)
     return module.Error
 
 
-def pyodbc_error(sqlstate: str, records: list[tuple[str, str, int]],
-                 function: str = "SQLExecDirectW") -> BaseException:
+def pyodbc_error(
+    sqlstate: str, records: list[tuple[str, str, int]], function: str = "SQLExecDirectW"
+) -> BaseException:
     """
     Build the exception pyodbc's GetErrorFromHandle builds from ODBC diagnostic records.
 
@@ -532,8 +1393,9 @@ def pyodbc_server_error(case: ServerCase) -> BaseException:
     server = ODBC_CHAIN + "[SQL Server]"
     records = [(case.sqlstate, server + case.text, case.number)]
     records += [(state, server + text, number) for number, state, text in case.more]
-    return pyodbc_error(case.sqlstate, records,
-                        "SQLDriverConnect" if case.login else "SQLExecDirectW")
+    return pyodbc_error(
+        case.sqlstate, records, "SQLDriverConnect" if case.login else "SQLExecDirectW"
+    )
 
 
 def pymssql_error(case: ServerCase) -> BaseException:
@@ -545,17 +1407,30 @@ def pymssql_error(case: ServerCase) -> BaseException:
         # connect(): "raise OperationalError(e.args[0])", e.args[0] being (number, message).
         login_exc: BaseException = pymssql.exceptions.OperationalError((case.number, payload))
         return login_exc
-    cls = (pymssql.exceptions.ProgrammingError if case.number in PYMSSQL_PROG
-           else pymssql.exceptions.IntegrityError if case.number in PYMSSQL_INTEGRITY
-           else pymssql.exceptions.OperationalError)
+    cls = (
+        pymssql.exceptions.ProgrammingError
+        if case.number in PYMSSQL_PROG
+        else pymssql.exceptions.IntegrityError
+        if case.number in PYMSSQL_INTEGRITY
+        else pymssql.exceptions.OperationalError
+    )
     exc: BaseException = cls(case.number, payload)
     return exc
 
 
 def _tds_message(number: int, text: str, severity: int) -> dict[str, Any]:
-    return {"marker": 0xAA, "msgno": number, "state": 1, "severity": severity,
-            "sql_state": None, "priv_msg_type": 1, "message": text, "server": "mssql01",
-            "proc_name": "", "line_number": 1}
+    return {
+        "marker": 0xAA,
+        "msgno": number,
+        "state": 1,
+        "severity": severity,
+        "sql_state": None,
+        "priv_msg_type": 1,
+        "message": text,
+        "server": "mssql01",
+        "proc_name": "",
+        "line_number": 1,
+    }
 
 
 def pytds_error(case: ServerCase) -> BaseException:
@@ -583,8 +1458,9 @@ class ClientCase:
     expected: Expected
 
 
-def _odbc_client(sqlstate: str, text: str, native: int,
-                 function: str = "SQLExecDirectW") -> Callable[[], BaseException]:
+def _odbc_client(
+    sqlstate: str, text: str, native: int, function: str = "SQLExecDirectW"
+) -> Callable[[], BaseException]:
     return lambda: pyodbc_error(sqlstate, [(sqlstate, ODBC_CHAIN + text, native)], function)
 
 
@@ -593,9 +1469,13 @@ def _pymssql_dblib(number: int, text: str, connect: bool = True) -> Callable[[],
         import pymssql
 
         payload = text.encode()
-        exc: BaseException = (pymssql.exceptions.OperationalError((number, payload)) if connect
-                              else pymssql.exceptions.OperationalError(number, payload))
+        exc: BaseException = (
+            pymssql.exceptions.OperationalError((number, payload))
+            if connect
+            else pymssql.exceptions.OperationalError(number, payload)
+        )
         return exc
+
     return build
 
 
@@ -605,6 +1485,7 @@ def _pyodbc_own(message: str, sqlstate: str, cls: str) -> Callable[[], BaseExcep
 
         exc: BaseException = getattr(pyodbc, cls)(message, sqlstate)  # RaiseErrorV's (msg, state)
         return exc
+
     return build
 
 
@@ -625,118 +1506,340 @@ def E(kind: Kind, code: str | None, *resources: str) -> Expected:  # noqa: N802 
 
 
 CLIENT_CASES: tuple[ClientCase, ...] = (
-    ClientCase("odbc-10054", "pyodbc", _odbc_client(
-        "08S01", "TCP Provider: An existing connection was forcibly closed by the remote host.\r\n",
-        10054), E(K.CONNECTION_LOST, "10054")),
-    ClientCase("odbc-10053", "pyodbc", _odbc_client(
-        "08S01", "TCP Provider: An established connection was aborted by the software in your "
-        "host machine.\r\n", 10053), E(K.CONNECTION_LOST, "10053")),
-    ClientCase("odbc-10060", "pyodbc", _odbc_client(
-        "08001", "TCP Provider: A connection attempt failed because the connected party did not "
-        "properly respond after a period of time, or established connection failed because "
-        "connected host has failed to respond.\r\n", 10060, "SQLDriverConnect"),
-        E(K.CONNECTION_FAILURE, "10060")),
-    ClientCase("odbc-11001", "pyodbc", _odbc_client(
-        "08001", "TCP Provider: No such host is known.\r\n", 11001, "SQLDriverConnect"),
-        E(K.CONNECTION_MISCONFIGURED, "11001")),
-    ClientCase("odbc-121", "pyodbc", _odbc_client(
-        "08S01", "TCP Provider: The semaphore timeout period has expired.\r\n", 121),
-        E(K.CONNECTION_LOST, "121")),
-    ClientCase("odbc-64", "pyodbc", _odbc_client(
-        "08S01", "TCP Provider: The specified network name is no longer available.\r\n", 64,
-        "SQLDriverConnect"), E(K.CONNECTION_FAILURE, "64")),
-    ClientCase("odbc-233", "pyodbc", _odbc_client(
-        "08S01", "Shared Memory Provider: No process is on the other end of the pipe.\r\n", 233,
-        "SQLDriverConnect"), E(K.CONNECTION_FAILURE, "233")),
-    ClientCase("odbc-20", "pyodbc", _odbc_client(
-        "08001", "The instance of SQL Server you attempted to connect to does not support "
-        "encryption.", 20, "SQLDriverConnect"), E(K.CONNECTION_FAILURE, "20")),
-    ClientCase("odbc-os-error-not-a-number", "pyodbc", _odbc_client(
-        "08001", "TCP Provider: Error code 0x2749", 10057, "SQLDriverConnect"),
-        E(K.CONNECTION_FAILURE, "08001")),
-    ClientCase("odbc-query-timeout", "pyodbc", _odbc_client(
-        "HYT00", "Query timeout expired", 0), E(K.STATEMENT_TIMEOUT, "HYT00")),
-    ClientCase("odbc-login-timeout", "pyodbc", _odbc_client(
-        "HYT00", "Login timeout expired", 0, "SQLDriverConnect"),
-        E(K.CONNECTION_FAILURE, "HYT00")),
-    ClientCase("odbc-link-failure", "pyodbc", _odbc_client(
-        "08S01", "Communication link failure", 0), E(K.CONNECTION_LOST, "08S01")),
-    ClientCase("odbc-certificate", "pyodbc", _odbc_client(
-        "08001", "SSL Provider: [error:0A000086:SSL routines::certificate verify "
-        "failed:self-signed certificate]", -1, "SQLDriverConnect"),
-        E(K.CONNECTION_MISCONFIGURED, "08001")),
-    ClientCase("odbc-dsn-not-found", "pyodbc", lambda: pyodbc_error("IM002", [(
-        "IM002", "[unixODBC][Driver Manager]Data source name not found and no default driver "
-        "specified", 0)], "SQLDriverConnect"), E(K.CONNECTION_MISCONFIGURED, "IM002")),
-    ClientCase("odbc-driver-not-installed", "pyodbc", lambda: pyodbc_error("01000", [(
-        "01000", "[unixODBC][Driver Manager]Can't open lib 'ODBC Driver 18 for SQL Server' : "
-        "file not found", 0)], "SQLDriverConnect"), E(K.CONNECTION_MISCONFIGURED, "01000")),
-    ClientCase("odbc-own-parameter-count", "pyodbc", _pyodbc_own(
-        "The SQL contains 1 parameter markers, but 2 parameters were supplied", "HY000",
-        "ProgrammingError"), E(K.INVALID_PARAMETER, "HY000")),
-    ClientCase("odbc-postgresql-chain", "pyodbc", _other_odbc(
-        "42P01", '[PostgreSQL][ODBC][psqlODBC]ERROR: relation "orders" does not exist;\n'
-        "Error while executing the query", 1), E(K.UNDEFINED_TABLE, "42P01")),
-    ClientCase("odbc-mysql-chain", "pyodbc", _other_odbc(
-        "42S02", "[MySQL][ODBC 8.0(w) Driver][mysqld-8.0.36]Table 'test.orders' doesn't exist",
-        1146), E(K.UNDEFINED_TABLE, "42S02")),
-    ClientCase("odbc-oracle-chain", "pyodbc", _other_odbc(
-        "08001", "[Oracle][ODBC][Ora]ORA-12154: TNS:could not resolve the connect identifier "
-        "specified", 12154), E(K.CONNECTION_FAILURE, "08001")),
-    ClientCase("pymssql-login-failed-then-20002", "pymssql", _pymssql_dblib(
-        18456, "Login failed for user 'app'.DB-Lib error message 20018, severity 14:\nGeneral "
-        "SQL Server error: Check messages from the SQL Server\nDB-Lib error message 20002, "
-        "severity 9:\nAdaptive Server connection failed (db.example)\nDB-Lib error message "
-        "20002, severity 9:\nAdaptive Server connection failed (db.example)\n"),
-        E(K.INVALID_PASSWORD, "18456")),
-    ClientCase("pymssql-20009", "pymssql", _pymssql_dblib(
-        20009, "DB-Lib error message 20009, severity 9:\nUnable to connect: Adaptive Server is "
-        "unavailable or does not exist (db.example)\nNet-Lib error during Connection refused "
-        "(111)\n"), E(K.CONNECTION_FAILURE, "20009")),
-    ClientCase("pymssql-20002", "pymssql", _pymssql_dblib(
-        20002, "DB-Lib error message 20002, severity 9:\nAdaptive Server connection failed "
-        "(db.example)\n"), E(K.CONNECTION_FAILURE, "20002")),
-    ClientCase("pymssql-20003", "pymssql", _pymssql_dblib(
-        20003, "DB-Lib error message 20003, severity 6:\nAdaptive Server connection timed out "
-        "(db.example)\n"), E(K.STATEMENT_TIMEOUT, "20003")),
-    ClientCase("pymssql-query-timeout-20047", "pymssql", _pymssql_dblib(
-        20047, "DB-Lib error message 20003, severity 6:\nAdaptive Server connection timed out\n"
-        "DB-Lib error message 20047, severity 9:\nDBPROCESS is dead or not enabled\n",
-        connect=False), E(K.STATEMENT_TIMEOUT, "20003")),
-    ClientCase("pymssql-20047", "pymssql", _pymssql_dblib(
-        20047, "DB-Lib error message 20047, severity 9:\nDBPROCESS is dead or not enabled\n",
-        connect=False), E(K.CONNECTION_LOST, "20047")),
-    ClientCase("pymssql-20004", "pymssql", _pymssql_dblib(
-        20004, "DB-Lib error message 20004, severity 9:\nRead from the server failed\n"
-        "Net-Lib error during Connection reset by peer (104)\n", connect=False),
-        E(K.CONNECTION_LOST, "20004")),
-    ClientCase("pymssql-20006", "pymssql", _pymssql_dblib(
-        20006, "DB-Lib error message 20006, severity 9:\nWrite to the server failed\n",
-        connect=False), E(K.CONNECTION_LOST, "20006")),
-    ClientCase("pymssql-20017", "pymssql", _pymssql_dblib(
-        20017, "DB-Lib error message 20017, severity 9:\nUnexpected EOF from the server\n",
-        connect=False), E(K.CONNECTION_LOST, "20017")),
-    ClientCase("pymssql-20008", "pymssql", _pymssql_dblib(
-        20008, "DB-Lib error message 20008, severity 9:\nUnable to open socket\n"),
-        E(K.CONNECTION_FAILURE, "20008")),
-    ClientCase("pymssql-20010", "pymssql", _pymssql_dblib(
-        20010, "DB-Lib error message 20010, severity 8:\nUnable to allocate sufficient memory\n"),
-        E(K.OUT_OF_MEMORY, "20010")),
-    ClientCase("pymssql-20012", "pymssql", _pymssql_dblib(
-        20012, "DB-Lib error message 20012, severity 2:\nServer name not found in configuration "
-        "files.\n"), E(K.CONNECTION_MISCONFIGURED, "20012")),
-    ClientCase("pymssql-20013", "pymssql", _pymssql_dblib(
-        20013, "DB-Lib error message 20013, severity 2:\nUnknown host machine name.\n"),
-        E(K.CONNECTION_MISCONFIGURED, "20013")),
-    ClientCase("pymssql-20014", "pymssql", _pymssql_dblib(
-        20014, "DB-Lib error message 20014, severity 9:\nLogin incorrect.\n"),
-        E(K.INVALID_PASSWORD, "20014")),
+    ClientCase(
+        "odbc-10054",
+        "pyodbc",
+        _odbc_client(
+            "08S01",
+            "TCP Provider: An existing connection was forcibly closed by the remote host.\r\n",
+            10054,
+        ),
+        E(K.CONNECTION_LOST, "10054"),
+    ),
+    ClientCase(
+        "odbc-10053",
+        "pyodbc",
+        _odbc_client(
+            "08S01",
+            "TCP Provider: An established connection was aborted by the software in your "
+            "host machine.\r\n",
+            10053,
+        ),
+        E(K.CONNECTION_LOST, "10053"),
+    ),
+    ClientCase(
+        "odbc-10060",
+        "pyodbc",
+        _odbc_client(
+            "08001",
+            "TCP Provider: A connection attempt failed because the connected party did not "
+            "properly respond after a period of time, or established connection failed because "
+            "connected host has failed to respond.\r\n",
+            10060,
+            "SQLDriverConnect",
+        ),
+        E(K.CONNECTION_FAILURE, "10060"),
+    ),
+    ClientCase(
+        "odbc-11001",
+        "pyodbc",
+        _odbc_client(
+            "08001", "TCP Provider: No such host is known.\r\n", 11001, "SQLDriverConnect"
+        ),
+        E(K.CONNECTION_MISCONFIGURED, "11001"),
+    ),
+    ClientCase(
+        "odbc-121",
+        "pyodbc",
+        _odbc_client("08S01", "TCP Provider: The semaphore timeout period has expired.\r\n", 121),
+        E(K.CONNECTION_LOST, "121"),
+    ),
+    ClientCase(
+        "odbc-64",
+        "pyodbc",
+        _odbc_client(
+            "08S01",
+            "TCP Provider: The specified network name is no longer available.\r\n",
+            64,
+            "SQLDriverConnect",
+        ),
+        E(K.CONNECTION_FAILURE, "64"),
+    ),
+    ClientCase(
+        "odbc-233",
+        "pyodbc",
+        _odbc_client(
+            "08S01",
+            "Shared Memory Provider: No process is on the other end of the pipe.\r\n",
+            233,
+            "SQLDriverConnect",
+        ),
+        E(K.CONNECTION_FAILURE, "233"),
+    ),
+    ClientCase(
+        "odbc-20",
+        "pyodbc",
+        _odbc_client(
+            "08001",
+            "The instance of SQL Server you attempted to connect to does not support encryption.",
+            20,
+            "SQLDriverConnect",
+        ),
+        E(K.CONNECTION_FAILURE, "20"),
+    ),
+    ClientCase(
+        "odbc-os-error-not-a-number",
+        "pyodbc",
+        _odbc_client("08001", "TCP Provider: Error code 0x2749", 10057, "SQLDriverConnect"),
+        E(K.CONNECTION_FAILURE, "08001"),
+    ),
+    ClientCase(
+        "odbc-query-timeout",
+        "pyodbc",
+        _odbc_client("HYT00", "Query timeout expired", 0),
+        E(K.STATEMENT_TIMEOUT, "HYT00"),
+    ),
+    ClientCase(
+        "odbc-login-timeout",
+        "pyodbc",
+        _odbc_client("HYT00", "Login timeout expired", 0, "SQLDriverConnect"),
+        E(K.CONNECTION_FAILURE, "HYT00"),
+    ),
+    ClientCase(
+        "odbc-link-failure",
+        "pyodbc",
+        _odbc_client("08S01", "Communication link failure", 0),
+        E(K.CONNECTION_LOST, "08S01"),
+    ),
+    ClientCase(
+        "odbc-certificate",
+        "pyodbc",
+        _odbc_client(
+            "08001",
+            "SSL Provider: [error:0A000086:SSL routines::certificate verify "
+            "failed:self-signed certificate]",
+            -1,
+            "SQLDriverConnect",
+        ),
+        E(K.CONNECTION_MISCONFIGURED, "08001"),
+    ),
+    ClientCase(
+        "odbc-dsn-not-found",
+        "pyodbc",
+        lambda: pyodbc_error(
+            "IM002",
+            [
+                (
+                    "IM002",
+                    "[unixODBC][Driver Manager]Data source name not found and no default driver "
+                    "specified",
+                    0,
+                )
+            ],
+            "SQLDriverConnect",
+        ),
+        E(K.CONNECTION_MISCONFIGURED, "IM002"),
+    ),
+    ClientCase(
+        "odbc-driver-not-installed",
+        "pyodbc",
+        lambda: pyodbc_error(
+            "01000",
+            [
+                (
+                    "01000",
+                    "[unixODBC][Driver Manager]Can't open lib 'ODBC Driver 18 for SQL Server' : "
+                    "file not found",
+                    0,
+                )
+            ],
+            "SQLDriverConnect",
+        ),
+        E(K.CONNECTION_MISCONFIGURED, "01000"),
+    ),
+    ClientCase(
+        "odbc-own-parameter-count",
+        "pyodbc",
+        _pyodbc_own(
+            "The SQL contains 1 parameter markers, but 2 parameters were supplied",
+            "HY000",
+            "ProgrammingError",
+        ),
+        E(K.INVALID_PARAMETER, "HY000"),
+    ),
+    ClientCase(
+        "odbc-postgresql-chain",
+        "pyodbc",
+        _other_odbc(
+            "42P01",
+            '[PostgreSQL][ODBC][psqlODBC]ERROR: relation "orders" does not exist;\n'
+            "Error while executing the query",
+            1,
+        ),
+        E(K.UNDEFINED_TABLE, "42P01"),
+    ),
+    ClientCase(
+        "odbc-mysql-chain",
+        "pyodbc",
+        _other_odbc(
+            "42S02",
+            "[MySQL][ODBC 8.0(w) Driver][mysqld-8.0.36]Table 'test.orders' doesn't exist",
+            1146,
+        ),
+        E(K.UNDEFINED_TABLE, "42S02"),
+    ),
+    ClientCase(
+        "odbc-oracle-chain",
+        "pyodbc",
+        _other_odbc(
+            "08001",
+            "[Oracle][ODBC][Ora]ORA-12154: TNS:could not resolve the connect identifier specified",
+            12154,
+        ),
+        E(K.CONNECTION_FAILURE, "08001"),
+    ),
+    ClientCase(
+        "pymssql-login-failed-then-20002",
+        "pymssql",
+        _pymssql_dblib(
+            18456,
+            "Login failed for user 'app'.DB-Lib error message 20018, severity 14:\nGeneral "
+            "SQL Server error: Check messages from the SQL Server\nDB-Lib error message 20002, "
+            "severity 9:\nAdaptive Server connection failed (db.example)\nDB-Lib error message "
+            "20002, severity 9:\nAdaptive Server connection failed (db.example)\n",
+        ),
+        E(K.INVALID_PASSWORD, "18456"),
+    ),
+    ClientCase(
+        "pymssql-20009",
+        "pymssql",
+        _pymssql_dblib(
+            20009,
+            "DB-Lib error message 20009, severity 9:\nUnable to connect: Adaptive Server is "
+            "unavailable or does not exist (db.example)\nNet-Lib error during Connection refused "
+            "(111)\n",
+        ),
+        E(K.CONNECTION_FAILURE, "20009"),
+    ),
+    ClientCase(
+        "pymssql-20002",
+        "pymssql",
+        _pymssql_dblib(
+            20002,
+            "DB-Lib error message 20002, severity 9:\nAdaptive Server connection failed "
+            "(db.example)\n",
+        ),
+        E(K.CONNECTION_FAILURE, "20002"),
+    ),
+    ClientCase(
+        "pymssql-20003",
+        "pymssql",
+        _pymssql_dblib(
+            20003,
+            "DB-Lib error message 20003, severity 6:\nAdaptive Server connection timed out "
+            "(db.example)\n",
+        ),
+        E(K.STATEMENT_TIMEOUT, "20003"),
+    ),
+    ClientCase(
+        "pymssql-query-timeout-20047",
+        "pymssql",
+        _pymssql_dblib(
+            20047,
+            "DB-Lib error message 20003, severity 6:\nAdaptive Server connection timed out\n"
+            "DB-Lib error message 20047, severity 9:\nDBPROCESS is dead or not enabled\n",
+            connect=False,
+        ),
+        E(K.STATEMENT_TIMEOUT, "20003"),
+    ),
+    ClientCase(
+        "pymssql-20047",
+        "pymssql",
+        _pymssql_dblib(
+            20047,
+            "DB-Lib error message 20047, severity 9:\nDBPROCESS is dead or not enabled\n",
+            connect=False,
+        ),
+        E(K.CONNECTION_LOST, "20047"),
+    ),
+    ClientCase(
+        "pymssql-20004",
+        "pymssql",
+        _pymssql_dblib(
+            20004,
+            "DB-Lib error message 20004, severity 9:\nRead from the server failed\n"
+            "Net-Lib error during Connection reset by peer (104)\n",
+            connect=False,
+        ),
+        E(K.CONNECTION_LOST, "20004"),
+    ),
+    ClientCase(
+        "pymssql-20006",
+        "pymssql",
+        _pymssql_dblib(
+            20006,
+            "DB-Lib error message 20006, severity 9:\nWrite to the server failed\n",
+            connect=False,
+        ),
+        E(K.CONNECTION_LOST, "20006"),
+    ),
+    ClientCase(
+        "pymssql-20017",
+        "pymssql",
+        _pymssql_dblib(
+            20017,
+            "DB-Lib error message 20017, severity 9:\nUnexpected EOF from the server\n",
+            connect=False,
+        ),
+        E(K.CONNECTION_LOST, "20017"),
+    ),
+    ClientCase(
+        "pymssql-20008",
+        "pymssql",
+        _pymssql_dblib(20008, "DB-Lib error message 20008, severity 9:\nUnable to open socket\n"),
+        E(K.CONNECTION_FAILURE, "20008"),
+    ),
+    ClientCase(
+        "pymssql-20010",
+        "pymssql",
+        _pymssql_dblib(
+            20010, "DB-Lib error message 20010, severity 8:\nUnable to allocate sufficient memory\n"
+        ),
+        E(K.OUT_OF_MEMORY, "20010"),
+    ),
+    ClientCase(
+        "pymssql-20012",
+        "pymssql",
+        _pymssql_dblib(
+            20012,
+            "DB-Lib error message 20012, severity 2:\nServer name not found in configuration "
+            "files.\n",
+        ),
+        E(K.CONNECTION_MISCONFIGURED, "20012"),
+    ),
+    ClientCase(
+        "pymssql-20013",
+        "pymssql",
+        _pymssql_dblib(
+            20013, "DB-Lib error message 20013, severity 2:\nUnknown host machine name.\n"
+        ),
+        E(K.CONNECTION_MISCONFIGURED, "20013"),
+    ),
+    ClientCase(
+        "pymssql-20014",
+        "pymssql",
+        _pymssql_dblib(20014, "DB-Lib error message 20014, severity 9:\nLogin incorrect.\n"),
+        E(K.INVALID_PASSWORD, "20014"),
+    ),
     ClientCase("pytds-closed-connection", "pytds", _pytds_closed, E(K.CONNECTION_LOST, None)),
 )
 
 
 SHAPES: dict[str, Callable[[ServerCase], BaseException]] = {
-    "pyodbc": pyodbc_server_error, "pymssql": pymssql_error, "pytds": pytds_error}
+    "pyodbc": pyodbc_server_error,
+    "pymssql": pymssql_error,
+    "pytds": pytds_error,
+}
 
 
 # The ODBC driver's own records (native error 0) for each SQLSTATE the backend
@@ -769,17 +1872,23 @@ ODBC_STATES: tuple[tuple[str, str, Kind], ...] = (
     ("HY008", "Operation canceled", K.QUERY_CANCELED),
     ("HYT00", "Timeout expired", K.STATEMENT_TIMEOUT),
     ("HYT01", "Connection timeout expired", K.CONNECTION_FAILURE),
-    ("IM002", "Data source name not found and no default driver specified",
-     K.CONNECTION_MISCONFIGURED),
+    (
+        "IM002",
+        "Data source name not found and no default driver specified",
+        K.CONNECTION_MISCONFIGURED,
+    ),
     ("IM003", "Specified driver could not be loaded", K.CONNECTION_MISCONFIGURED),
 )
 
 
 def _odbc_state_case(state: str, text: str, kind: Kind) -> ClientCase:
     chain = "[unixODBC][Driver Manager]" if state.startswith("IM") else ODBC_CHAIN
-    return ClientCase(f"odbc-state-{state}", "pyodbc",
-                      lambda: pyodbc_error(state, [(state, chain + text, 0)]),
-                      Expected(kind=kind, code=state))
+    return ClientCase(
+        f"odbc-state-{state}",
+        "pyodbc",
+        lambda: pyodbc_error(state, [(state, chain + text, 0)]),
+        Expected(kind=kind, code=state),
+    )
 
 
 STATE_CASES: tuple[ClientCase, ...] = tuple(_odbc_state_case(*row) for row in ODBC_STATES)
@@ -799,29 +1908,55 @@ class MessageCase:
 # timeout, logs in SSMS's format, messages copied from pymssql's/pytds's
 # ``.message`` property or from pyodbc's ``str(exc)``.
 MESSAGE_CASES: tuple[MessageCase, ...] = (
-    MessageCase("sqlclient-timeout", "Execution Timeout Expired.  The timeout period elapsed "
-                "prior to completion of the operation or the server is not responding.", -2,
-                Expected(kind=K.STATEMENT_TIMEOUT, code="-2")),
-    MessageCase("ssms-log", "Msg 208, Level 16, State 1, Line 1\nInvalid object name "
-                "'dbo.orders'.", None, Expected(kind=K.UNDEFINED_TABLE, code="208",
-                                                resources=("orders",))),
-    MessageCase("pytds-message-property", "SQL Server message 2627, severity 14, state 1, line "
-                "1:\nViolation of PRIMARY KEY constraint 'PK_t'. Cannot insert duplicate key in "
-                "object 'dbo.t'. The duplicate key value is (1).", None,
-                Expected(kind=K.UNIQUE_VIOLATION, code="2627", resources=("t", "PK_t"),
-                         constraint="PK_t")),
-    MessageCase("pyodbc-str", "('42S22', \"[42S22] [Microsoft][ODBC Driver 18 for SQL "
-                "Server][SQL Server]Invalid column name 'foo'. (207) (SQLExecDirectW)\")", None,
-                Expected(kind=K.UNDEFINED_COLUMN, code="207", resources=("foo",))),
-    MessageCase("pymssql-str", "(515, b\"Cannot insert the value NULL into column 'name', "
-                "table 'db.dbo.t'; column does not allow nulls. INSERT fails.DB-Lib error "
-                "message 20018, severity 16:\\nGeneral SQL Server error: Check messages from the "
-                "SQL Server\\n\")", None,
-                Expected(kind=K.NOT_NULL_VIOLATION, code="515", resources=("t", "name"))),
-    MessageCase("code-only", "Invalid object name 'dbo.orders'.", "208",
-                Expected(kind=K.UNDEFINED_TABLE, code="208", resources=("orders",))),
-    MessageCase("sqlstate-only", "Communication link failure", "08S01",
-                Expected(kind=K.CONNECTION_LOST, code="08S01")),
+    MessageCase(
+        "sqlclient-timeout",
+        "Execution Timeout Expired.  The timeout period elapsed "
+        "prior to completion of the operation or the server is not responding.",
+        -2,
+        Expected(kind=K.STATEMENT_TIMEOUT, code="-2"),
+    ),
+    MessageCase(
+        "ssms-log",
+        "Msg 208, Level 16, State 1, Line 1\nInvalid object name 'dbo.orders'.",
+        None,
+        Expected(kind=K.UNDEFINED_TABLE, code="208", resources=("orders",)),
+    ),
+    MessageCase(
+        "pytds-message-property",
+        "SQL Server message 2627, severity 14, state 1, line "
+        "1:\nViolation of PRIMARY KEY constraint 'PK_t'. Cannot insert duplicate key in "
+        "object 'dbo.t'. The duplicate key value is (1).",
+        None,
+        Expected(kind=K.UNIQUE_VIOLATION, code="2627", resources=("t", "PK_t"), constraint="PK_t"),
+    ),
+    MessageCase(
+        "pyodbc-str",
+        "('42S22', \"[42S22] [Microsoft][ODBC Driver 18 for SQL "
+        "Server][SQL Server]Invalid column name 'foo'. (207) (SQLExecDirectW)\")",
+        None,
+        Expected(kind=K.UNDEFINED_COLUMN, code="207", resources=("foo",)),
+    ),
+    MessageCase(
+        "pymssql-str",
+        "(515, b\"Cannot insert the value NULL into column 'name', "
+        "table 'db.dbo.t'; column does not allow nulls. INSERT fails.DB-Lib error "
+        "message 20018, severity 16:\\nGeneral SQL Server error: Check messages from the "
+        'SQL Server\\n")',
+        None,
+        Expected(kind=K.NOT_NULL_VIOLATION, code="515", resources=("t", "name")),
+    ),
+    MessageCase(
+        "code-only",
+        "Invalid object name 'dbo.orders'.",
+        "208",
+        Expected(kind=K.UNDEFINED_TABLE, code="208", resources=("orders",)),
+    ),
+    MessageCase(
+        "sqlstate-only",
+        "Communication link failure",
+        "08S01",
+        Expected(kind=K.CONNECTION_LOST, code="08S01"),
+    ),
 )
 
 
@@ -834,8 +1969,18 @@ def collect() -> Iterator[CorpusCase]:
     """Yield every SQL Server case, once per driver shape."""
     for case in SERVER_CASES:
         for driver, build in server_shapes(case):
-            yield CorpusCase(backend="mssql", driver=driver, name=f"{driver}-{case.name}",
-                             exception=build(case), expected=case.expected())
+            yield CorpusCase(
+                backend="mssql",
+                driver=driver,
+                name=f"{driver}-{case.name}",
+                exception=build(case),
+                expected=case.expected(),
+            )
     for client in CLIENT_CASES + STATE_CASES:
-        yield CorpusCase(backend="mssql", driver=client.driver, name=client.name,
-                         exception=client.build(), expected=client.expected)
+        yield CorpusCase(
+            backend="mssql",
+            driver=client.driver,
+            name=client.name,
+            exception=client.build(),
+            expected=client.expected,
+        )

@@ -33,7 +33,14 @@ from bench.corpus import CorpusCase, Expected
 from localdata_errors import Kind
 
 __all__ = [
-    "DRIVERS", "SPECS", "Driver", "Env", "Spec", "collect", "db_type_for", "environment",
+    "DRIVERS",
+    "SPECS",
+    "Driver",
+    "Env",
+    "Spec",
+    "collect",
+    "db_type_for",
+    "environment",
     "trigger",
 ]
 
@@ -80,6 +87,7 @@ DRIVERS: tuple[Driver, ...] = (
 
 # -- sessions ------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Login:
     """Who connects, to what."""
@@ -109,8 +117,12 @@ class Session:
 
 def _dbapi_connect(module: str, login: Login) -> Any:
     mod = importlib.import_module(module)
-    kwargs: dict[str, Any] = {"host": HOST, "port": login.port, "user": login.user,
-                              "password": login.password}
+    kwargs: dict[str, Any] = {
+        "host": HOST,
+        "port": login.port,
+        "user": login.user,
+        "password": login.password,
+    }
     if login.database is not None:
         kwargs["database"] = login.database
     if module == "mysql.connector":
@@ -149,19 +161,28 @@ class AiomysqlSession(Session):
         aiomysql = importlib.import_module("aiomysql")
         self.loop = asyncio.new_event_loop()
         try:
-            self.conn = self.loop.run_until_complete(aiomysql.connect(
-                host=HOST, port=login.port, user=login.user, password=login.password,
-                db=login.database, connect_timeout=5))
+            self.conn = self.loop.run_until_complete(
+                aiomysql.connect(
+                    host=HOST,
+                    port=login.port,
+                    user=login.user,
+                    password=login.password,
+                    db=login.database,
+                    connect_timeout=5,
+                )
+            )
         except BaseException:
             self.loop.close()
             raise
 
     def execute(self, sql: str, params: tuple[Any, ...] | None = None) -> Any:
         """Run *sql* on a fresh cursor."""
+
         async def run() -> Any:
             async with self.conn.cursor() as cur:
                 await cur.execute(sql, params)
                 return await cur.fetchall() if cur.description else None
+
         return self.loop.run_until_complete(run())
 
     def close(self) -> None:
@@ -181,8 +202,9 @@ class SqlalchemySession(Session):
 
     def execute(self, sql: str, params: tuple[Any, ...] | None = None) -> Any:
         """Run *sql* through ``exec_driver_sql``."""
-        result = self.conn.exec_driver_sql(sql, params) if params else \
-            self.conn.exec_driver_sql(sql)
+        result = (
+            self.conn.exec_driver_sql(sql, params) if params else self.conn.exec_driver_sql(sql)
+        )
         return result.fetchall() if result.returns_rows else None
 
     def close(self) -> None:
@@ -210,10 +232,13 @@ class AsyncSqlalchemySession(Session):
 
     def execute(self, sql: str, params: tuple[Any, ...] | None = None) -> Any:
         """Run *sql* through ``exec_driver_sql``."""
+
         async def run() -> Any:
-            result = await (self.conn.exec_driver_sql(sql, params) if params
-                            else self.conn.exec_driver_sql(sql))
+            result = await (
+                self.conn.exec_driver_sql(sql, params) if params else self.conn.exec_driver_sql(sql)
+            )
             return result.fetchall() if result.returns_rows else None
+
         return self.loop.run_until_complete(run())
 
     def close(self) -> None:
@@ -225,6 +250,7 @@ class AsyncSqlalchemySession(Session):
 
 
 # -- the environment ------------------------------------------------------------------
+
 
 @dataclass
 class Env:
@@ -250,8 +276,14 @@ class Env:
             return AiomysqlSession(login)
         from sqlalchemy import URL
 
-        url = URL.create(driver.url, username=login.user, password=login.password, host=HOST,
-                         port=login.port, database=login.database)
+        url = URL.create(
+            driver.url,
+            username=login.user,
+            password=login.password,
+            host=HOST,
+            port=login.port,
+            database=login.database,
+        )
         if driver.api == "sqlalchemy-async":
             return AsyncSqlalchemySession(url)
         key = (driver.url, login)
@@ -297,17 +329,23 @@ def environment() -> Iterator[Env]:
     """
     pymysql = importlib.import_module("pymysql")
     tag = secrets.token_hex(4)
-    env = Env(database=f"lde_mysql_{tag}", password_user=f"lde_mysql_{tag}_pw",
-              password=secrets.token_urlsafe(12), limited_user=f"lde_mysql_{tag}_lim",
-              closed_port=_closed_port())
+    env = Env(
+        database=f"lde_mysql_{tag}",
+        password_user=f"lde_mysql_{tag}_pw",
+        password=secrets.token_urlsafe(12),
+        limited_user=f"lde_mysql_{tag}_lim",
+        closed_port=_closed_port(),
+    )
     admin = pymysql.connect(host=HOST, port=PORT, user=USER, password=PASSWORD, autocommit=True)
     try:
         with admin.cursor() as cur:
             cur.execute(f"CREATE DATABASE `{env.database}` CHARACTER SET utf8mb4")
-            cur.execute(f"CREATE USER '{env.password_user}'@'%%' IDENTIFIED BY %s",
-                        (env.password,))
-            cur.execute(f"CREATE USER '{env.limited_user}'@'%%' IDENTIFIED BY %s"
-                        " WITH MAX_USER_CONNECTIONS 1", (env.password,))
+            cur.execute(f"CREATE USER '{env.password_user}'@'%%' IDENTIFIED BY %s", (env.password,))
+            cur.execute(
+                f"CREATE USER '{env.limited_user}'@'%%' IDENTIFIED BY %s"
+                " WITH MAX_USER_CONNECTIONS 1",
+                (env.password,),
+            )
             cur.execute(f"USE `{env.database}`")
             for statement in _SCHEMA:
                 cur.execute(statement)
@@ -338,6 +376,7 @@ class Spec:
 
 def _statement(sql: str, *before: str, params: tuple[Any, ...] | None = None) -> Run:
     """Run *before* then *sql* as root on this run's database."""
+
     def run(env: Env, driver: Driver) -> None:
         session = env.connect(driver)
         try:
@@ -346,17 +385,20 @@ def _statement(sql: str, *before: str, params: tuple[Any, ...] | None = None) ->
             session.execute(sql.format(db=env.database), params)
         finally:
             session.close()
+
     return run
 
 
 def _as_user(sql: str) -> Run:
     """Run *sql* as the user without privileges."""
+
     def run(env: Env, driver: Driver) -> None:
         session = env.connect(driver, Login(env.password_user, env.password))
         try:
             session.execute(sql.format(db=env.database))
         finally:
             session.close()
+
     return run
 
 
@@ -366,8 +408,10 @@ def _connect(**login: Any) -> Callable[[Env], Login]:
 
 def _connecting(make_login: Callable[[Env], Login]) -> Run:
     """Open (and close) one connection with the given login."""
+
     def run(env: Env, driver: Driver) -> None:
         env.connect(driver, make_login(env)).close()
+
     return run
 
 
@@ -383,6 +427,7 @@ def _too_many_connections(env: Env, driver: Driver) -> None:
 
 def _locked(sql: str, *before: str) -> Run:
     """Hold row 1 of ``locks`` in another transaction, then run *sql*."""
+
     def run(env: Env, driver: Driver) -> None:
         holder = DbapiSession("pymysql", env.login())
         session = env.connect(driver)
@@ -396,18 +441,22 @@ def _locked(sql: str, *before: str) -> Run:
         finally:
             session.close()
             holder.close()
+
     return run
 
 
-def _wait_for_lock_wait(env: Env, statement: str, errors: list[BaseException],
-                        limit: float = 10.0) -> None:
+def _wait_for_lock_wait(
+    env: Env, statement: str, errors: list[BaseException], limit: float = 10.0
+) -> None:
     monitor = DbapiSession("pymysql", env.login())
     try:
         deadline = time.monotonic() + limit
         while time.monotonic() < deadline:
             waiting = monitor.execute(
                 "SELECT COUNT(*) FROM information_schema.INNODB_TRX"
-                " WHERE trx_state = 'LOCK WAIT' AND trx_query = %s", (statement,))
+                " WHERE trx_state = 'LOCK WAIT' AND trx_query = %s",
+                (statement,),
+            )
             if waiting[0][0] or errors:  # waiting, or already failed
                 return
             time.sleep(0.01)
@@ -481,144 +530,322 @@ _STRICT = "SET SESSION sql_mode = 'STRICT_ALL_TABLES'"
 _NO_SUCH_DB = "lde_mysql_no_such_database"
 
 
-def _e(kind: Kind, code: str | None = None, *resources: str, deps: Sequence[str] = (),
-       constraint: str | None = None) -> Expected:
-    return Expected(kind=kind, code=code, resources=tuple(resources),
-                    dependencies=tuple(deps), constraint=constraint)
+def _e(
+    kind: Kind,
+    code: str | None = None,
+    *resources: str,
+    deps: Sequence[str] = (),
+    constraint: str | None = None,
+) -> Expected:
+    return Expected(
+        kind=kind,
+        code=code,
+        resources=tuple(resources),
+        dependencies=tuple(deps),
+        constraint=constraint,
+    )
 
 
 K = Kind
 SPECS: tuple[Spec, ...] = (
     # missing objects
-    Spec("undefined_table", _e(K.UNDEFINED_TABLE, "1146", "no_such_table"),
-         _statement("SELECT * FROM no_such_table")),
-    Spec("undefined_table_qualified_unicode", _e(K.UNDEFINED_TABLE, "1146", "Missing_Ünï"),
-         _statement("SELECT * FROM `{db}`.`Missing_Ünï`")),
-    Spec("drop_missing_table", _e(K.UNDEFINED_TABLE, "1051", "no_such_table"),
-         _statement("DROP TABLE no_such_table")),
-    Spec("drop_missing_view", _e(K.UNDEFINED_TABLE, "4092", "customers"),
-         _statement("DROP VIEW customers")),
-    Spec("undefined_column", _e(K.UNDEFINED_COLUMN, "1054", "nope"),
-         _statement("SELECT nope FROM customers")),
-    Spec("undefined_column_qualified", _e(K.UNDEFINED_COLUMN, "1054", "nope"),
-         _statement("SELECT c.nope FROM customers c")),
-    Spec("undefined_column_where_backticks", _e(K.UNDEFINED_COLUMN, "1054", "Wëird Col"),
-         _statement("SELECT id FROM customers WHERE `Wëird Col` = 1")),
-    Spec("undefined_database_use", _e(K.UNDEFINED_DATABASE, "1049", _NO_SUCH_DB),
-         _statement(f"USE {_NO_SUCH_DB}")),
-    Spec("undefined_database_connect", _e(K.UNDEFINED_DATABASE, "1049", _NO_SUCH_DB),
-         _connecting(_connect(database=_NO_SUCH_DB))),
-    Spec("undefined_function", _e(K.UNDEFINED_FUNCTION, "1305", "lde_no_such_fn"),
-         _statement("SELECT lde_no_such_fn(1)")),
-    Spec("drop_missing_column", _e(K.UNDEFINED_OBJECT, "1091", "nope"),
-         _statement("ALTER TABLE customers DROP COLUMN nope")),
-    Spec("unknown_system_variable", _e(K.UNDEFINED_OBJECT, "1193", "lde_nope"),
-         _statement("SET @@lde_nope = 1")),
+    Spec(
+        "undefined_table",
+        _e(K.UNDEFINED_TABLE, "1146", "no_such_table"),
+        _statement("SELECT * FROM no_such_table"),
+    ),
+    Spec(
+        "undefined_table_qualified_unicode",
+        _e(K.UNDEFINED_TABLE, "1146", "Missing_Ünï"),
+        _statement("SELECT * FROM `{db}`.`Missing_Ünï`"),
+    ),
+    Spec(
+        "drop_missing_table",
+        _e(K.UNDEFINED_TABLE, "1051", "no_such_table"),
+        _statement("DROP TABLE no_such_table"),
+    ),
+    Spec(
+        "drop_missing_view",
+        _e(K.UNDEFINED_TABLE, "4092", "customers"),
+        _statement("DROP VIEW customers"),
+    ),
+    Spec(
+        "undefined_column",
+        _e(K.UNDEFINED_COLUMN, "1054", "nope"),
+        _statement("SELECT nope FROM customers"),
+    ),
+    Spec(
+        "undefined_column_qualified",
+        _e(K.UNDEFINED_COLUMN, "1054", "nope"),
+        _statement("SELECT c.nope FROM customers c"),
+    ),
+    Spec(
+        "undefined_column_where_backticks",
+        _e(K.UNDEFINED_COLUMN, "1054", "Wëird Col"),
+        _statement("SELECT id FROM customers WHERE `Wëird Col` = 1"),
+    ),
+    Spec(
+        "undefined_database_use",
+        _e(K.UNDEFINED_DATABASE, "1049", _NO_SUCH_DB),
+        _statement(f"USE {_NO_SUCH_DB}"),
+    ),
+    Spec(
+        "undefined_database_connect",
+        _e(K.UNDEFINED_DATABASE, "1049", _NO_SUCH_DB),
+        _connecting(_connect(database=_NO_SUCH_DB)),
+    ),
+    Spec(
+        "undefined_function",
+        _e(K.UNDEFINED_FUNCTION, "1305", "lde_no_such_fn"),
+        _statement("SELECT lde_no_such_fn(1)"),
+    ),
+    Spec(
+        "drop_missing_column",
+        _e(K.UNDEFINED_OBJECT, "1091", "nope"),
+        _statement("ALTER TABLE customers DROP COLUMN nope"),
+    ),
+    Spec(
+        "unknown_system_variable",
+        _e(K.UNDEFINED_OBJECT, "1193", "lde_nope"),
+        _statement("SET @@lde_nope = 1"),
+    ),
     # the statement
     Spec("syntax_error", _e(K.SYNTAX_ERROR, "1064"), _statement("SELEC 1")),
-    Spec("column_count_mismatch", _e(K.SYNTAX_ERROR, "1136"),
-         _statement("INSERT INTO customers (id, name) VALUES (1)")),
-    Spec("ambiguous_column", _e(K.AMBIGUOUS_COLUMN, "1052", "id"),
-         _statement("SELECT id FROM customers JOIN sales ON 1 = 1")),
-    Spec("grouping_error", _e(K.GROUPING_ERROR, "1055", "id"),
-         _statement("SELECT id, COUNT(*) FROM customers GROUP BY name",
-                    "SET SESSION sql_mode = 'ONLY_FULL_GROUP_BY'")),
-    Spec("subquery_more_than_one_row", _e(K.CARDINALITY_VIOLATION, "1242"),
-         _statement("SELECT (SELECT id FROM customers)")),
-    Spec("row_compared_to_scalar", _e(K.DATATYPE_MISMATCH, "4078"),
-         _statement("SELECT 1 = (SELECT 1, 2)")),
-    Spec("wrong_arguments_execute", _e(K.INVALID_PARAMETER, "1210"),
-         _statement("EXECUTE lde_stmt", "PREPARE lde_stmt FROM 'SELECT ?'")),
-    Spec("wrong_native_function_arguments", _e(K.INVALID_PARAMETER, "1582"),
-         _statement("SELECT CONCAT_WS()")),
-    Spec("wrong_bind_count", _e(K.INVALID_PARAMETER),
-         _statement("SELECT %s, %s", params=(1,))),
+    Spec(
+        "column_count_mismatch",
+        _e(K.SYNTAX_ERROR, "1136"),
+        _statement("INSERT INTO customers (id, name) VALUES (1)"),
+    ),
+    Spec(
+        "ambiguous_column",
+        _e(K.AMBIGUOUS_COLUMN, "1052", "id"),
+        _statement("SELECT id FROM customers JOIN sales ON 1 = 1"),
+    ),
+    Spec(
+        "grouping_error",
+        _e(K.GROUPING_ERROR, "1055", "id"),
+        _statement(
+            "SELECT id, COUNT(*) FROM customers GROUP BY name",
+            "SET SESSION sql_mode = 'ONLY_FULL_GROUP_BY'",
+        ),
+    ),
+    Spec(
+        "subquery_more_than_one_row",
+        _e(K.CARDINALITY_VIOLATION, "1242"),
+        _statement("SELECT (SELECT id FROM customers)"),
+    ),
+    Spec(
+        "row_compared_to_scalar",
+        _e(K.DATATYPE_MISMATCH, "4078"),
+        _statement("SELECT 1 = (SELECT 1, 2)"),
+    ),
+    Spec(
+        "wrong_arguments_execute",
+        _e(K.INVALID_PARAMETER, "1210"),
+        _statement("EXECUTE lde_stmt", "PREPARE lde_stmt FROM 'SELECT ?'"),
+    ),
+    Spec(
+        "wrong_native_function_arguments",
+        _e(K.INVALID_PARAMETER, "1582"),
+        _statement("SELECT CONCAT_WS()"),
+    ),
+    Spec("wrong_bind_count", _e(K.INVALID_PARAMETER), _statement("SELECT %s, %s", params=(1,))),
     # objects that exist
-    Spec("duplicate_table", _e(K.DUPLICATE_TABLE, "1050", "customers"),
-         _statement("CREATE TABLE customers (id INT)")),
-    Spec("duplicate_column", _e(K.DUPLICATE_COLUMN, "1060", "name"),
-         _statement("ALTER TABLE customers ADD COLUMN name INT")),
-    Spec("duplicate_column_in_create", _e(K.DUPLICATE_COLUMN, "1060", "a"),
-         _statement("CREATE TABLE lde_dup_col (a INT, a INT)")),
-    Spec("duplicate_key_name", _e(K.DUPLICATE_OBJECT, "1061", "idx_name"),
-         _statement("ALTER TABLE customers ADD INDEX idx_name (email)")),
-    Spec("duplicate_database", _e(K.DUPLICATE_DATABASE, "1007"),
-         _statement("CREATE DATABASE `{db}`")),
+    Spec(
+        "duplicate_table",
+        _e(K.DUPLICATE_TABLE, "1050", "customers"),
+        _statement("CREATE TABLE customers (id INT)"),
+    ),
+    Spec(
+        "duplicate_column",
+        _e(K.DUPLICATE_COLUMN, "1060", "name"),
+        _statement("ALTER TABLE customers ADD COLUMN name INT"),
+    ),
+    Spec(
+        "duplicate_column_in_create",
+        _e(K.DUPLICATE_COLUMN, "1060", "a"),
+        _statement("CREATE TABLE lde_dup_col (a INT, a INT)"),
+    ),
+    Spec(
+        "duplicate_key_name",
+        _e(K.DUPLICATE_OBJECT, "1061", "idx_name"),
+        _statement("ALTER TABLE customers ADD INDEX idx_name (email)"),
+    ),
+    Spec(
+        "duplicate_database", _e(K.DUPLICATE_DATABASE, "1007"), _statement("CREATE DATABASE `{db}`")
+    ),
     # constraints
-    Spec("unique_violation_primary", _e(K.UNIQUE_VIOLATION, "1062", constraint="PRIMARY"),
-         _statement("INSERT INTO customers (id, name) VALUES (1, 'x')")),
-    Spec("unique_violation_key", _e(K.UNIQUE_VIOLATION, "1062", constraint="uq_email"),
-         _statement("INSERT INTO customers (id, name, email) VALUES (99, 'z', 'a@x')")),
-    Spec("unique_violation_unicode", _e(K.UNIQUE_VIOLATION, "1062", constraint="PRIMARY"),
-         _statement("INSERT INTO `Ünïcode Mixed` (`Straße`) VALUES (1)")),
-    Spec("not_null_violation", _e(K.NOT_NULL_VIOLATION, "1048", "name"),
-         _statement("INSERT INTO customers (id, name) VALUES (50, NULL)")),
-    Spec("no_default_value", _e(K.NOT_NULL_VIOLATION, "1364", "customer_id"),
-         _statement("INSERT INTO sales (id) VALUES (5)", _STRICT)),
-    Spec("foreign_key_child_insert",
-         _e(K.FOREIGN_KEY_VIOLATION, "1452", "sales", deps=["customers"],
-            constraint="fk_sales_customer"),
-         _statement("INSERT INTO sales (id, customer_id) VALUES (10, 999)")),
-    Spec("foreign_key_parent_delete",
-         _e(K.FOREIGN_KEY_VIOLATION, "1451", "customers", deps=["sales"],
-            constraint="fk_sales_customer"),
-         _statement("DELETE FROM customers WHERE id = 1")),
-    Spec("foreign_key_parent_update",
-         _e(K.FOREIGN_KEY_VIOLATION, "1451", "customers", deps=["sales"],
-            constraint="fk_sales_customer"),
-         _statement("UPDATE customers SET id = 77 WHERE id = 1")),
+    Spec(
+        "unique_violation_primary",
+        _e(K.UNIQUE_VIOLATION, "1062", constraint="PRIMARY"),
+        _statement("INSERT INTO customers (id, name) VALUES (1, 'x')"),
+    ),
+    Spec(
+        "unique_violation_key",
+        _e(K.UNIQUE_VIOLATION, "1062", constraint="uq_email"),
+        _statement("INSERT INTO customers (id, name, email) VALUES (99, 'z', 'a@x')"),
+    ),
+    Spec(
+        "unique_violation_unicode",
+        _e(K.UNIQUE_VIOLATION, "1062", constraint="PRIMARY"),
+        _statement("INSERT INTO `Ünïcode Mixed` (`Straße`) VALUES (1)"),
+    ),
+    Spec(
+        "not_null_violation",
+        _e(K.NOT_NULL_VIOLATION, "1048", "name"),
+        _statement("INSERT INTO customers (id, name) VALUES (50, NULL)"),
+    ),
+    Spec(
+        "no_default_value",
+        _e(K.NOT_NULL_VIOLATION, "1364", "customer_id"),
+        _statement("INSERT INTO sales (id) VALUES (5)", _STRICT),
+    ),
+    Spec(
+        "foreign_key_child_insert",
+        _e(
+            K.FOREIGN_KEY_VIOLATION,
+            "1452",
+            "sales",
+            deps=["customers"],
+            constraint="fk_sales_customer",
+        ),
+        _statement("INSERT INTO sales (id, customer_id) VALUES (10, 999)"),
+    ),
+    Spec(
+        "foreign_key_parent_delete",
+        _e(
+            K.FOREIGN_KEY_VIOLATION,
+            "1451",
+            "customers",
+            deps=["sales"],
+            constraint="fk_sales_customer",
+        ),
+        _statement("DELETE FROM customers WHERE id = 1"),
+    ),
+    Spec(
+        "foreign_key_parent_update",
+        _e(
+            K.FOREIGN_KEY_VIOLATION,
+            "1451",
+            "customers",
+            deps=["sales"],
+            constraint="fk_sales_customer",
+        ),
+        _statement("UPDATE customers SET id = 77 WHERE id = 1"),
+    ),
     # MariaDB answers DROP TABLE of a referenced parent with a bare 1451 (no names).
-    Spec("foreign_key_drop_parent", _e(K.FOREIGN_KEY_VIOLATION, "1451"),
-         _statement("DROP TABLE customers")),
-    Spec("foreign_key_truncate_parent",
-         _e(K.DEPENDENT_OBJECTS_STILL_EXIST, "1701", "customers", deps=["sales"],
-            constraint="fk_sales_customer"),
-         _statement("TRUNCATE TABLE customers")),
-    Spec("foreign_key_drop_index",
-         _e(K.DEPENDENT_OBJECTS_STILL_EXIST, "1553", "fk_sales_customer"),
-         _statement("ALTER TABLE sales DROP INDEX fk_sales_customer")),
-    Spec("foreign_key_change_parent_column",
-         _e(K.DEPENDENT_OBJECTS_STILL_EXIST, "1833", "id", deps=["sales"],
-            constraint="fk_sales_customer"),
-         _statement("ALTER TABLE customers MODIFY id BIGINT")),
-    Spec("check_violation", _e(K.CHECK_VIOLATION, "4025", "products", constraint="chk_price"),
-         _statement("INSERT INTO products (id, price) VALUES (1, -5)")),
+    Spec(
+        "foreign_key_drop_parent",
+        _e(K.FOREIGN_KEY_VIOLATION, "1451"),
+        _statement("DROP TABLE customers"),
+    ),
+    Spec(
+        "foreign_key_truncate_parent",
+        _e(
+            K.DEPENDENT_OBJECTS_STILL_EXIST,
+            "1701",
+            "customers",
+            deps=["sales"],
+            constraint="fk_sales_customer",
+        ),
+        _statement("TRUNCATE TABLE customers"),
+    ),
+    Spec(
+        "foreign_key_drop_index",
+        _e(K.DEPENDENT_OBJECTS_STILL_EXIST, "1553", "fk_sales_customer"),
+        _statement("ALTER TABLE sales DROP INDEX fk_sales_customer"),
+    ),
+    Spec(
+        "foreign_key_change_parent_column",
+        _e(
+            K.DEPENDENT_OBJECTS_STILL_EXIST,
+            "1833",
+            "id",
+            deps=["sales"],
+            constraint="fk_sales_customer",
+        ),
+        _statement("ALTER TABLE customers MODIFY id BIGINT"),
+    ),
+    Spec(
+        "check_violation",
+        _e(K.CHECK_VIOLATION, "4025", "products", constraint="chk_price"),
+        _statement("INSERT INTO products (id, price) VALUES (1, -5)"),
+    ),
     # the data
-    Spec("value_too_long", _e(K.STRING_DATA_RIGHT_TRUNCATION, "1406", "name"),
-         _statement("INSERT INTO customers (id, name) VALUES (60, REPEAT('x', 300))", _STRICT)),
-    Spec("numeric_out_of_range", _e(K.NUMERIC_VALUE_OUT_OF_RANGE, "1264", "qty"),
-         _statement("INSERT INTO products (id, qty) VALUES (2, 100000)", _STRICT)),
-    Spec("invalid_integer", _e(K.INVALID_TEXT_REPRESENTATION, "1366", "qty", "products"),
-         _statement("INSERT INTO products (id, qty) VALUES (3, 'abc')", _STRICT)),
-    Spec("invalid_date", _e(K.INVALID_DATETIME_FORMAT, "1292", "made", "products"),
-         _statement("INSERT INTO products (id, made) VALUES (4, 'not-a-date')", _STRICT)),
-    Spec("division_by_zero", _e(K.DIVISION_BY_ZERO, "1365"),
-         _statement("INSERT INTO products (id, qty) VALUES (5, 1 / 0)",
-                    "SET SESSION sql_mode = 'STRICT_ALL_TABLES,ERROR_FOR_DIVISION_BY_ZERO'")),
+    Spec(
+        "value_too_long",
+        _e(K.STRING_DATA_RIGHT_TRUNCATION, "1406", "name"),
+        _statement("INSERT INTO customers (id, name) VALUES (60, REPEAT('x', 300))", _STRICT),
+    ),
+    Spec(
+        "numeric_out_of_range",
+        _e(K.NUMERIC_VALUE_OUT_OF_RANGE, "1264", "qty"),
+        _statement("INSERT INTO products (id, qty) VALUES (2, 100000)", _STRICT),
+    ),
+    Spec(
+        "invalid_integer",
+        _e(K.INVALID_TEXT_REPRESENTATION, "1366", "qty", "products"),
+        _statement("INSERT INTO products (id, qty) VALUES (3, 'abc')", _STRICT),
+    ),
+    Spec(
+        "invalid_date",
+        _e(K.INVALID_DATETIME_FORMAT, "1292", "made", "products"),
+        _statement("INSERT INTO products (id, made) VALUES (4, 'not-a-date')", _STRICT),
+    ),
+    Spec(
+        "division_by_zero",
+        _e(K.DIVISION_BY_ZERO, "1365"),
+        _statement(
+            "INSERT INTO products (id, qty) VALUES (5, 1 / 0)",
+            "SET SESSION sql_mode = 'STRICT_ALL_TABLES,ERROR_FOR_DIVISION_BY_ZERO'",
+        ),
+    ),
     # read-only, locks, timeouts
-    Spec("read_only_transaction", _e(K.READ_ONLY, "1792"),
-         _statement("UPDATE customers SET name = 'q' WHERE id = 2",
-                    "START TRANSACTION READ ONLY")),
-    Spec("lock_wait_timeout", _e(K.LOCK_NOT_AVAILABLE, "1205"),
-         _locked("UPDATE locks SET v = 1 WHERE id = 1", "SET innodb_lock_wait_timeout = 1")),
-    Spec("lock_nowait", _e(K.LOCK_NOT_AVAILABLE, "1205"),
-         _locked("SELECT * FROM locks WHERE id = 1 FOR UPDATE NOWAIT")),
+    Spec(
+        "read_only_transaction",
+        _e(K.READ_ONLY, "1792"),
+        _statement("UPDATE customers SET name = 'q' WHERE id = 2", "START TRANSACTION READ ONLY"),
+    ),
+    Spec(
+        "lock_wait_timeout",
+        _e(K.LOCK_NOT_AVAILABLE, "1205"),
+        _locked("UPDATE locks SET v = 1 WHERE id = 1", "SET innodb_lock_wait_timeout = 1"),
+    ),
+    Spec(
+        "lock_nowait",
+        _e(K.LOCK_NOT_AVAILABLE, "1205"),
+        _locked("SELECT * FROM locks WHERE id = 1 FOR UPDATE NOWAIT"),
+    ),
     Spec("deadlock", _e(K.DEADLOCK_DETECTED, "1213"), _deadlock),
-    Spec("statement_timeout", _e(K.STATEMENT_TIMEOUT, "1969"),
-         _statement("SELECT SLEEP(1)", "SET SESSION max_statement_time = 0.05")),
+    Spec(
+        "statement_timeout",
+        _e(K.STATEMENT_TIMEOUT, "1969"),
+        _statement("SELECT SLEEP(1)", "SET SESSION max_statement_time = 0.05"),
+    ),
     # who may do what
-    Spec("wrong_password", _e(K.INVALID_PASSWORD, "1045"),
-         _connecting(lambda env: Login(env.password_user, env.password + "-wrong"))),
-    Spec("no_privilege_on_table", _e(K.INSUFFICIENT_PRIVILEGE, "1142", "customers"),
-         _as_user("SELECT * FROM `{db}`.customers")),
+    Spec(
+        "wrong_password",
+        _e(K.INVALID_PASSWORD, "1045"),
+        _connecting(lambda env: Login(env.password_user, env.password + "-wrong")),
+    ),
+    Spec(
+        "no_privilege_on_table",
+        _e(K.INSUFFICIENT_PRIVILEGE, "1142", "customers"),
+        _as_user("SELECT * FROM `{db}`.customers"),
+    ),
     Spec("no_privilege_global", _e(K.INSUFFICIENT_PRIVILEGE, "1227"), _as_user("FLUSH TABLES")),
-    Spec("no_privilege_on_database", _e(K.INSUFFICIENT_PRIVILEGE, "1044"),
-         _connecting(lambda env: Login(env.password_user, env.password, env.database))),
-    Spec("too_many_user_connections", _e(K.TOO_MANY_CONNECTIONS, "1226"),
-         _too_many_connections),
+    Spec(
+        "no_privilege_on_database",
+        _e(K.INSUFFICIENT_PRIVILEGE, "1044"),
+        _connecting(lambda env: Login(env.password_user, env.password, env.database)),
+    ),
+    Spec("too_many_user_connections", _e(K.TOO_MANY_CONNECTIONS, "1226"), _too_many_connections),
     # the connection
-    Spec("connection_refused", _e(K.CONNECTION_FAILURE),
-         _connecting(lambda env: Login(port=env.closed_port))),
+    Spec(
+        "connection_refused",
+        _e(K.CONNECTION_FAILURE),
+        _connecting(lambda env: Login(port=env.closed_port)),
+    ),
     Spec("connection_killed", _e(K.CONNECTION_LOST), _killed),
 )
 
@@ -663,6 +890,11 @@ def collect() -> Iterator[CorpusCase]:
         for driver in drivers:
             for spec in SPECS:
                 exc = trigger(spec, env, driver)
-                yield CorpusCase(backend="mysql", driver=driver.name, name=spec.name,
-                                 exception=exc, expected=spec.expected,
-                                 db_type=db_type_for(exc))
+                yield CorpusCase(
+                    backend="mysql",
+                    driver=driver.name,
+                    name=spec.name,
+                    exception=exc,
+                    expected=spec.expected,
+                    db_type=db_type_for(exc),
+                )

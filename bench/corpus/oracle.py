@@ -109,8 +109,7 @@ OFFICIAL_TEXTS: dict[str, str] = {
     "ORA-01034": "ORA-01034: ORACLE not available",
     "ORA-01040": "ORA-01040: invalid character in password; logon denied",
     "ORA-01045": "ORA-01045: user APP lacks CREATE SESSION privilege; logon denied",
-    "ORA-01089": "ORA-01089: immediate shutdown or close in progress - no operations are "
-                 "permitted",
+    "ORA-01089": "ORA-01089: immediate shutdown or close in progress - no operations are permitted",
     "ORA-01090": "ORA-01090: shutdown in progress - connection is not permitted",
     "ORA-01092": "ORA-01092: ORACLE instance terminated. Disconnection forced",
     "ORA-01109": "ORA-01109: database not open",
@@ -129,27 +128,25 @@ OFFICIAL_TEXTS: dict[str, str] = {
     "ORA-01438": "ORA-01438: value larger than specified precision allowed for this column",
     "ORA-01452": "ORA-01452: cannot CREATE UNIQUE INDEX; duplicate keys found",
     "ORA-01456": "ORA-01456: may not perform insert/delete/update operation inside a READ "
-                 "ONLY transaction",
+    "ONLY transaction",
     "ORA-01476": "ORA-01476: divisor is equal to zero",
     "ORA-01489": "ORA-01489: result of string concatenation is too long",
     "ORA-01536": "ORA-01536: space quota exceeded for tablespace 'USERS'",
-    "ORA-01555": 'ORA-01555: snapshot too old: rollback segment number 9 with name '
-                 '"_SYSSMU9_1650573970$" too small',
+    "ORA-01555": "ORA-01555: snapshot too old: rollback segment number 9 with name "
+    '"_SYSSMU9_1650573970$" too small',
     "ORA-01578": "ORA-01578: ORACLE data block corrupted (file # 4, block # 1234)",
     "ORA-01652": "ORA-01652: unable to extend temp segment by 128 in tablespace TEMP",
     "ORA-01653": "ORA-01653: unable to extend table HR.EMP by 128 in tablespace USERS",
-    "ORA-01654": "ORA-01654: unable to extend index HR.EMP_NAME_IX by 128 in tablespace "
-                 "USERS",
+    "ORA-01654": "ORA-01654: unable to extend index HR.EMP_NAME_IX by 128 in tablespace USERS",
     "ORA-01658": "ORA-01658: unable to create INITIAL extent for segment in tablespace USERS",
     "ORA-01688": "ORA-01688: unable to extend table SH.SALES partition SALES_Q1 by 1024 in "
-                 "tablespace USERS",
+    "tablespace USERS",
     "ORA-01691": "ORA-01691: unable to extend lob segment HR.SYS_LOB0000073467C00002$$ by "
-                 "128 in tablespace USERS",
+    "128 in tablespace USERS",
     "ORA-01722": "ORA-01722: invalid number",
     "ORA-01740": "ORA-01740: missing double quote in identifier",
     "ORA-01741": "ORA-01741: illegal zero-length identifier",
-    "ORA-01747": "ORA-01747: invalid user.table.column, table.column, or column "
-                 "specification",
+    "ORA-01747": "ORA-01747: invalid user.table.column, table.column, or column specification",
     "ORA-01756": "ORA-01756: quoted string not properly terminated",
     "ORA-01758": "ORA-01758: table must be empty to add mandatory (NOT NULL) column",
     "ORA-01760": "ORA-01760: illegal argument for function",
@@ -181,9 +178,9 @@ OFFICIAL_TEXTS: dict[str, str] = {
     "ORA-02289": "ORA-02289: sequence does not exist",
     "ORA-02290": "ORA-02290: check constraint (HR.EMP_SALARY_CK) violated",
     "ORA-02291": "ORA-02291: integrity constraint (SCOTT.FK_EMP_DEPT) violated - parent key "
-                 "not found",
+    "not found",
     "ORA-02292": "ORA-02292: integrity constraint (SCOTT.FK_EMP_DEPT) violated - child record "
-                 "found",
+    "found",
     "ORA-02293": "ORA-02293: cannot validate (HR.EMP_SALARY_CK) - check constraint violated",
     "ORA-02298": "ORA-02298: cannot validate (SCOTT.FK_EMP_DEPT) - parent keys not found",
     "ORA-02299": "ORA-02299: cannot validate (HR.EMP_EMAIL_UK) - duplicate keys found",
@@ -199,13 +196,12 @@ OFFICIAL_TEXTS: dict[str, str] = {
     "ORA-04020": "ORA-04020: deadlock detected while trying to lock object HR.EMP_PKG",
     "ORA-04021": "ORA-04021: timeout occurred while waiting to lock object HR.EMP_PKG",
     "ORA-04030": "ORA-04030: out of process memory when trying to allocate 16328 bytes "
-                 "(koh-kghu sessi,pmucalm coll)",
+    "(koh-kghu sessi,pmucalm coll)",
     "ORA-04031": 'ORA-04031: unable to allocate 4160 bytes of shared memory ("shared pool",'
-                 '"select name from obj$...","sga heap(1,0)","kglsim object batch")',
+    '"select name from obj$...","sga heap(1,0)","kglsim object batch")',
     "ORA-04036": "ORA-04036: PGA memory used by the instance exceeds PGA_AGGREGATE_LIMIT",
     "ORA-04043": "ORA-04043: object EMP_ARCHIVE does not exist",
-    "ORA-04061": 'ORA-04061: existing state of package body "HR.EMP_PKG" has been '
-                 "invalidated",
+    "ORA-04061": 'ORA-04061: existing state of package body "HR.EMP_PKG" has been invalidated',
     "ORA-04063": 'ORA-04063: view "HR.EMP_V" has errors',
     "ORA-04065": 'ORA-04065: not executed, altered or dropped package body "HR.EMP_PKG"',
     "ORA-04068": "ORA-04068: existing state of packages has been discarded",
@@ -223,22 +219,21 @@ OFFICIAL_TEXTS: dict[str, str] = {
     "ORA-12170": "ORA-12170: TNS:Connect timeout occurred",
     "ORA-12504": "ORA-12504: TNS:listener was not given the SERVICE_NAME in CONNECT_DATA",
     "ORA-12505": "ORA-12505: TNS:listener does not currently know of SID given in connect "
-                 "descriptor",
+    "descriptor",
     "ORA-12514": "ORA-12514: TNS:listener does not currently know of service requested in "
-                 "connect descriptor",
+    "connect descriptor",
     "ORA-12516": "ORA-12516: TNS:listener could not find available handler with matching "
-                 "protocol stack",
+    "protocol stack",
     "ORA-12518": "ORA-12518: TNS:listener could not hand off client connection",
     "ORA-12519": "ORA-12519: TNS:no appropriate service handler found",
     "ORA-12520": "ORA-12520: TNS:listener could not find available handler for requested "
-                 "type of server",
+    "type of server",
     "ORA-12521": "ORA-12521: TNS:listener does not currently know of instance requested in "
-                 "connect descriptor",
+    "connect descriptor",
     "ORA-12526": "ORA-12526: TNS:listener: all appropriate instances are in restricted mode",
     "ORA-12527": "ORA-12527: TNS:listener: all instances are in restricted mode or blocking "
-                 "new connections",
-    "ORA-12528": "ORA-12528: TNS:listener: all appropriate instances are blocking new "
-                 "connections",
+    "new connections",
+    "ORA-12528": "ORA-12528: TNS:listener: all appropriate instances are blocking new connections",
     "ORA-12535": "ORA-12535: TNS:operation timed out",
     "ORA-12537": "ORA-12537: TNS:connection closed",
     "ORA-12541": "ORA-12541: TNS:no listener",
@@ -250,7 +245,7 @@ OFFICIAL_TEXTS: dict[str, str] = {
     "ORA-12571": "ORA-12571: TNS:packet writer failure",
     "ORA-12638": "ORA-12638: Credential retrieval failed",
     "ORA-12899": 'ORA-12899: value too large for column "HR"."EMP"."NAME" (actual: 30, '
-                 "maximum: 20)",
+    "maximum: 20)",
     "ORA-14400": "ORA-14400: inserted partition key does not map to any partition",
     "ORA-24247": "ORA-24247: network access denied by access control list (ACL)",
     "ORA-25408": "ORA-25408: can not safely replay call",
@@ -261,8 +256,7 @@ OFFICIAL_TEXTS: dict[str, str] = {
     "ORA-30006": "ORA-30006: resource busy; acquire with WAIT timeout expired",
     "ORA-30036": "ORA-30036: unable to extend segment by 8 in undo tablespace 'UNDOTBS1'",
     # PL/SQL compilation errors arrive inside ORA-06550 (see pls_stack)
-    "PLS-00103": 'PLS-00103: Encountered the symbol "END" when expecting one of the '
-                 "following:",
+    "PLS-00103": 'PLS-00103: Encountered the symbol "END" when expecting one of the following:',
     "PLS-00201": "PLS-00201: identifier 'EMP_PKG' must be declared",
     "PLS-00302": "PLS-00302: component 'RAISE_SALARY' must be declared",
     "PLS-00306": "PLS-00306: wrong number or types of arguments in call to 'RAISE_SALARY'",
@@ -302,8 +296,11 @@ DPY_ARGS: dict[str, dict[str, Any]] = {
 #: DPI- texts as ODPI-C reports them (thick mode), and whether it marks them recoverable.
 DPI_TEXTS: dict[str, tuple[str, bool]] = {
     "DPI-1010": ("DPI-1010: not connected", False),
-    "DPI-1047": ('DPI-1047: Cannot locate a 64-bit Oracle Client library: "libclntsh.so: '
-                 'cannot open shared object file: No such file or directory"', False),
+    "DPI-1047": (
+        'DPI-1047: Cannot locate a 64-bit Oracle Client library: "libclntsh.so: '
+        'cannot open shared object file: No such file or directory"',
+        False,
+    ),
     "DPI-1067": ("DPI-1067: call timeout of 5000 ms exceeded with ORA-3156", False),
     "DPI-1072": ("DPI-1072: the Oracle Client library version is unsupported", False),
     "DPI-1080": ("DPI-1080: connection was closed by ORA-3113", True),
@@ -350,12 +347,19 @@ def _thick_mode() -> Iterator[None]:
         errors.is_thin_mode = saved
 
 
-def thick(message: str, code: int, *, isrecoverable: bool = False, offset: int = 0,
-          context: str = "dpiStmt_execute: execute") -> BaseException:
+def thick(
+    message: str,
+    code: int,
+    *,
+    isrecoverable: bool = False,
+    offset: int = 0,
+    context: str = "dpiStmt_execute: execute",
+) -> BaseException:
     """An error as thick mode raises it (``_create_new_from_info`` of a dpiErrorInfo)."""
     with _thick_mode():
-        error = _errors()._Error(message, context, code=code, offset=offset,
-                                 isrecoverable=isrecoverable)
+        error = _errors()._Error(
+            message, context, code=code, offset=offset, isrecoverable=isrecoverable
+        )
     return _raised(error.exc_type(error))
 
 
@@ -366,8 +370,10 @@ def dpy(code: str, cause: BaseException | None = None, **args: Any) -> BaseExcep
 
 def pls_stack(pls_line: str) -> str:
     """The ORA-06550 stack a PL/SQL block that does not compile returns."""
-    return (f"ORA-06550: line 1, column 7:\n{pls_line}\n"
-            "ORA-06550: line 1, column 7:\nPL/SQL: Statement ignored")
+    return (
+        f"ORA-06550: line 1, column 7:\n{pls_line}\n"
+        "ORA-06550: line 1, column 7:\nPL/SQL: Statement ignored"
+    )
 
 
 def _ora_number(code: str) -> int:
@@ -397,16 +403,22 @@ def table_cases() -> Iterator[tuple[str, str, Callable[[], BaseException]]]:
     for code, args in DPY_ARGS.items():
         yield code, "dpy", lambda c=code, a=args: dpy(c, **a)
     for code, (text, recoverable) in DPI_TEXTS.items():
-        yield code, "thick", lambda t=text, r=recoverable: thick(
-            t, 0, isrecoverable=r, context="dpiConn_create: check connection")
+        yield (
+            code,
+            "thick",
+            lambda t=text, r=recoverable: thick(
+                t, 0, isrecoverable=r, context="dpiConn_create: check connection"
+            ),
+        )
 
 
 def table_expected(code: str) -> Expected:
     """What every table case must answer: its kind, and the code itself."""
     from localdata_errors.backends._oracle_codes import CODES
 
-    return Expected(kind=CODES[code], code=code,
-                    retryable=True if code in RECOVERABLE_RETRYABLE else None)
+    return Expected(
+        kind=CODES[code], code=code, retryable=True if code in RECOVERABLE_RETRYABLE else None
+    )
 
 
 # -- detail cases: names, stacks, wrappers ------------------------------------------------
@@ -422,177 +434,328 @@ class DetailCase:
     schema: str | None = None
 
 
-def _e(kind: Kind, code: str, *resources: str, constraint: str | None = None,
-       retryable: bool | None = None) -> Expected:
-    return Expected(kind=kind, code=code, resources=resources, constraint=constraint,
-                    retryable=retryable)
+def _e(
+    kind: Kind,
+    code: str,
+    *resources: str,
+    constraint: str | None = None,
+    retryable: bool | None = None,
+) -> Expected:
+    return Expected(
+        kind=kind, code=code, resources=resources, constraint=constraint, retryable=retryable
+    )
 
 
 DETAIL_CASES: tuple[DetailCase, ...] = (
-    DetailCase("fk-parent-missing",
-               lambda: thin(OFFICIAL_TEXTS["ORA-02291"], 2291),
-               _e(Kind.FOREIGN_KEY_VIOLATION, "ORA-02291", "FK_EMP_DEPT",
-                  constraint="FK_EMP_DEPT"), schema="SCOTT"),
-    DetailCase("fk-child-found",
-               lambda: thin(OFFICIAL_TEXTS["ORA-02292"], 2292),
-               _e(Kind.FOREIGN_KEY_VIOLATION, "ORA-02292", constraint="FK_EMP_DEPT"),
-               schema="SCOTT"),
-    DetailCase("value-too-large",
-               lambda: thin(OFFICIAL_TEXTS["ORA-12899"], 12899),
-               _e(Kind.STRING_DATA_RIGHT_TRUNCATION, "ORA-12899", "EMP", "NAME"), schema="HR"),
-    DetailCase("invalid-identifier",
-               lambda: thin(OFFICIAL_TEXTS["ORA-00904"], 904, offset=7),
-               _e(Kind.UNDEFINED_COLUMN, "ORA-00904", "FOO")),
-    DetailCase("invalid-identifier-aliased",
-               lambda: thin('ORA-00904: "E"."SALARY_X": invalid identifier', 904, offset=9),
-               _e(Kind.UNDEFINED_COLUMN, "ORA-00904", "SALARY_X")),
-    DetailCase("insert-null",
-               lambda: thin(OFFICIAL_TEXTS["ORA-01400"], 1400),
-               _e(Kind.NOT_NULL_VIOLATION, "ORA-01400", "EMP", "NAME"), schema="HR"),
-    DetailCase("update-to-null",
-               lambda: thick(OFFICIAL_TEXTS["ORA-01407"], 1407),
-               _e(Kind.NOT_NULL_VIOLATION, "ORA-01407", "EMP", "NAME"), schema="HR"),
-    DetailCase("unique",
-               lambda: thin(OFFICIAL_TEXTS["ORA-00001"], 1),
-               _e(Kind.UNIQUE_VIOLATION, "ORA-00001", constraint="EMP_PK"), schema="HR"),
-    DetailCase("unique-21c",
-               lambda: thin("ORA-00001: unique constraint (HR.EMP_PK) violated on table "
-                            "HR.EMP columns (ID)\nORA-03301: (ORA-00001 details) row with "
-                            "column values (ID:7369) already exists", 1),
-               _e(Kind.UNIQUE_VIOLATION, "ORA-00001", "EMP", "ID", constraint="EMP_PK"),
-               schema="HR"),
-    DetailCase("unique-21c-two-columns",
-               lambda: thick("ORA-00001: unique constraint (SALES.ORDER_LINE_UK) violated on "
-                             "table SALES.ORDER_LINES columns (ORDER_ID, LINE_NO)", 1),
-               _e(Kind.UNIQUE_VIOLATION, "ORA-00001", "ORDER_LINES", "ORDER_ID", "LINE_NO",
-                  constraint="ORDER_LINE_UK"), schema="SALES"),
-    DetailCase("check",
-               lambda: thin(OFFICIAL_TEXTS["ORA-02290"], 2290),
-               _e(Kind.CHECK_VIOLATION, "ORA-02290", constraint="EMP_SALARY_CK"),
-               schema="HR"),
-    DetailCase("table-missing",
-               lambda: thin(OFFICIAL_TEXTS["ORA-00942"], 942, offset=14),
-               _e(Kind.UNDEFINED_TABLE, "ORA-00942")),
-    DetailCase("table-missing-23ai",
-               lambda: thin('ORA-00942: table or view "HR"."EMP_ARCHIVE" does not exist', 942),
-               _e(Kind.UNDEFINED_TABLE, "ORA-00942", "EMP_ARCHIVE"), schema="HR"),
-    DetailCase("name-used",
-               lambda: thin(OFFICIAL_TEXTS["ORA-00955"], 955),
-               _e(Kind.DUPLICATE_OBJECT, "ORA-00955")),
-    DetailCase("recursive-sql-cause",
-               lambda: thin("ORA-00604: error occurred at recursive SQL level 1\n"
-                            + OFFICIAL_TEXTS["ORA-01653"], 604),
-               _e(Kind.DISK_FULL, "ORA-01653", "EMP", "USERS"), schema="HR"),
-    DetailCase("partition-extend",
-               lambda: thin(OFFICIAL_TEXTS["ORA-01688"], 1688),
-               _e(Kind.DISK_FULL, "ORA-01688", "SALES", "SALES_Q1", "USERS"), schema="SH"),
-    DetailCase("undo-full",
-               lambda: thin(OFFICIAL_TEXTS["ORA-30036"], 30036),
-               _e(Kind.DISK_FULL, "ORA-30036", "UNDOTBS1")),
-    DetailCase("trigger-stack",
-               lambda: thin(OFFICIAL_TEXTS["ORA-01400"] + '\nORA-06512: at "HR.EMP_BIU", '
-                            "line 3\nORA-04088: error during execution of trigger "
-                            "'HR.EMP_BIU'", 1400),
-               _e(Kind.NOT_NULL_VIOLATION, "ORA-01400", "EMP", "NAME"), schema="HR"),
-    DetailCase("plsql-undeclared",
-               lambda: thin(pls_stack(OFFICIAL_TEXTS["PLS-00201"]), 6550),
-               _e(Kind.UNDEFINED_OBJECT, "PLS-00201", "EMP_PKG")),
-    DetailCase("plsql-sql-error",
-               lambda: thin("ORA-06550: line 2, column 17:\nPL/SQL: ORA-00942: table or view "
-                            "does not exist\nORA-06550: line 2, column 3:\nPL/SQL: SQL "
-                            "Statement ignored", 6550),
-               _e(Kind.UNDEFINED_TABLE, "ORA-00942")),
-    DetailCase("sql-calls-bad-plsql",
-               lambda: thin("ORA-06553: PLS-306: wrong number or types of arguments in call "
-                            "to 'RAISE_SALARY'", 6553),
-               _e(Kind.UNDEFINED_FUNCTION, "PLS-00306", "RAISE_SALARY")),
-    DetailCase("user-defined-with-trailer",
-               lambda: thin("ORA-20001: salary must not decrease\nORA-06512: at "
-                            '"HR.EMP_BIU", line 5', 20001),
-               Expected(kind=Kind.UNKNOWN, code="ORA-20001")),
-    DetailCase("package-state-discarded",
-               lambda: thin("ORA-04068: existing state of packages has been discarded\n"
-                            + OFFICIAL_TEXTS["ORA-04061"] + "\n" + OFFICIAL_TEXTS["ORA-04065"]
-                            + "\n" + OFFICIAL_TEXTS["ORA-06508"] + "\nORA-06512: at line 1",
-                            4068),
-               _e(Kind.SERIALIZATION_FAILURE, "ORA-04068")),
-    DetailCase("deferred-fk-at-commit",
-               lambda: thin("ORA-02091: transaction rolled back\n"
-                            + OFFICIAL_TEXTS["ORA-02291"], 2091),
-               _e(Kind.FOREIGN_KEY_VIOLATION, "ORA-02291", constraint="FK_EMP_DEPT"),
-               schema="SCOTT"),
-    DetailCase("mutating",
-               lambda: thin(OFFICIAL_TEXTS["ORA-04091"] + '\nORA-06512: at "HR.EMP_AIU", '
-                            "line 4\nORA-04088: error during execution of trigger "
-                            "'HR.EMP_AIU'", 4091),
-               _e(Kind.FEATURE_NOT_SUPPORTED, "ORA-04091", "EMP"), schema="HR"),
-    DetailCase("lock-object-timeout",
-               lambda: thin(OFFICIAL_TEXTS["ORA-04021"], 4021),
-               _e(Kind.LOCK_NOT_AVAILABLE, "ORA-04021", "EMP_PKG"), schema="HR"),
-    DetailCase("view-has-errors",
-               lambda: thin(OFFICIAL_TEXTS["ORA-04063"], 4063),
-               _e(Kind.INVALID_OBJECT_DEFINITION, "ORA-04063", "EMP_V"), schema="HR"),
-    DetailCase("buffer-too-small",
-               lambda: thin("ORA-06502: PL/SQL: numeric or value error: character string "
-                            "buffer too small\nORA-06512: at line 4", 6502),
-               _e(Kind.STRING_DATA_RIGHT_TRUNCATION, "ORA-06502")),
-    DetailCase("char-to-number",
-               lambda: thin("ORA-06502: PL/SQL: numeric or value error: character to number "
-                            "conversion error\nORA-06512: at line 3", 6502),
-               _e(Kind.INVALID_TEXT_REPRESENTATION, "ORA-06502")),
-    DetailCase("account-locked-not-retryable",
-               lambda: thick(OFFICIAL_TEXTS["ORA-28000"], 28000,
-                             context="dpiConn_create: create session"),
-               _e(Kind.INVALID_AUTHORIZATION, "ORA-28000", retryable=False)),
-    DetailCase("service-unknown-recoverable-flag-ignored",
-               lambda: thick(OFFICIAL_TEXTS["ORA-12514"], 12514,
-                             context="dpiConn_create: create session"),
-               _e(Kind.CONNECTION_MISCONFIGURED, "ORA-12514", retryable=False)),
-    DetailCase("recoverable-flag-from-client",
-               lambda: thick("ORA-01578: ORACLE data block corrupted (file # 4, block # 1234)",
-                             1578, isrecoverable=True),
-               _e(Kind.DATA_CORRUPTED, "ORA-01578", retryable=True)),
-    DetailCase("recoverable-flag-not-for-syntax",
-               lambda: thick(OFFICIAL_TEXTS["ORA-00933"], 933, isrecoverable=True),
-               _e(Kind.SYNTAX_ERROR, "ORA-00933", retryable=False)),
-    DetailCase("internal-error-closes-session",
-               lambda: thin(OFFICIAL_TEXTS["ORA-00600"], 600),
-               _e(Kind.INTERNAL_ERROR, "ORA-00600", retryable=True)),
-    DetailCase("eof-under-dpy-4011",
-               lambda: thin(OFFICIAL_TEXTS["ORA-03113"] + "\nProcess ID: 21743\nSession ID: "
-                            "96 Serial number: 5121", 3113),
-               _e(Kind.CONNECTION_LOST, "ORA-03113")),
-    DetailCase("thick-connection-closed",
-               lambda: thick(*DPI_TEXTS["DPI-1080"][:1], 0, isrecoverable=True),
-               _e(Kind.CONNECTION_LOST, "DPI-1080")),
-    DetailCase("thick-call-timeout",
-               lambda: thick(DPI_TEXTS["DPI-1067"][0], 0),
-               _e(Kind.STATEMENT_TIMEOUT, "DPI-1067")),
-    DetailCase("call-timeout-cancel",
-               lambda: thick(OFFICIAL_TEXTS["ORA-01013"], 1013),
-               _e(Kind.STATEMENT_TIMEOUT, "ORA-01013")),
-    DetailCase("listener-refused-similar",
-               lambda: dpy("DPY-6000", error_code=12516),
-               _e(Kind.TOO_MANY_CONNECTIONS, "DPY-6000")),
-    DetailCase("listener-refused-unknown-service",
-               lambda: dpy("DPY-6000", error_code=12514),
-               _e(Kind.CONNECTION_MISCONFIGURED, "DPY-6000")),
-    DetailCase("connect-service-not-registered",
-               lambda: dpy("DPY-6005", cause=dpy("DPY-6001", **DPY_ARGS["DPY-6001"]),
-                           **DPY_ARGS["DPY-6005"]),
-               _e(Kind.CONNECTION_MISCONFIGURED, "DPY-6001")),
-    DetailCase("connect-unknown-host",
-               lambda: dpy("DPY-6005", cause=socket.gaierror(-2, "Name or service not known"),
-                           **DPY_ARGS["DPY-6005"]),
-               _e(Kind.CONNECTION_MISCONFIGURED, "DPY-6005")),
-    DetailCase("connect-dns-temporary",
-               lambda: dpy("DPY-6005", cause=socket.gaierror(
-                   -3, "Temporary failure in name resolution"), **DPY_ARGS["DPY-6005"]),
-               _e(Kind.CONNECTION_FAILURE, "DPY-6005")),
-    DetailCase("connect-timeout",
-               lambda: dpy("DPY-6005", cause=TimeoutError("timed out"),
-                           **DPY_ARGS["DPY-6005"]),
-               _e(Kind.CONNECTION_FAILURE, "DPY-6005")),
+    DetailCase(
+        "fk-parent-missing",
+        lambda: thin(OFFICIAL_TEXTS["ORA-02291"], 2291),
+        _e(Kind.FOREIGN_KEY_VIOLATION, "ORA-02291", "FK_EMP_DEPT", constraint="FK_EMP_DEPT"),
+        schema="SCOTT",
+    ),
+    DetailCase(
+        "fk-child-found",
+        lambda: thin(OFFICIAL_TEXTS["ORA-02292"], 2292),
+        _e(Kind.FOREIGN_KEY_VIOLATION, "ORA-02292", constraint="FK_EMP_DEPT"),
+        schema="SCOTT",
+    ),
+    DetailCase(
+        "value-too-large",
+        lambda: thin(OFFICIAL_TEXTS["ORA-12899"], 12899),
+        _e(Kind.STRING_DATA_RIGHT_TRUNCATION, "ORA-12899", "EMP", "NAME"),
+        schema="HR",
+    ),
+    DetailCase(
+        "invalid-identifier",
+        lambda: thin(OFFICIAL_TEXTS["ORA-00904"], 904, offset=7),
+        _e(Kind.UNDEFINED_COLUMN, "ORA-00904", "FOO"),
+    ),
+    DetailCase(
+        "invalid-identifier-aliased",
+        lambda: thin('ORA-00904: "E"."SALARY_X": invalid identifier', 904, offset=9),
+        _e(Kind.UNDEFINED_COLUMN, "ORA-00904", "SALARY_X"),
+    ),
+    DetailCase(
+        "insert-null",
+        lambda: thin(OFFICIAL_TEXTS["ORA-01400"], 1400),
+        _e(Kind.NOT_NULL_VIOLATION, "ORA-01400", "EMP", "NAME"),
+        schema="HR",
+    ),
+    DetailCase(
+        "update-to-null",
+        lambda: thick(OFFICIAL_TEXTS["ORA-01407"], 1407),
+        _e(Kind.NOT_NULL_VIOLATION, "ORA-01407", "EMP", "NAME"),
+        schema="HR",
+    ),
+    DetailCase(
+        "unique",
+        lambda: thin(OFFICIAL_TEXTS["ORA-00001"], 1),
+        _e(Kind.UNIQUE_VIOLATION, "ORA-00001", constraint="EMP_PK"),
+        schema="HR",
+    ),
+    DetailCase(
+        "unique-21c",
+        lambda: thin(
+            "ORA-00001: unique constraint (HR.EMP_PK) violated on table "
+            "HR.EMP columns (ID)\nORA-03301: (ORA-00001 details) row with "
+            "column values (ID:7369) already exists",
+            1,
+        ),
+        _e(Kind.UNIQUE_VIOLATION, "ORA-00001", "EMP", "ID", constraint="EMP_PK"),
+        schema="HR",
+    ),
+    DetailCase(
+        "unique-21c-two-columns",
+        lambda: thick(
+            "ORA-00001: unique constraint (SALES.ORDER_LINE_UK) violated on "
+            "table SALES.ORDER_LINES columns (ORDER_ID, LINE_NO)",
+            1,
+        ),
+        _e(
+            Kind.UNIQUE_VIOLATION,
+            "ORA-00001",
+            "ORDER_LINES",
+            "ORDER_ID",
+            "LINE_NO",
+            constraint="ORDER_LINE_UK",
+        ),
+        schema="SALES",
+    ),
+    DetailCase(
+        "check",
+        lambda: thin(OFFICIAL_TEXTS["ORA-02290"], 2290),
+        _e(Kind.CHECK_VIOLATION, "ORA-02290", constraint="EMP_SALARY_CK"),
+        schema="HR",
+    ),
+    DetailCase(
+        "table-missing",
+        lambda: thin(OFFICIAL_TEXTS["ORA-00942"], 942, offset=14),
+        _e(Kind.UNDEFINED_TABLE, "ORA-00942"),
+    ),
+    DetailCase(
+        "table-missing-23ai",
+        lambda: thin('ORA-00942: table or view "HR"."EMP_ARCHIVE" does not exist', 942),
+        _e(Kind.UNDEFINED_TABLE, "ORA-00942", "EMP_ARCHIVE"),
+        schema="HR",
+    ),
+    DetailCase(
+        "name-used",
+        lambda: thin(OFFICIAL_TEXTS["ORA-00955"], 955),
+        _e(Kind.DUPLICATE_OBJECT, "ORA-00955"),
+    ),
+    DetailCase(
+        "recursive-sql-cause",
+        lambda: thin(
+            "ORA-00604: error occurred at recursive SQL level 1\n" + OFFICIAL_TEXTS["ORA-01653"],
+            604,
+        ),
+        _e(Kind.DISK_FULL, "ORA-01653", "EMP", "USERS"),
+        schema="HR",
+    ),
+    DetailCase(
+        "partition-extend",
+        lambda: thin(OFFICIAL_TEXTS["ORA-01688"], 1688),
+        _e(Kind.DISK_FULL, "ORA-01688", "SALES", "SALES_Q1", "USERS"),
+        schema="SH",
+    ),
+    DetailCase(
+        "undo-full",
+        lambda: thin(OFFICIAL_TEXTS["ORA-30036"], 30036),
+        _e(Kind.DISK_FULL, "ORA-30036", "UNDOTBS1"),
+    ),
+    DetailCase(
+        "trigger-stack",
+        lambda: thin(
+            OFFICIAL_TEXTS["ORA-01400"] + '\nORA-06512: at "HR.EMP_BIU", '
+            "line 3\nORA-04088: error during execution of trigger "
+            "'HR.EMP_BIU'",
+            1400,
+        ),
+        _e(Kind.NOT_NULL_VIOLATION, "ORA-01400", "EMP", "NAME"),
+        schema="HR",
+    ),
+    DetailCase(
+        "plsql-undeclared",
+        lambda: thin(pls_stack(OFFICIAL_TEXTS["PLS-00201"]), 6550),
+        _e(Kind.UNDEFINED_OBJECT, "PLS-00201", "EMP_PKG"),
+    ),
+    DetailCase(
+        "plsql-sql-error",
+        lambda: thin(
+            "ORA-06550: line 2, column 17:\nPL/SQL: ORA-00942: table or view "
+            "does not exist\nORA-06550: line 2, column 3:\nPL/SQL: SQL "
+            "Statement ignored",
+            6550,
+        ),
+        _e(Kind.UNDEFINED_TABLE, "ORA-00942"),
+    ),
+    DetailCase(
+        "sql-calls-bad-plsql",
+        lambda: thin(
+            "ORA-06553: PLS-306: wrong number or types of arguments in call to 'RAISE_SALARY'", 6553
+        ),
+        _e(Kind.UNDEFINED_FUNCTION, "PLS-00306", "RAISE_SALARY"),
+    ),
+    DetailCase(
+        "user-defined-with-trailer",
+        lambda: thin(
+            'ORA-20001: salary must not decrease\nORA-06512: at "HR.EMP_BIU", line 5', 20001
+        ),
+        Expected(kind=Kind.UNKNOWN, code="ORA-20001"),
+    ),
+    DetailCase(
+        "package-state-discarded",
+        lambda: thin(
+            "ORA-04068: existing state of packages has been discarded\n"
+            + OFFICIAL_TEXTS["ORA-04061"]
+            + "\n"
+            + OFFICIAL_TEXTS["ORA-04065"]
+            + "\n"
+            + OFFICIAL_TEXTS["ORA-06508"]
+            + "\nORA-06512: at line 1",
+            4068,
+        ),
+        _e(Kind.SERIALIZATION_FAILURE, "ORA-04068"),
+    ),
+    DetailCase(
+        "deferred-fk-at-commit",
+        lambda: thin("ORA-02091: transaction rolled back\n" + OFFICIAL_TEXTS["ORA-02291"], 2091),
+        _e(Kind.FOREIGN_KEY_VIOLATION, "ORA-02291", constraint="FK_EMP_DEPT"),
+        schema="SCOTT",
+    ),
+    DetailCase(
+        "mutating",
+        lambda: thin(
+            OFFICIAL_TEXTS["ORA-04091"] + '\nORA-06512: at "HR.EMP_AIU", '
+            "line 4\nORA-04088: error during execution of trigger "
+            "'HR.EMP_AIU'",
+            4091,
+        ),
+        _e(Kind.FEATURE_NOT_SUPPORTED, "ORA-04091", "EMP"),
+        schema="HR",
+    ),
+    DetailCase(
+        "lock-object-timeout",
+        lambda: thin(OFFICIAL_TEXTS["ORA-04021"], 4021),
+        _e(Kind.LOCK_NOT_AVAILABLE, "ORA-04021", "EMP_PKG"),
+        schema="HR",
+    ),
+    DetailCase(
+        "view-has-errors",
+        lambda: thin(OFFICIAL_TEXTS["ORA-04063"], 4063),
+        _e(Kind.INVALID_OBJECT_DEFINITION, "ORA-04063", "EMP_V"),
+        schema="HR",
+    ),
+    DetailCase(
+        "buffer-too-small",
+        lambda: thin(
+            "ORA-06502: PL/SQL: numeric or value error: character string "
+            "buffer too small\nORA-06512: at line 4",
+            6502,
+        ),
+        _e(Kind.STRING_DATA_RIGHT_TRUNCATION, "ORA-06502"),
+    ),
+    DetailCase(
+        "char-to-number",
+        lambda: thin(
+            "ORA-06502: PL/SQL: numeric or value error: character to number "
+            "conversion error\nORA-06512: at line 3",
+            6502,
+        ),
+        _e(Kind.INVALID_TEXT_REPRESENTATION, "ORA-06502"),
+    ),
+    DetailCase(
+        "account-locked-not-retryable",
+        lambda: thick(OFFICIAL_TEXTS["ORA-28000"], 28000, context="dpiConn_create: create session"),
+        _e(Kind.INVALID_AUTHORIZATION, "ORA-28000", retryable=False),
+    ),
+    DetailCase(
+        "service-unknown-recoverable-flag-ignored",
+        lambda: thick(OFFICIAL_TEXTS["ORA-12514"], 12514, context="dpiConn_create: create session"),
+        _e(Kind.CONNECTION_MISCONFIGURED, "ORA-12514", retryable=False),
+    ),
+    DetailCase(
+        "recoverable-flag-from-client",
+        lambda: thick(
+            "ORA-01578: ORACLE data block corrupted (file # 4, block # 1234)",
+            1578,
+            isrecoverable=True,
+        ),
+        _e(Kind.DATA_CORRUPTED, "ORA-01578", retryable=True),
+    ),
+    DetailCase(
+        "recoverable-flag-not-for-syntax",
+        lambda: thick(OFFICIAL_TEXTS["ORA-00933"], 933, isrecoverable=True),
+        _e(Kind.SYNTAX_ERROR, "ORA-00933", retryable=False),
+    ),
+    DetailCase(
+        "internal-error-closes-session",
+        lambda: thin(OFFICIAL_TEXTS["ORA-00600"], 600),
+        _e(Kind.INTERNAL_ERROR, "ORA-00600", retryable=True),
+    ),
+    DetailCase(
+        "eof-under-dpy-4011",
+        lambda: thin(
+            OFFICIAL_TEXTS["ORA-03113"] + "\nProcess ID: 21743\nSession ID: 96 Serial number: 5121",
+            3113,
+        ),
+        _e(Kind.CONNECTION_LOST, "ORA-03113"),
+    ),
+    DetailCase(
+        "thick-connection-closed",
+        lambda: thick(*DPI_TEXTS["DPI-1080"][:1], 0, isrecoverable=True),
+        _e(Kind.CONNECTION_LOST, "DPI-1080"),
+    ),
+    DetailCase(
+        "thick-call-timeout",
+        lambda: thick(DPI_TEXTS["DPI-1067"][0], 0),
+        _e(Kind.STATEMENT_TIMEOUT, "DPI-1067"),
+    ),
+    DetailCase(
+        "call-timeout-cancel",
+        lambda: thick(OFFICIAL_TEXTS["ORA-01013"], 1013),
+        _e(Kind.STATEMENT_TIMEOUT, "ORA-01013"),
+    ),
+    DetailCase(
+        "listener-refused-similar",
+        lambda: dpy("DPY-6000", error_code=12516),
+        _e(Kind.TOO_MANY_CONNECTIONS, "DPY-6000"),
+    ),
+    DetailCase(
+        "listener-refused-unknown-service",
+        lambda: dpy("DPY-6000", error_code=12514),
+        _e(Kind.CONNECTION_MISCONFIGURED, "DPY-6000"),
+    ),
+    DetailCase(
+        "connect-service-not-registered",
+        lambda: dpy(
+            "DPY-6005", cause=dpy("DPY-6001", **DPY_ARGS["DPY-6001"]), **DPY_ARGS["DPY-6005"]
+        ),
+        _e(Kind.CONNECTION_MISCONFIGURED, "DPY-6001"),
+    ),
+    DetailCase(
+        "connect-unknown-host",
+        lambda: dpy(
+            "DPY-6005",
+            cause=socket.gaierror(-2, "Name or service not known"),
+            **DPY_ARGS["DPY-6005"],
+        ),
+        _e(Kind.CONNECTION_MISCONFIGURED, "DPY-6005"),
+    ),
+    DetailCase(
+        "connect-dns-temporary",
+        lambda: dpy(
+            "DPY-6005",
+            cause=socket.gaierror(-3, "Temporary failure in name resolution"),
+            **DPY_ARGS["DPY-6005"],
+        ),
+        _e(Kind.CONNECTION_FAILURE, "DPY-6005"),
+    ),
+    DetailCase(
+        "connect-timeout",
+        lambda: dpy("DPY-6005", cause=TimeoutError("timed out"), **DPY_ARGS["DPY-6005"]),
+        _e(Kind.CONNECTION_FAILURE, "DPY-6005"),
+    ),
 )
 
 
@@ -626,9 +789,14 @@ def _closed_port() -> int:
 
 def _refused() -> BaseException:
     ora = _oracledb()
-    return _attempt(lambda: ora.connect(user="lde_oracle", password=_DUMMY,
-                                        dsn=f"127.0.0.1:{_closed_port()}/lde_oracle",
-                                        tcp_connect_timeout=5))
+    return _attempt(
+        lambda: ora.connect(
+            user="lde_oracle",
+            password=_DUMMY,
+            dsn=f"127.0.0.1:{_closed_port()}/lde_oracle",
+            tcp_connect_timeout=5,
+        )
+    )
 
 
 def _dropped() -> BaseException:
@@ -653,9 +821,14 @@ def _dropped() -> BaseException:
         # traceback frames that still hold it.
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ResourceWarning)
-            exc = _attempt(lambda: ora.connect(user="lde_oracle", password=_DUMMY,
-                                               dsn=f"127.0.0.1:{port}/lde_oracle",
-                                               tcp_connect_timeout=5))
+            exc = _attempt(
+                lambda: ora.connect(
+                    user="lde_oracle",
+                    password=_DUMMY,
+                    dsn=f"127.0.0.1:{port}/lde_oracle",
+                    tcp_connect_timeout=5,
+                )
+            )
             chained: BaseException | None = exc
             while chained is not None:
                 chained.__traceback__ = None
@@ -675,8 +848,11 @@ def _no_config_dir() -> BaseException:
 def _missing_tnsnames() -> BaseException:
     ora = _oracledb()
     with tempfile.TemporaryDirectory(prefix="lde_oracle_") as empty:
-        return _attempt(lambda: ora.connect(user="lde_oracle", password=_DUMMY,
-                                            dsn="lde_oracle_alias", config_dir=empty))
+        return _attempt(
+            lambda: ora.connect(
+                user="lde_oracle", password=_DUMMY, dsn="lde_oracle_alias", config_dir=empty
+            )
+        )
 
 
 def _alias_not_found() -> BaseException:
@@ -684,15 +860,21 @@ def _alias_not_found() -> BaseException:
     with tempfile.TemporaryDirectory(prefix="lde_oracle_") as config:
         Path(config, "tnsnames.ora").write_text(
             "lde_other = (DESCRIPTION=(ADDRESS=(PROTOCOL=tcp)(HOST=127.0.0.1)(PORT=1))"
-            "(CONNECT_DATA=(SERVICE_NAME=lde)))\n", encoding="utf-8")
-        return _attempt(lambda: ora.connect(user="lde_oracle", password=_DUMMY,
-                                            dsn="lde_oracle_alias", config_dir=config))
+            "(CONNECT_DATA=(SERVICE_NAME=lde)))\n",
+            encoding="utf-8",
+        )
+        return _attempt(
+            lambda: ora.connect(
+                user="lde_oracle", password=_DUMMY, dsn="lde_oracle_alias", config_dir=config
+            )
+        )
 
 
 def _no_credentials() -> BaseException:
     ora = _oracledb()
-    return _attempt(lambda: ora.connect(user="lde_oracle",
-                                        dsn=f"127.0.0.1:{_closed_port()}/lde_oracle"))
+    return _attempt(
+        lambda: ora.connect(user="lde_oracle", dsn=f"127.0.0.1:{_closed_port()}/lde_oracle")
+    )
 
 
 def _no_client_library() -> BaseException:
@@ -708,13 +890,10 @@ REAL_CASES: tuple[tuple[str, Callable[[], BaseException], Expected], ...] = (
     ("connect-refused", _refused, Expected(Kind.CONNECTION_FAILURE, "DPY-6005")),
     ("connect-dropped", _dropped, Expected(Kind.CONNECTION_FAILURE, "DPY-4011")),
     ("no-config-dir", _no_config_dir, Expected(Kind.CONNECTION_MISCONFIGURED, "DPY-4027")),
-    ("missing-tnsnames", _missing_tnsnames,
-     Expected(Kind.CONNECTION_MISCONFIGURED, "DPY-4026")),
-    ("alias-not-found", _alias_not_found,
-     Expected(Kind.CONNECTION_MISCONFIGURED, "DPY-4000")),
+    ("missing-tnsnames", _missing_tnsnames, Expected(Kind.CONNECTION_MISCONFIGURED, "DPY-4026")),
+    ("alias-not-found", _alias_not_found, Expected(Kind.CONNECTION_MISCONFIGURED, "DPY-4000")),
     ("no-credentials", _no_credentials, Expected(Kind.INVALID_PASSWORD, "DPY-4001")),
-    ("no-client-library", _no_client_library,
-     Expected(Kind.CONNECTION_MISCONFIGURED, "DPI-1047")),
+    ("no-client-library", _no_client_library, Expected(Kind.CONNECTION_MISCONFIGURED, "DPI-1047")),
 )
 
 
@@ -726,10 +905,15 @@ def real_cases() -> Iterator[tuple[str, Callable[[], BaseException], Expected]]:
 def collect() -> Iterator[CorpusCase]:
     """Every Oracle case: the whole code table, the detail cases and the real errors."""
     for code, shape, build in table_cases():
-        yield CorpusCase("oracle", "oracledb", f"{code}-{shape}", build(),
-                         table_expected(code), notes={"shape": shape})
+        yield CorpusCase(
+            "oracle",
+            "oracledb",
+            f"{code}-{shape}",
+            build(),
+            table_expected(code),
+            notes={"shape": shape},
+        )
     for case in DETAIL_CASES:
         yield CorpusCase("oracle", "oracledb", case.name, case.build(), case.expected)
     for name, produce, expected in REAL_CASES:
-        yield CorpusCase("oracle", "oracledb", name, produce(), expected,
-                         notes={"shape": "real"})
+        yield CorpusCase("oracle", "oracledb", name, produce(), expected, notes={"shape": "real"})

@@ -54,9 +54,12 @@ PG_BIN: Final = Path(os.environ.get("LOCALDATA_ERRORS_PG_BIN", "/usr/lib/postgre
 class Conn:
     """One open connection of a driver under test (autocommit: BEGIN is explicit)."""
 
-    def __init__(self, run: Callable[[str, tuple[object, ...] | None], Any],
-                 close: Callable[[], None],
-                 disconnect: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        run: Callable[[str, tuple[object, ...] | None], Any],
+        close: Callable[[], None],
+        disconnect: Callable[[], None] | None = None,
+    ) -> None:
         self._run = run
         self._close = close
         self._disconnect = disconnect or close
@@ -169,10 +172,14 @@ def _asyncpg(params: Mapping[str, object]) -> Conn:
 def _url(dialect: str, params: Mapping[str, object]) -> Any:
     from sqlalchemy.engine import URL
 
-    return URL.create(dialect, username=str(params.get("user")),
-                      password=None if params.get("password") is None else str(params["password"]),
-                      host=str(params.get("host")), port=int(str(params.get("port"))),
-                      database=str(params.get("dbname")))
+    return URL.create(
+        dialect,
+        username=str(params.get("user")),
+        password=None if params.get("password") is None else str(params["password"]),
+        host=str(params.get("host")),
+        port=int(str(params.get("port"))),
+        database=str(params.get("dbname")),
+    )
 
 
 def _sqlalchemy(dialect: str) -> Callable[[Mapping[str, object]], Conn]:
@@ -180,9 +187,12 @@ def _sqlalchemy(dialect: str) -> Callable[[Mapping[str, object]], Conn]:
         from sqlalchemy import create_engine
         from sqlalchemy.pool import NullPool
 
-        engine = create_engine(_url(dialect, params), poolclass=NullPool,
-                               isolation_level="AUTOCOMMIT",
-                               connect_args={"connect_timeout": 5})
+        engine = create_engine(
+            _url(dialect, params),
+            poolclass=NullPool,
+            isolation_level="AUTOCOMMIT",
+            connect_args={"connect_timeout": 5},
+        )
         try:
             conn = engine.connect()
         except BaseException:
@@ -213,8 +223,12 @@ def _sqlalchemy_asyncpg(params: Mapping[str, object]) -> Conn:
     from sqlalchemy.pool import NullPool
 
     loop = _Loop()
-    engine = create_async_engine(_url("postgresql+asyncpg", params), poolclass=NullPool,
-                                 isolation_level="AUTOCOMMIT", connect_args={"timeout": 5})
+    engine = create_async_engine(
+        _url("postgresql+asyncpg", params),
+        poolclass=NullPool,
+        isolation_level="AUTOCOMMIT",
+        connect_args={"timeout": 5},
+    )
     try:
         conn = loop.run(_connect_async(engine))
     except BaseException:
@@ -224,8 +238,7 @@ def _sqlalchemy_asyncpg(params: Mapping[str, object]) -> Conn:
 
     def run(sql: str, args: tuple[object, ...] | None) -> Any:
         async def go() -> Any:
-            result = await (conn.exec_driver_sql(sql, args) if args
-                            else conn.exec_driver_sql(sql))
+            result = await (conn.exec_driver_sql(sql, args) if args else conn.exec_driver_sql(sql))
             return result.fetchall() if result.returns_rows else None
 
         return loop.run(go())
@@ -255,11 +268,15 @@ DRIVERS: Final = (
 
 def drivers() -> tuple[Driver, ...]:
     """The drivers whose modules (and SQLAlchemy, for the wrapped ones) are installed."""
+
     def installed(name: str) -> bool:
         return importlib.util.find_spec(name) is not None
 
-    return tuple(d for d in DRIVERS if installed(d.module)
-                 and (not d.name.startswith("sqlalchemy") or installed("sqlalchemy")))
+    return tuple(
+        d
+        for d in DRIVERS
+        if installed(d.module) and (not d.name.startswith("sqlalchemy") or installed("sqlalchemy"))
+    )
 
 
 # -- the run's objects on the server -------------------------------------------------
@@ -312,8 +329,9 @@ class Context:
         if self._helper is None:
             import psycopg
 
-            self._helper = psycopg.connect(_conninfo(self.params()), autocommit=True,
-                                           connect_timeout=5)
+            self._helper = psycopg.connect(
+                _conninfo(self.params()), autocommit=True, connect_timeout=5
+            )
         return self._helper
 
     def new_helper(self) -> Any:
@@ -343,8 +361,10 @@ class Context:
         try:
             h = self.helper()
             for role in (self.limited, self.reader):
-                h.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                          "WHERE usename = %s", (role,))
+                h.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = %s",
+                    (role,),
+                )
             h.execute(f"DROP SCHEMA IF EXISTS {self.schema}_empty")
             h.execute(f"DROP SCHEMA IF EXISTS {self.schema} CASCADE")
             for role in (self.limited, self.reader):
@@ -384,13 +404,43 @@ class Context:
             shutil.chown(pwfile, "postgres")
             as_postgres = ["runuser", "-u", "postgres", "--"]
         port = _free_port()
-        subprocess.run([*as_postgres, str(PG_BIN / "initdb"), "-D", str(data), "-U", "postgres",
-                        "--auth=scram-sha-256", f"--pwfile={pwfile}", "--no-sync", "-E", "UTF8"],
-                       check=True, capture_output=True, timeout=120)
-        subprocess.run([*as_postgres, str(PG_BIN / "pg_ctl"), "-D", str(data), "-w", "-t", "60",
-                        "-l", str(root / "log"), "-o",
-                        f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off",
-                        "start"], check=True, capture_output=True, timeout=120)
+        subprocess.run(
+            [
+                *as_postgres,
+                str(PG_BIN / "initdb"),
+                "-D",
+                str(data),
+                "-U",
+                "postgres",
+                "--auth=scram-sha-256",
+                f"--pwfile={pwfile}",
+                "--no-sync",
+                "-E",
+                "UTF8",
+            ],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+        subprocess.run(
+            [
+                *as_postgres,
+                str(PG_BIN / "pg_ctl"),
+                "-D",
+                str(data),
+                "-w",
+                "-t",
+                "60",
+                "-l",
+                str(root / "log"),
+                "-o",
+                f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off",
+                "start",
+            ],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
         return root, port
 
     def _stop_instance(self) -> None:
@@ -399,8 +449,21 @@ class Context:
         root, _ = self._instance
         self._instance = None
         as_postgres = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
-        subprocess.run([*as_postgres, str(PG_BIN / "pg_ctl"), "-D", str(root / "data"), "-m",
-                        "immediate", "-w", "stop"], check=False, capture_output=True, timeout=60)
+        subprocess.run(
+            [
+                *as_postgres,
+                str(PG_BIN / "pg_ctl"),
+                "-D",
+                str(root / "data"),
+                "-m",
+                "immediate",
+                "-w",
+                "stop",
+            ],
+            check=False,
+            capture_output=True,
+            timeout=60,
+        )
         shutil.rmtree(root, ignore_errors=True)
 
 
@@ -417,7 +480,7 @@ _SETUP: Final = (
     "INSERT INTO accounts VALUES (1, 100), (2, 100)",
     'CREATE TABLE "Café" ("Nom" text, "Prix" int)',
     'CREATE TABLE "Orders" (id int, "Total" int)',
-    'CREATE SCHEMA {schema}_empty',
+    "CREATE SCHEMA {schema}_empty",
     "CREATE TABLE bookings (room int, during tsrange,"
     " CONSTRAINT bookings_no_overlap EXCLUDE USING gist (during WITH &&))",
     "INSERT INTO bookings VALUES (1, '[2024-01-01 10:00, 2024-01-01 12:00)')",
@@ -468,6 +531,7 @@ def sql(*statements: str) -> Run:
 
     ``{schema}`` in a statement stands for the run's schema.
     """
+
     def run(ctx: Context, driver: Driver) -> None:
         conn = ctx.connect(driver)
         try:
@@ -525,6 +589,7 @@ def _deadlock(ctx: Context, driver: Driver) -> None:
         other.execute("UPDATE accounts SET balance = balance WHERE id = 1")
         conn.execute("BEGIN")
         conn.execute("UPDATE accounts SET balance = balance WHERE id = 2")
+
         def wait_for_row_2() -> None:
             # Were this session the victim (its 10 s deadlock_timeout rules that
             # out), the driver's statement would succeed and trigger() says so.
@@ -546,8 +611,9 @@ def _deadlock(ctx: Context, driver: Driver) -> None:
 def _wait_for(helper: Any, pid: int, column: str, value: str) -> None:
     """Wait until backend *pid* shows *value* in ``pg_stat_activity.<column>``."""
     for _ in range(500):
-        row = helper.execute(f"SELECT {column} FROM pg_stat_activity WHERE pid = %s",
-                                   (pid,)).fetchone()
+        row = helper.execute(
+            f"SELECT {column} FROM pg_stat_activity WHERE pid = %s", (pid,)
+        ).fetchone()
         if row is not None and row[0] == value:
             return
         time.sleep(0.01)
@@ -557,6 +623,7 @@ def _wait_for(helper: Any, pid: int, column: str, value: str) -> None:
 
 def _lock_held(*statements: str) -> Run:
     """A run: another session holds row 1 of accounts while the statements run."""
+
     def run(ctx: Context, driver: Driver) -> None:
         other = ctx.new_helper()
         conn = ctx.connect(driver)
@@ -578,8 +645,11 @@ def _too_many(ctx: Context, driver: Driver) -> None:
 
     # The previous case's session of the role may still be exiting.
     for _ in range(500):
-        if not ctx.helper().execute("SELECT 1 FROM pg_stat_activity WHERE usename = %s",
-                                    (ctx.limited,)).fetchone():
+        if (
+            not ctx.helper()
+            .execute("SELECT 1 FROM pg_stat_activity WHERE usename = %s", (ctx.limited,))
+            .fetchone()
+        ):
             break
         time.sleep(0.01)
     first = psycopg.connect(_conninfo(ctx.params(user=ctx.limited)))
@@ -591,8 +661,15 @@ def _too_many(ctx: Context, driver: Driver) -> None:
 
 def _wrong_password(ctx: Context, driver: Driver) -> None:
     host, port = ctx.instance()
-    driver.connect({"host": host, "port": port, "user": "postgres", "dbname": "postgres",
-                    "password": "wrong-password"}).close()
+    driver.connect(
+        {
+            "host": host,
+            "port": port,
+            "user": "postgres",
+            "dbname": "postgres",
+            "password": "wrong-password",
+        }
+    ).close()
 
 
 def _connect(**overrides: object) -> Run:
@@ -676,8 +753,7 @@ def _pool_exhausted(ctx: Context, driver: Driver) -> None:
     from sqlalchemy import create_engine
 
     dialect = "postgresql+" + driver.name.partition("+")[2]
-    engine = create_engine(_url(dialect, params), pool_size=1, max_overflow=0,
-                           pool_timeout=0.05)
+    engine = create_engine(_url(dialect, params), pool_size=1, max_overflow=0, pool_timeout=0.05)
     try:
         with engine.connect(), engine.connect():
             pass
@@ -692,132 +768,270 @@ _SYNC_SQLALCHEMY: Final = frozenset({"sqlalchemy+psycopg", "sqlalchemy+psycopg2"
 CASES: Final[tuple[PgCase, ...]] = (
     PgCase("syntax_error", E(K.SYNTAX_ERROR, "42601"), sql("SELEC 1")),
     # An empty schema of the run's own: no other user's "Orders" can exist there.
-    PgCase("undefined_table_qualified_mixed_case", E(K.UNDEFINED_TABLE, "42P01", ("Orders",)),
-           sql('SELECT * FROM {schema}_empty."Orders"')),
-    PgCase("undefined_table", E(K.UNDEFINED_TABLE, "42P01", ("no_such_table",)),
-           sql("SELECT * FROM no_such_table")),
-    PgCase("undefined_column", E(K.UNDEFINED_COLUMN, "42703", ("nickname",)),
-           sql("SELECT nickname FROM customers")),
-    PgCase("undefined_column_alias", E(K.UNDEFINED_COLUMN, "42703", ("nickname", "c")),
-           sql("SELECT c.nickname FROM customers c")),
-    PgCase("undefined_column_unicode", E(K.UNDEFINED_COLUMN, "42703", ("Préis",)),
-           sql('SELECT "Préis" FROM "Café"')),
-    PgCase("undefined_column_insert", E(K.UNDEFINED_COLUMN, "42703", ("Total2", "Orders")),
-           sql('INSERT INTO "Orders" (id, "Total2") VALUES (1, 2)')),
-    PgCase("undefined_function", E(K.UNDEFINED_FUNCTION, "42883", ("no_such_fn",)),
-           sql("SELECT no_such_fn(1)")),
-    PgCase("undefined_schema", E(K.UNDEFINED_SCHEMA, "3F000", ("lde_no_such_schema",)),
-           sql("CREATE TABLE lde_no_such_schema.t (id int)")),
-    PgCase("undefined_object_type", E(K.UNDEFINED_OBJECT, "42704", ("lde_no_such_type",)),
-           sql("DROP TYPE lde_no_such_type")),
-    PgCase("duplicate_table", E(K.DUPLICATE_TABLE, "42P07", ("customers",)),
-           sql("CREATE TABLE customers (id int)")),
-    PgCase("duplicate_column", E(K.DUPLICATE_COLUMN, "42701", ("email", "customers")),
-           sql("ALTER TABLE customers ADD COLUMN email text")),
-    PgCase("duplicate_index", E(K.DUPLICATE_TABLE, "42P07", ("sales_amount_idx",)),
-           sql("CREATE INDEX sales_amount_idx ON sales (id)")),
-    PgCase("duplicate_schema", E(K.DUPLICATE_SCHEMA, "42P06", ("public",)),
-           sql("CREATE SCHEMA public")),
-    PgCase("duplicate_database", E(K.DUPLICATE_DATABASE, "42P04", ("postgres",)),
-           sql("CREATE DATABASE postgres")),
-    PgCase("duplicate_constraint",
-           E(K.DUPLICATE_OBJECT, "42710", ("customers",), constraint="customers_age_check"),
-           sql("ALTER TABLE customers ADD CONSTRAINT customers_age_check CHECK (age < 200)")),
-    PgCase("ambiguous_column", E(K.AMBIGUOUS_COLUMN, "42702", ("id",)),
-           sql("SELECT id FROM customers JOIN sales ON sales.customer_id = customers.id")),
-    PgCase("grouping_error", E(K.GROUPING_ERROR, "42803", ("name",)),
-           sql("SELECT name, count(*) FROM customers GROUP BY email")),
-    PgCase("datatype_mismatch", E(K.DATATYPE_MISMATCH, "42804", ("age",)),
-           sql("INSERT INTO customers (id, age) VALUES (9, true)")),
-    PgCase("operator_does_not_exist", E(K.DATATYPE_MISMATCH, "42883"),
-           sql("SELECT * FROM customers WHERE id = 'a'::text")),
-    PgCase("cardinality_violation", E(K.CARDINALITY_VIOLATION, "21000"),
-           sql("SELECT (SELECT id FROM customers)")),
+    PgCase(
+        "undefined_table_qualified_mixed_case",
+        E(K.UNDEFINED_TABLE, "42P01", ("Orders",)),
+        sql('SELECT * FROM {schema}_empty."Orders"'),
+    ),
+    PgCase(
+        "undefined_table",
+        E(K.UNDEFINED_TABLE, "42P01", ("no_such_table",)),
+        sql("SELECT * FROM no_such_table"),
+    ),
+    PgCase(
+        "undefined_column",
+        E(K.UNDEFINED_COLUMN, "42703", ("nickname",)),
+        sql("SELECT nickname FROM customers"),
+    ),
+    PgCase(
+        "undefined_column_alias",
+        E(K.UNDEFINED_COLUMN, "42703", ("nickname", "c")),
+        sql("SELECT c.nickname FROM customers c"),
+    ),
+    PgCase(
+        "undefined_column_unicode",
+        E(K.UNDEFINED_COLUMN, "42703", ("Préis",)),
+        sql('SELECT "Préis" FROM "Café"'),
+    ),
+    PgCase(
+        "undefined_column_insert",
+        E(K.UNDEFINED_COLUMN, "42703", ("Total2", "Orders")),
+        sql('INSERT INTO "Orders" (id, "Total2") VALUES (1, 2)'),
+    ),
+    PgCase(
+        "undefined_function",
+        E(K.UNDEFINED_FUNCTION, "42883", ("no_such_fn",)),
+        sql("SELECT no_such_fn(1)"),
+    ),
+    PgCase(
+        "undefined_schema",
+        E(K.UNDEFINED_SCHEMA, "3F000", ("lde_no_such_schema",)),
+        sql("CREATE TABLE lde_no_such_schema.t (id int)"),
+    ),
+    PgCase(
+        "undefined_object_type",
+        E(K.UNDEFINED_OBJECT, "42704", ("lde_no_such_type",)),
+        sql("DROP TYPE lde_no_such_type"),
+    ),
+    PgCase(
+        "duplicate_table",
+        E(K.DUPLICATE_TABLE, "42P07", ("customers",)),
+        sql("CREATE TABLE customers (id int)"),
+    ),
+    PgCase(
+        "duplicate_column",
+        E(K.DUPLICATE_COLUMN, "42701", ("email", "customers")),
+        sql("ALTER TABLE customers ADD COLUMN email text"),
+    ),
+    PgCase(
+        "duplicate_index",
+        E(K.DUPLICATE_TABLE, "42P07", ("sales_amount_idx",)),
+        sql("CREATE INDEX sales_amount_idx ON sales (id)"),
+    ),
+    PgCase(
+        "duplicate_schema", E(K.DUPLICATE_SCHEMA, "42P06", ("public",)), sql("CREATE SCHEMA public")
+    ),
+    PgCase(
+        "duplicate_database",
+        E(K.DUPLICATE_DATABASE, "42P04", ("postgres",)),
+        sql("CREATE DATABASE postgres"),
+    ),
+    PgCase(
+        "duplicate_constraint",
+        E(K.DUPLICATE_OBJECT, "42710", ("customers",), constraint="customers_age_check"),
+        sql("ALTER TABLE customers ADD CONSTRAINT customers_age_check CHECK (age < 200)"),
+    ),
+    PgCase(
+        "ambiguous_column",
+        E(K.AMBIGUOUS_COLUMN, "42702", ("id",)),
+        sql("SELECT id FROM customers JOIN sales ON sales.customer_id = customers.id"),
+    ),
+    PgCase(
+        "grouping_error",
+        E(K.GROUPING_ERROR, "42803", ("name",)),
+        sql("SELECT name, count(*) FROM customers GROUP BY email"),
+    ),
+    PgCase(
+        "datatype_mismatch",
+        E(K.DATATYPE_MISMATCH, "42804", ("age",)),
+        sql("INSERT INTO customers (id, age) VALUES (9, true)"),
+    ),
+    PgCase(
+        "operator_does_not_exist",
+        E(K.DATATYPE_MISMATCH, "42883"),
+        sql("SELECT * FROM customers WHERE id = 'a'::text"),
+    ),
+    PgCase(
+        "cardinality_violation",
+        E(K.CARDINALITY_VIOLATION, "21000"),
+        sql("SELECT (SELECT id FROM customers)"),
+    ),
     PgCase("division_by_zero", E(K.DIVISION_BY_ZERO, "22012"), sql("SELECT 1 / 0")),
-    PgCase("division_by_zero_in_function", E(K.DIVISION_BY_ZERO, "22012", ("lde_ratio",)),
-           sql("SELECT lde_ratio(0)")),
-    PgCase("invalid_text_representation", E(K.INVALID_TEXT_REPRESENTATION, "22P02"),
-           sql("SELECT 'abc'::int")),
-    PgCase("numeric_out_of_range", E(K.NUMERIC_VALUE_OUT_OF_RANGE, "22003"),
-           sql("INSERT INTO sales VALUES (9, 1, 123456.78)")),
-    PgCase("integer_out_of_range", E(K.NUMERIC_VALUE_OUT_OF_RANGE, "22003"),
-           sql("SELECT 2147483647::int + 1")),
-    PgCase("value_too_long", E(K.STRING_DATA_RIGHT_TRUNCATION, "22001"),
-           sql("INSERT INTO customers (id, email) VALUES (9, repeat('x', 50))")),
-    PgCase("invalid_datetime_format", E(K.INVALID_DATETIME_FORMAT, "22007"),
-           sql("SELECT 'not a date'::date")),
-    PgCase("datetime_field_overflow", E(K.INVALID_DATETIME_FORMAT, "22008"),
-           sql("SELECT '2024-13-45'::date")),
-    PgCase("not_null_violation", E(K.NOT_NULL_VIOLATION, "23502", ("name", "customers")),
-           sql("INSERT INTO customers (id, name) VALUES (9, NULL)")),
-    PgCase("check_violation",
-           E(K.CHECK_VIOLATION, "23514", ("customers",), constraint="customers_age_check"),
-           sql("INSERT INTO customers (id, age) VALUES (9, -1)")),
-    PgCase("unique_violation",
-           E(K.UNIQUE_VIOLATION, "23505", ("customers",), constraint="customers_email_key"),
-           sql("INSERT INTO customers (id, email) VALUES (9, 'a@x')")),
-    PgCase("primary_key_violation",
-           E(K.UNIQUE_VIOLATION, "23505", ("customers",), constraint="customers_pkey"),
-           sql("INSERT INTO customers (id) VALUES (1)")),
-    PgCase("exclusion_violation",
-           E(K.EXCLUSION_VIOLATION, "23P01", ("bookings",), constraint="bookings_no_overlap"),
-           sql("INSERT INTO bookings VALUES (2, '[2024-01-01 11:00, 2024-01-01 13:00)')")),
-    PgCase("foreign_key_child_insert",
-           E(K.FOREIGN_KEY_VIOLATION, "23503", ("sales",), ("customers",),
-             "sales_customer_id_fkey"),
-           sql("INSERT INTO sales VALUES (9, 42, 1)")),
-    PgCase("foreign_key_parent_delete",
-           E(K.FOREIGN_KEY_VIOLATION, "23503", ("customers",), ("sales",),
-             "sales_customer_id_fkey"),
-           sql("DELETE FROM customers WHERE id = 1")),
-    PgCase("drop_table_with_dependents",
-           E(K.DEPENDENT_OBJECTS_STILL_EXIST, "2BP01", ("customers",), ("sales",),
-             "sales_customer_id_fkey"),
-           sql("DROP TABLE customers")),
-    PgCase("drop_table_with_view",
-           E(K.DEPENDENT_OBJECTS_STILL_EXIST, "2BP01", ("sales",), ("big_sales",)),
-           sql("DROP TABLE sales")),
-    PgCase("truncate_referenced_table",
-           E(K.DEPENDENT_OBJECTS_STILL_EXIST, "0A000", ("customers",), ("sales",)),
-           sql("TRUNCATE customers")),
+    PgCase(
+        "division_by_zero_in_function",
+        E(K.DIVISION_BY_ZERO, "22012", ("lde_ratio",)),
+        sql("SELECT lde_ratio(0)"),
+    ),
+    PgCase(
+        "invalid_text_representation",
+        E(K.INVALID_TEXT_REPRESENTATION, "22P02"),
+        sql("SELECT 'abc'::int"),
+    ),
+    PgCase(
+        "numeric_out_of_range",
+        E(K.NUMERIC_VALUE_OUT_OF_RANGE, "22003"),
+        sql("INSERT INTO sales VALUES (9, 1, 123456.78)"),
+    ),
+    PgCase(
+        "integer_out_of_range",
+        E(K.NUMERIC_VALUE_OUT_OF_RANGE, "22003"),
+        sql("SELECT 2147483647::int + 1"),
+    ),
+    PgCase(
+        "value_too_long",
+        E(K.STRING_DATA_RIGHT_TRUNCATION, "22001"),
+        sql("INSERT INTO customers (id, email) VALUES (9, repeat('x', 50))"),
+    ),
+    PgCase(
+        "invalid_datetime_format",
+        E(K.INVALID_DATETIME_FORMAT, "22007"),
+        sql("SELECT 'not a date'::date"),
+    ),
+    PgCase(
+        "datetime_field_overflow",
+        E(K.INVALID_DATETIME_FORMAT, "22008"),
+        sql("SELECT '2024-13-45'::date"),
+    ),
+    PgCase(
+        "not_null_violation",
+        E(K.NOT_NULL_VIOLATION, "23502", ("name", "customers")),
+        sql("INSERT INTO customers (id, name) VALUES (9, NULL)"),
+    ),
+    PgCase(
+        "check_violation",
+        E(K.CHECK_VIOLATION, "23514", ("customers",), constraint="customers_age_check"),
+        sql("INSERT INTO customers (id, age) VALUES (9, -1)"),
+    ),
+    PgCase(
+        "unique_violation",
+        E(K.UNIQUE_VIOLATION, "23505", ("customers",), constraint="customers_email_key"),
+        sql("INSERT INTO customers (id, email) VALUES (9, 'a@x')"),
+    ),
+    PgCase(
+        "primary_key_violation",
+        E(K.UNIQUE_VIOLATION, "23505", ("customers",), constraint="customers_pkey"),
+        sql("INSERT INTO customers (id) VALUES (1)"),
+    ),
+    PgCase(
+        "exclusion_violation",
+        E(K.EXCLUSION_VIOLATION, "23P01", ("bookings",), constraint="bookings_no_overlap"),
+        sql("INSERT INTO bookings VALUES (2, '[2024-01-01 11:00, 2024-01-01 13:00)')"),
+    ),
+    PgCase(
+        "foreign_key_child_insert",
+        E(K.FOREIGN_KEY_VIOLATION, "23503", ("sales",), ("customers",), "sales_customer_id_fkey"),
+        sql("INSERT INTO sales VALUES (9, 42, 1)"),
+    ),
+    PgCase(
+        "foreign_key_parent_delete",
+        E(K.FOREIGN_KEY_VIOLATION, "23503", ("customers",), ("sales",), "sales_customer_id_fkey"),
+        sql("DELETE FROM customers WHERE id = 1"),
+    ),
+    PgCase(
+        "drop_table_with_dependents",
+        E(
+            K.DEPENDENT_OBJECTS_STILL_EXIST,
+            "2BP01",
+            ("customers",),
+            ("sales",),
+            "sales_customer_id_fkey",
+        ),
+        sql("DROP TABLE customers"),
+    ),
+    PgCase(
+        "drop_table_with_view",
+        E(K.DEPENDENT_OBJECTS_STILL_EXIST, "2BP01", ("sales",), ("big_sales",)),
+        sql("DROP TABLE sales"),
+    ),
+    PgCase(
+        "truncate_referenced_table",
+        E(K.DEPENDENT_OBJECTS_STILL_EXIST, "0A000", ("customers",), ("sales",)),
+        sql("TRUNCATE customers"),
+    ),
     PgCase("transaction_aborted", E(K.TRANSACTION_ABORTED, "25P02"), _aborted),
-    PgCase("read_only_transaction", E(K.READ_ONLY, "25006"),
-           sql("BEGIN", "SET TRANSACTION READ ONLY", "INSERT INTO accounts VALUES (9, 0)")),
-    PgCase("insufficient_privilege", E(K.INSUFFICIENT_PRIVILEGE, "42501", ("accounts",)),
-           _as_reader("SELECT * FROM accounts")),
+    PgCase(
+        "read_only_transaction",
+        E(K.READ_ONLY, "25006"),
+        sql("BEGIN", "SET TRANSACTION READ ONLY", "INSERT INTO accounts VALUES (9, 0)"),
+    ),
+    PgCase(
+        "insufficient_privilege",
+        E(K.INSUFFICIENT_PRIVILEGE, "42501", ("accounts",)),
+        _as_reader("SELECT * FROM accounts"),
+    ),
     PgCase("serialization_failure", E(K.SERIALIZATION_FAILURE, "40001"), _serialization),
     PgCase("deadlock", E(K.DEADLOCK_DETECTED, "40P01", ("accounts",)), _deadlock),
-    PgCase("lock_timeout", E(K.LOCK_NOT_AVAILABLE, "55P03", ("accounts",)),
-           _lock_held("SET lock_timeout = '50ms'",
-                      "UPDATE accounts SET balance = 0 WHERE id = 1")),
-    PgCase("nowait", E(K.LOCK_NOT_AVAILABLE, "55P03", ("accounts",)),
-           _lock_held("SELECT * FROM accounts WHERE id = 1 FOR UPDATE NOWAIT")),
-    PgCase("statement_timeout", E(K.STATEMENT_TIMEOUT, "57014"),
-           sql("SET statement_timeout = '50ms'", "SELECT pg_sleep(2)")),
+    PgCase(
+        "lock_timeout",
+        E(K.LOCK_NOT_AVAILABLE, "55P03", ("accounts",)),
+        _lock_held("SET lock_timeout = '50ms'", "UPDATE accounts SET balance = 0 WHERE id = 1"),
+    ),
+    PgCase(
+        "nowait",
+        E(K.LOCK_NOT_AVAILABLE, "55P03", ("accounts",)),
+        _lock_held("SELECT * FROM accounts WHERE id = 1 FOR UPDATE NOWAIT"),
+    ),
+    PgCase(
+        "statement_timeout",
+        E(K.STATEMENT_TIMEOUT, "57014"),
+        sql("SET statement_timeout = '50ms'", "SELECT pg_sleep(2)"),
+    ),
     PgCase("query_canceled", E(K.QUERY_CANCELED, "57014"), _canceled),
     PgCase("use_after_close", E(K.CONNECTION_LOST), _closed),
     PgCase("too_many_connections_for_role", E(K.TOO_MANY_CONNECTIONS, "53300"), _too_many),
     PgCase("wrong_password", E(K.INVALID_PASSWORD, "28P01"), _wrong_password),
-    PgCase("unknown_database", E(K.UNDEFINED_DATABASE, "3D000"),
-           _connect(dbname="lde_pg_no_such_database")),
-    PgCase("unknown_role", E(K.INVALID_AUTHORIZATION, "28000"),
-           _connect(user="lde_pg_no_such_role")),
+    PgCase(
+        "unknown_database",
+        E(K.UNDEFINED_DATABASE, "3D000"),
+        _connect(dbname="lde_pg_no_such_database"),
+    ),
+    PgCase(
+        "unknown_role", E(K.INVALID_AUTHORIZATION, "28000"), _connect(user="lde_pg_no_such_role")
+    ),
     # asyncpg lets the socket's ConnectionRefusedError (a built-in) through:
     # nothing in it names a backend, so the caller says which one.
-    PgCase("connection_refused", E(K.CONNECTION_FAILURE), _refused,
-           db_type={"asyncpg": "postgresql", "sqlalchemy+asyncpg": "postgresql"}),
+    PgCase(
+        "connection_refused",
+        E(K.CONNECTION_FAILURE),
+        _refused,
+        db_type={"asyncpg": "postgresql", "sqlalchemy+asyncpg": "postgresql"},
+    ),
     # psycopg2 reads the server's FATAL only as a closed socket; asyncpg
     # reports the reason inside its own 08003.
-    PgCase("admin_shutdown", E(K.ADMIN_SHUTDOWN, "57P01"), _terminated,
-           per_driver={"psycopg2": E(K.CONNECTION_LOST),
-                       "sqlalchemy+psycopg2": E(K.CONNECTION_LOST),
-                       "asyncpg": E(K.ADMIN_SHUTDOWN, "08003"),
-                       "sqlalchemy+asyncpg": E(K.ADMIN_SHUTDOWN, "08003")}),
+    PgCase(
+        "admin_shutdown",
+        E(K.ADMIN_SHUTDOWN, "57P01"),
+        _terminated,
+        per_driver={
+            "psycopg2": E(K.CONNECTION_LOST),
+            "sqlalchemy+psycopg2": E(K.CONNECTION_LOST),
+            "asyncpg": E(K.ADMIN_SHUTDOWN, "08003"),
+            "sqlalchemy+asyncpg": E(K.ADMIN_SHUTDOWN, "08003"),
+        },
+    ),
     # psycopg2 formats parameters itself and raises a built-in IndexError.
-    PgCase("wrong_bind_count", E(K.INVALID_PARAMETER), _bind_count,
-           db_type={"psycopg2": "postgresql", "sqlalchemy+psycopg2": "postgresql"}),
-    PgCase("pool_exhausted", E(K.TOO_MANY_CONNECTIONS), _pool_exhausted,
-           only=frozenset({"psycopg2"}) | _SYNC_SQLALCHEMY),
+    PgCase(
+        "wrong_bind_count",
+        E(K.INVALID_PARAMETER),
+        _bind_count,
+        db_type={"psycopg2": "postgresql", "sqlalchemy+psycopg2": "postgresql"},
+    ),
+    PgCase(
+        "pool_exhausted",
+        E(K.TOO_MANY_CONNECTIONS),
+        _pool_exhausted,
+        only=frozenset({"psycopg2"}) | _SYNC_SQLALCHEMY,
+    ),
 )
 
 

@@ -28,8 +28,17 @@ from typing import Any
 from bench.corpus import CorpusCase, Expected
 from localdata_errors import Kind
 
-__all__ = ["DRIVERS", "SCHEMA", "SPECIAL_CASES", "SQL_CASES", "SpecialCase", "SqlCase",
-           "collect", "raise_special", "raise_sql"]
+__all__ = [
+    "DRIVERS",
+    "SCHEMA",
+    "SPECIAL_CASES",
+    "SQL_CASES",
+    "SpecialCase",
+    "SqlCase",
+    "collect",
+    "raise_special",
+    "raise_sql",
+]
 
 K = Kind
 
@@ -74,102 +83,191 @@ class SqlCase:
     drivers: tuple[str, ...] = DRIVERS
 
 
-def _e(kind: Kind, code: str | None, *resources: str, deps: tuple[str, ...] = (),
-       constraint: str | None = None) -> Expected:
-    return Expected(kind=kind, code=code, resources=resources, dependencies=deps,
-                    constraint=constraint)
+def _e(
+    kind: Kind,
+    code: str | None,
+    *resources: str,
+    deps: tuple[str, ...] = (),
+    constraint: str | None = None,
+) -> Expected:
+    return Expected(
+        kind=kind, code=code, resources=resources, dependencies=deps, constraint=constraint
+    )
 
 
 ERR = "SQLITE_ERROR"
 
 SQL_CASES: tuple[SqlCase, ...] = (
     SqlCase("no-such-table", "SELECT * FROM orderz", _e(K.UNDEFINED_TABLE, ERR, "orderz")),
-    SqlCase("no-such-table-qualified", "SELECT * FROM main.orderz",
-            _e(K.UNDEFINED_TABLE, ERR, "orderz")),
+    SqlCase(
+        "no-such-table-qualified", "SELECT * FROM main.orderz", _e(K.UNDEFINED_TABLE, ERR, "orderz")
+    ),
     SqlCase("no-such-column", "SELECT emial FROM users", _e(K.UNDEFINED_COLUMN, ERR, "emial")),
     SqlCase("no-such-function", "SELECT nofn(1)", _e(K.UNDEFINED_FUNCTION, ERR, "nofn")),
     SqlCase("no-such-index", "DROP INDEX ix_nope", _e(K.UNDEFINED_OBJECT, ERR, "ix_nope")),
     SqlCase("syntax-near", "SELEC * FROM users", _e(K.SYNTAX_ERROR, ERR)),
     # The statement's words must not count: SQLAlchemy puts it in the message.
-    SqlCase("syntax-statement-mentions-a-lock", "SELEC 'database is locked'",
-            _e(K.SYNTAX_ERROR, ERR)),
+    SqlCase(
+        "syntax-statement-mentions-a-lock", "SELEC 'database is locked'", _e(K.SYNTAX_ERROR, ERR)
+    ),
     SqlCase("syntax-incomplete", "SELECT (1", _e(K.SYNTAX_ERROR, ERR)),
     SqlCase("syntax-unrecognized-token", "SELECT 1 @@ 2", _e(K.SYNTAX_ERROR, ERR)),
     SqlCase("syntax-subselect-columns", "SELECT (SELECT 1, 2)", _e(K.SYNTAX_ERROR, ERR)),
     SqlCase("values-count", "INSERT INTO a VALUES (1, 2)", _e(K.SYNTAX_ERROR, ERR, "a")),
-    SqlCase("unique", "INSERT INTO users VALUES (2, 'a@example.com', 5)",
-            _e(K.UNIQUE_VIOLATION, "SQLITE_CONSTRAINT_UNIQUE", "users", "email")),
-    SqlCase("primary-key", "INSERT INTO users VALUES (1, 'b@example.com', 5)",
-            _e(K.UNIQUE_VIOLATION, "SQLITE_CONSTRAINT_PRIMARYKEY", "users", "id")),
-    SqlCase("unique-expression-index", "INSERT INTO tags VALUES ('red')",
-            _e(K.UNIQUE_VIOLATION, "SQLITE_CONSTRAINT_UNIQUE", "ux_tags_lower",
-               constraint="ux_tags_lower")),
-    SqlCase("not-null", "INSERT INTO users (id, age) VALUES (3, 5)",
-            _e(K.NOT_NULL_VIOLATION, "SQLITE_CONSTRAINT_NOTNULL", "email", "users")),
-    SqlCase("check-expression", "INSERT INTO users VALUES (4, 'c@example.com', -1)",
-            _e(K.CHECK_VIOLATION, "SQLITE_CONSTRAINT_CHECK")),
-    SqlCase("check-named", "INSERT INTO users VALUES (-4, 'd@example.com', 1)",
-            _e(K.CHECK_VIOLATION, "SQLITE_CONSTRAINT_CHECK", "id_positive",
-               constraint="id_positive")),
-    SqlCase("trigger-raise", "INSERT INTO frozen VALUES (1)",
-            _e(K.CHECK_VIOLATION, "SQLITE_CONSTRAINT_TRIGGER")),
-    SqlCase("foreign-key-insert", "INSERT INTO orders VALUES (2, 99, 1)",
-            _e(K.FOREIGN_KEY_VIOLATION, "SQLITE_CONSTRAINT_FOREIGNKEY")),
-    SqlCase("foreign-key-delete-parent", "DELETE FROM users WHERE id = 1",
-            _e(K.FOREIGN_KEY_VIOLATION, "SQLITE_CONSTRAINT_FOREIGNKEY")),
-    SqlCase("foreign-key-drop-parent", "DROP TABLE users",
-            _e(K.FOREIGN_KEY_VIOLATION, "SQLITE_CONSTRAINT_FOREIGNKEY")),
-    SqlCase("foreign-key-mismatch", "INSERT INTO child2 VALUES (1)",
-            _e(K.INVALID_OBJECT_DEFINITION, ERR, "child2", "parent2", deps=("parent2",))),
+    SqlCase(
+        "unique",
+        "INSERT INTO users VALUES (2, 'a@example.com', 5)",
+        _e(K.UNIQUE_VIOLATION, "SQLITE_CONSTRAINT_UNIQUE", "users", "email"),
+    ),
+    SqlCase(
+        "primary-key",
+        "INSERT INTO users VALUES (1, 'b@example.com', 5)",
+        _e(K.UNIQUE_VIOLATION, "SQLITE_CONSTRAINT_PRIMARYKEY", "users", "id"),
+    ),
+    SqlCase(
+        "unique-expression-index",
+        "INSERT INTO tags VALUES ('red')",
+        _e(
+            K.UNIQUE_VIOLATION,
+            "SQLITE_CONSTRAINT_UNIQUE",
+            "ux_tags_lower",
+            constraint="ux_tags_lower",
+        ),
+    ),
+    SqlCase(
+        "not-null",
+        "INSERT INTO users (id, age) VALUES (3, 5)",
+        _e(K.NOT_NULL_VIOLATION, "SQLITE_CONSTRAINT_NOTNULL", "email", "users"),
+    ),
+    SqlCase(
+        "check-expression",
+        "INSERT INTO users VALUES (4, 'c@example.com', -1)",
+        _e(K.CHECK_VIOLATION, "SQLITE_CONSTRAINT_CHECK"),
+    ),
+    SqlCase(
+        "check-named",
+        "INSERT INTO users VALUES (-4, 'd@example.com', 1)",
+        _e(K.CHECK_VIOLATION, "SQLITE_CONSTRAINT_CHECK", "id_positive", constraint="id_positive"),
+    ),
+    SqlCase(
+        "trigger-raise",
+        "INSERT INTO frozen VALUES (1)",
+        _e(K.CHECK_VIOLATION, "SQLITE_CONSTRAINT_TRIGGER"),
+    ),
+    SqlCase(
+        "foreign-key-insert",
+        "INSERT INTO orders VALUES (2, 99, 1)",
+        _e(K.FOREIGN_KEY_VIOLATION, "SQLITE_CONSTRAINT_FOREIGNKEY"),
+    ),
+    SqlCase(
+        "foreign-key-delete-parent",
+        "DELETE FROM users WHERE id = 1",
+        _e(K.FOREIGN_KEY_VIOLATION, "SQLITE_CONSTRAINT_FOREIGNKEY"),
+    ),
+    SqlCase(
+        "foreign-key-drop-parent",
+        "DROP TABLE users",
+        _e(K.FOREIGN_KEY_VIOLATION, "SQLITE_CONSTRAINT_FOREIGNKEY"),
+    ),
+    SqlCase(
+        "foreign-key-mismatch",
+        "INSERT INTO child2 VALUES (1)",
+        _e(K.INVALID_OBJECT_DEFINITION, ERR, "child2", "parent2", deps=("parent2",)),
+    ),
     SqlCase("table-exists", "CREATE TABLE users (x)", _e(K.DUPLICATE_TABLE, ERR, "users")),
-    SqlCase("view-exists", "CREATE VIEW v_users AS SELECT 1",
-            _e(K.DUPLICATE_TABLE, ERR, "v_users")),
-    SqlCase("index-exists", "CREATE INDEX ix_orders_n ON orders (n)",
-            _e(K.DUPLICATE_OBJECT, ERR, "ix_orders_n")),
-    SqlCase("duplicate-column", "CREATE TABLE t2 (x INT, x INT)",
-            _e(K.DUPLICATE_COLUMN, ERR, "x")),
+    SqlCase(
+        "view-exists", "CREATE VIEW v_users AS SELECT 1", _e(K.DUPLICATE_TABLE, ERR, "v_users")
+    ),
+    SqlCase(
+        "index-exists",
+        "CREATE INDEX ix_orders_n ON orders (n)",
+        _e(K.DUPLICATE_OBJECT, ERR, "ix_orders_n"),
+    ),
+    SqlCase("duplicate-column", "CREATE TABLE t2 (x INT, x INT)", _e(K.DUPLICATE_COLUMN, ERR, "x")),
     SqlCase("ambiguous-column", "SELECT id FROM a, b", _e(K.AMBIGUOUS_COLUMN, ERR, "id")),
-    SqlCase("has-no-column-named", "INSERT INTO users (zz) VALUES (1)",
-            _e(K.UNDEFINED_COLUMN, ERR, "zz", "users")),
-    SqlCase("misuse-of-aggregate", "SELECT * FROM users WHERE count(*) > 1",
-            _e(K.GROUPING_ERROR, ERR, "count")),
-    SqlCase("wrong-number-of-arguments", "SELECT abs(1, 2)",
-            _e(K.UNDEFINED_FUNCTION, ERR, "abs")),
-    SqlCase("no-such-collation", "SELECT 'a' = 'b' COLLATE nocoll",
-            _e(K.UNDEFINED_OBJECT, "SQLITE_ERROR_MISSING_COLLSEQ", "nocoll")),
+    SqlCase(
+        "has-no-column-named",
+        "INSERT INTO users (zz) VALUES (1)",
+        _e(K.UNDEFINED_COLUMN, ERR, "zz", "users"),
+    ),
+    SqlCase(
+        "misuse-of-aggregate",
+        "SELECT * FROM users WHERE count(*) > 1",
+        _e(K.GROUPING_ERROR, ERR, "count"),
+    ),
+    SqlCase("wrong-number-of-arguments", "SELECT abs(1, 2)", _e(K.UNDEFINED_FUNCTION, ERR, "abs")),
+    SqlCase(
+        "no-such-collation",
+        "SELECT 'a' = 'b' COLLATE nocoll",
+        _e(K.UNDEFINED_OBJECT, "SQLITE_ERROR_MISSING_COLLSEQ", "nocoll"),
+    ),
     SqlCase("no-such-savepoint", "RELEASE sp_nope", _e(K.UNDEFINED_OBJECT, ERR, "sp_nope")),
     SqlCase("no-such-database", "DETACH nodb", _e(K.UNDEFINED_DATABASE, ERR, "nodb")),
-    SqlCase("unknown-database", "CREATE TABLE nodb.t (x)",
-            _e(K.UNDEFINED_DATABASE, ERR, "nodb")),
+    SqlCase("unknown-database", "CREATE TABLE nodb.t (x)", _e(K.UNDEFINED_DATABASE, ERR, "nodb")),
     SqlCase("drop-view-on-a-table", "DROP VIEW users", _e(K.WRONG_OBJECT_TYPE, ERR, "users")),
-    SqlCase("drop-system-table", "DROP TABLE sqlite_master",
-            _e(K.INSUFFICIENT_PRIVILEGE, ERR, "sqlite_master")),
-    SqlCase("drop-unique-column", "ALTER TABLE users DROP COLUMN email",
-            _e(K.DEPENDENT_OBJECTS_STILL_EXIST, ERR, "email")),
-    SqlCase("drop-indexed-column", "ALTER TABLE orders DROP COLUMN n",
-            _e(K.DEPENDENT_OBJECTS_STILL_EXIST, ERR, "n", "ix_orders_n",
-               deps=("ix_orders_n",))),
-    SqlCase("drop-primary-key-column", "ALTER TABLE users DROP COLUMN id",
-            _e(K.FEATURE_NOT_SUPPORTED, ERR, "id")),
-    SqlCase("datatype-mismatch", "INSERT INTO orders VALUES ('abc', 1, 1)",
-            _e(K.DATATYPE_MISMATCH, "SQLITE_MISMATCH")),
+    SqlCase(
+        "drop-system-table",
+        "DROP TABLE sqlite_master",
+        _e(K.INSUFFICIENT_PRIVILEGE, ERR, "sqlite_master"),
+    ),
+    SqlCase(
+        "drop-unique-column",
+        "ALTER TABLE users DROP COLUMN email",
+        _e(K.DEPENDENT_OBJECTS_STILL_EXIST, ERR, "email"),
+    ),
+    SqlCase(
+        "drop-indexed-column",
+        "ALTER TABLE orders DROP COLUMN n",
+        _e(K.DEPENDENT_OBJECTS_STILL_EXIST, ERR, "n", "ix_orders_n", deps=("ix_orders_n",)),
+    ),
+    SqlCase(
+        "drop-primary-key-column",
+        "ALTER TABLE users DROP COLUMN id",
+        _e(K.FEATURE_NOT_SUPPORTED, ERR, "id"),
+    ),
+    SqlCase(
+        "datatype-mismatch",
+        "INSERT INTO orders VALUES ('abc', 1, 1)",
+        _e(K.DATATYPE_MISMATCH, "SQLITE_MISMATCH"),
+    ),
     # Python 3.11 names 3091 "unknown": the number is read instead.
-    SqlCase("strict-table-type", "INSERT INTO strict_t VALUES ('many')",
-            _e(K.DATATYPE_MISMATCH, "SQLITE_CONSTRAINT_DATATYPE", "qty", "strict_t")),
-    SqlCase("integer-overflow", "SELECT abs(-9223372036854775808)",
-            _e(K.NUMERIC_VALUE_OUT_OF_RANGE, ERR)),
-    SqlCase("string-or-blob-too-big", "SELECT zeroblob(2000000000)",
-            _e(K.CONFIGURATION_LIMIT_EXCEEDED, "SQLITE_TOOBIG")),
-    SqlCase("too-many-columns",
-            "CREATE TABLE wide (" + ", ".join(f"c{i}" for i in range(2001)) + ")",
-            _e(K.CONFIGURATION_LIMIT_EXCEEDED, ERR)),
+    SqlCase(
+        "strict-table-type",
+        "INSERT INTO strict_t VALUES ('many')",
+        _e(K.DATATYPE_MISMATCH, "SQLITE_CONSTRAINT_DATATYPE", "qty", "strict_t"),
+    ),
+    SqlCase(
+        "integer-overflow",
+        "SELECT abs(-9223372036854775808)",
+        _e(K.NUMERIC_VALUE_OUT_OF_RANGE, ERR),
+    ),
+    SqlCase(
+        "string-or-blob-too-big",
+        "SELECT zeroblob(2000000000)",
+        _e(K.CONFIGURATION_LIMIT_EXCEEDED, "SQLITE_TOOBIG"),
+    ),
+    SqlCase(
+        "too-many-columns",
+        "CREATE TABLE wide (" + ", ".join(f"c{i}" for i in range(2001)) + ")",
+        _e(K.CONFIGURATION_LIMIT_EXCEEDED, ERR),
+    ),
     SqlCase("malformed-json", "SELECT json('{bad')", _e(K.INVALID_TEXT_REPRESENTATION, ERR)),
     # The sqlite3 module's own checks: no result code at all.
     SqlCase("wrong-number-of-bindings", "SELECT ?", _e(K.INVALID_PARAMETER, None), (1, 2)),
-    SqlCase("missing-named-binding", "SELECT :a", _e(K.INVALID_PARAMETER, None), {"b": 1},
-            drivers=("sqlite3", "sqlalchemy", "aiosqlite")),
-    SqlCase("unsupported-binding-type", "SELECT ?", _e(K.INVALID_PARAMETER, None),
-            (object(),), drivers=("sqlite3", "sqlalchemy", "aiosqlite")),
+    SqlCase(
+        "missing-named-binding",
+        "SELECT :a",
+        _e(K.INVALID_PARAMETER, None),
+        {"b": 1},
+        drivers=("sqlite3", "sqlalchemy", "aiosqlite"),
+    ),
+    SqlCase(
+        "unsupported-binding-type",
+        "SELECT ?",
+        _e(K.INVALID_PARAMETER, None),
+        (object(),),
+        drivers=("sqlite3", "sqlalchemy", "aiosqlite"),
+    ),
 )
 
 
@@ -218,7 +316,8 @@ def _run_sqlalchemy_async(case: SqlCase) -> None:
                 raw = await conn.get_raw_connection()
                 await raw.driver_connection.executescript(  # type: ignore[union-attr]
                     "CREATE TRIGGER frozen_guard BEFORE INSERT ON frozen BEGIN "
-                    "SELECT RAISE(ABORT, 'frozen is read-only by policy'); END;")
+                    "SELECT RAISE(ABORT, 'frozen is read-only by policy'); END;"
+                )
                 await conn.exec_driver_sql(case.sql, case.params)
         finally:
             await engine.dispose()
@@ -362,8 +461,9 @@ def _interrupt_from_progress_handler(tmp: Path) -> None:
     conn = sqlite3.connect(":memory:")
     try:
         conn.set_progress_handler(lambda: 1, 100)
-        conn.execute("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) "
-                     "SELECT count(*) FROM r").fetchall()
+        conn.execute(
+            "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r"
+        ).fetchall()
     finally:
         conn.close()
 
@@ -373,8 +473,10 @@ def _interrupt_call(tmp: Path) -> None:
     try:
         # conn.interrupt() while the query runs, as another thread would call it.
         conn.create_function("stop_now", 1, lambda n: conn.interrupt() if n == 1000 else 0)
-        conn.execute("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) "
-                     "SELECT max(stop_now(n)) FROM r").fetchall()
+        conn.execute(
+            "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) "
+            "SELECT max(stop_now(n)) FROM r"
+        ).fetchall()
     finally:
         conn.close()
 
@@ -383,8 +485,9 @@ def _deny_insert(tmp: Path) -> None:
     conn = sqlite3.connect(":memory:")
     try:
         conn.execute("CREATE TABLE audit (x)")
-        conn.set_authorizer(lambda op, *_: sqlite3.SQLITE_DENY if op == sqlite3.SQLITE_INSERT
-                            else sqlite3.SQLITE_OK)
+        conn.set_authorizer(
+            lambda op, *_: sqlite3.SQLITE_DENY if op == sqlite3.SQLITE_INSERT else sqlite3.SQLITE_OK
+        )
         conn.execute("INSERT INTO audit VALUES (1)")
     finally:
         conn.close()
@@ -395,8 +498,12 @@ def _deny_read(tmp: Path) -> None:
     try:
         conn.execute("CREATE TABLE staff (name, salary)")
         conn.set_authorizer(
-            lambda op, arg1, arg2, *_: sqlite3.SQLITE_DENY
-            if op == sqlite3.SQLITE_READ and arg2 == "salary" else sqlite3.SQLITE_OK)
+            lambda op, arg1, arg2, *_: (
+                sqlite3.SQLITE_DENY
+                if op == sqlite3.SQLITE_READ and arg2 == "salary"
+                else sqlite3.SQLITE_OK
+            )
+        )
         conn.execute("SELECT salary FROM staff")
     finally:
         conn.close()
@@ -419,6 +526,7 @@ def _transaction(*statements: str) -> Callable[[Path], None]:
                 conn.execute(statement)
         finally:
             conn.close()
+
     return trigger
 
 
@@ -437,37 +545,59 @@ def _two_statements(tmp: Path) -> None:
 
 
 SPECIAL_CASES: tuple[SpecialCase, ...] = (
-    SpecialCase("busy-two-connections", _busy,
-                _e(K.DATABASE_LOCKED, "SQLITE_BUSY")),
-    SpecialCase("locked-shared-cache-table", _shared_cache_lock,
-                _e(K.LOCK_NOT_AVAILABLE, "SQLITE_LOCKED_SHAREDCACHE", "inventory")),
+    SpecialCase("busy-two-connections", _busy, _e(K.DATABASE_LOCKED, "SQLITE_BUSY")),
+    SpecialCase(
+        "locked-shared-cache-table",
+        _shared_cache_lock,
+        _e(K.LOCK_NOT_AVAILABLE, "SQLITE_LOCKED_SHAREDCACHE", "inventory"),
+    ),
     SpecialCase("read-only-uri", _read_only, _e(K.READ_ONLY, "SQLITE_READONLY")),
-    SpecialCase("unable-to-open-missing-directory", _missing_directory,
-                _e(K.CONNECTION_MISCONFIGURED, "SQLITE_CANTOPEN")),
-    SpecialCase("unable-to-open-missing-file-read-only", _missing_file_read_only,
-                _e(K.CONNECTION_MISCONFIGURED, "SQLITE_CANTOPEN")),
+    SpecialCase(
+        "unable-to-open-missing-directory",
+        _missing_directory,
+        _e(K.CONNECTION_MISCONFIGURED, "SQLITE_CANTOPEN"),
+    ),
+    SpecialCase(
+        "unable-to-open-missing-file-read-only",
+        _missing_file_read_only,
+        _e(K.CONNECTION_MISCONFIGURED, "SQLITE_CANTOPEN"),
+    ),
     SpecialCase("disk-full-max-page-count", _disk_full, _e(K.DISK_FULL, "SQLITE_FULL")),
     SpecialCase("malformed-page", _malformed, _e(K.DATA_CORRUPTED, "SQLITE_CORRUPT")),
     SpecialCase("not-a-database", _not_a_database, _e(K.DATA_CORRUPTED, "SQLITE_NOTADB")),
     SpecialCase("disk-io-error-journal", _disk_io_error, _e(K.IO_ERROR, "SQLITE_IOERR_READ")),
-    SpecialCase("interrupted-progress-handler", _interrupt_from_progress_handler,
-                _e(K.QUERY_CANCELED, "SQLITE_INTERRUPT")),
-    SpecialCase("interrupted-by-interrupt", _interrupt_call,
-                _e(K.QUERY_CANCELED, "SQLITE_INTERRUPT")),
+    SpecialCase(
+        "interrupted-progress-handler",
+        _interrupt_from_progress_handler,
+        _e(K.QUERY_CANCELED, "SQLITE_INTERRUPT"),
+    ),
+    SpecialCase(
+        "interrupted-by-interrupt", _interrupt_call, _e(K.QUERY_CANCELED, "SQLITE_INTERRUPT")
+    ),
     SpecialCase("not-authorized", _deny_insert, _e(K.INSUFFICIENT_PRIVILEGE, "SQLITE_AUTH")),
-    SpecialCase("read-prohibited", _deny_read,
-                _e(K.INSUFFICIENT_PRIVILEGE, "SQLITE_AUTH", "staff", "salary")),
-    SpecialCase("too-many-sql-variables", _too_many_variables,
-                _e(K.CONFIGURATION_LIMIT_EXCEEDED, ERR)),
-    SpecialCase("transaction-within-transaction", _transaction("BEGIN", "BEGIN"),
-                _e(K.INVALID_TRANSACTION_STATE, ERR)),
-    SpecialCase("commit-without-transaction", _transaction("COMMIT"),
-                _e(K.INVALID_TRANSACTION_STATE, ERR)),
-    SpecialCase("rollback-without-transaction", _transaction("ROLLBACK"),
-                _e(K.INVALID_TRANSACTION_STATE, ERR)),
+    SpecialCase(
+        "read-prohibited",
+        _deny_read,
+        _e(K.INSUFFICIENT_PRIVILEGE, "SQLITE_AUTH", "staff", "salary"),
+    ),
+    SpecialCase(
+        "too-many-sql-variables", _too_many_variables, _e(K.CONFIGURATION_LIMIT_EXCEEDED, ERR)
+    ),
+    SpecialCase(
+        "transaction-within-transaction",
+        _transaction("BEGIN", "BEGIN"),
+        _e(K.INVALID_TRANSACTION_STATE, ERR),
+    ),
+    SpecialCase(
+        "commit-without-transaction", _transaction("COMMIT"), _e(K.INVALID_TRANSACTION_STATE, ERR)
+    ),
+    SpecialCase(
+        "rollback-without-transaction",
+        _transaction("ROLLBACK"),
+        _e(K.INVALID_TRANSACTION_STATE, ERR),
+    ),
     SpecialCase("closed-connection", _closed, _e(K.CONNECTION_LOST, None)),
-    SpecialCase("two-statements-in-execute", _two_statements,
-                _e(K.FEATURE_NOT_SUPPORTED, None)),
+    SpecialCase("two-statements-in-execute", _two_statements, _e(K.FEATURE_NOT_SUPPORTED, None)),
 )
 
 
@@ -484,11 +614,11 @@ def collect() -> Iterator[CorpusCase]:
     """Trigger every case for real and yield it with its expectation."""
     for case in SQL_CASES:
         for driver in case.drivers:
-            yield CorpusCase("sqlite", driver, case.name, raise_sql(case, driver),
-                             case.expected)
+            yield CorpusCase("sqlite", driver, case.name, raise_sql(case, driver), case.expected)
     with tempfile.TemporaryDirectory(prefix="lde_sqlite_") as scratch:
         for special in SPECIAL_CASES:
             tmp = Path(scratch) / special.name
             tmp.mkdir()
-            yield CorpusCase("sqlite", "sqlite3", special.name, raise_special(special, tmp),
-                             special.expected)
+            yield CorpusCase(
+                "sqlite", "sqlite3", special.name, raise_special(special, tmp), special.expected
+            )

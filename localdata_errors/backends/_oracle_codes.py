@@ -10,7 +10,7 @@ machinery with the official text and check the kind; ``DPY-`` numbers are
 checked against the driver's ``ERR_*`` constants.
 
 Imported lazily, on the first classification, by
-:mod:`localdata_errors.backends.oracle`.
+`localdata_errors.backends.oracle`.
 """
 
 from __future__ import annotations
@@ -284,27 +284,31 @@ def _format(prefix: str, table: dict[int, Kind], width: int) -> dict[str, Kind]:
 
 
 #: Every code this backend classifies, as it appears in ``database_error_code``.
-CODES: Final[MappingProxyType[str, Kind]] = MappingProxyType({
-    **_format("ORA", _ORA, 5),
-    **_format("PLS", _PLS, 5),
-    **_format("DPY", _DPY, 4),
-    **_format("DPI", _DPI, 4),
-})
+CODES: Final[MappingProxyType[str, Kind]] = MappingProxyType(
+    {
+        **_format("ORA", _ORA, 5),
+        **_format("PLS", _PLS, 5),
+        **_format("DPY", _DPY, 4),
+        **_format("DPI", _DPI, 4),
+    }
+)
 
 #: Codes that wrap the real cause, named on a following line of the stack:
 #: recursive SQL, PL/SQL compilation and call-stack lines, trigger and
 #: database-link wrappers, deferred-constraint rollbacks, detail lines.  Each
-#: is the answer only when nothing else follows it (those in :data:`CODES`
+#: is the answer only when nothing else follows it (those in `CODES`
 #: then keep their own kind).
-WRAPPERS: Final = frozenset({
-    "ORA-00604",  # error occurred at recursive SQL level N
-    "ORA-01110",  # data file N: 'path' (names the file of the error before it)
-    "ORA-02063",  # preceding line from DBLINK
-    "ORA-02091",  # transaction rolled back (the deferred constraint follows)
-    "ORA-03301",  # (ORA-00001 details) row with column values ... already exists
-    "ORA-04088",  # error during execution of trigger
-    "ORA-06512",  # at line N / at "OWNER.UNIT", line N
-    "ORA-06550",  # line N, column M: (the PLS- or PL/SQL: ORA- cause follows)
-    "ORA-12801",  # error signaled in parallel query server
-    "ORA-29273",  # HTTP request failed
-})
+WRAPPERS: Final = frozenset(
+    {
+        "ORA-00604",  # error occurred at recursive SQL level N
+        "ORA-01110",  # data file N: 'path' (names the file of the error before it)
+        "ORA-02063",  # preceding line from DBLINK
+        "ORA-02091",  # transaction rolled back (the deferred constraint follows)
+        "ORA-03301",  # (ORA-00001 details) row with column values ... already exists
+        "ORA-04088",  # error during execution of trigger
+        "ORA-06512",  # at line N / at "OWNER.UNIT", line N
+        "ORA-06550",  # line N, column M: (the PLS- or PL/SQL: ORA- cause follows)
+        "ORA-12801",  # error signaled in parallel query server
+        "ORA-29273",  # HTTP request failed
+    }
+)

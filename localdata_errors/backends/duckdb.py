@@ -16,13 +16,13 @@ are hints for humans and never classified.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Final
 
+from localdata_errors._backends import BACKENDS
 from localdata_errors.kinds import Kind
 from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError
 from localdata_errors.names import unique, unqualify, unquote
-from localdata_errors.registry import hookimpl
 
 __all__ = ["CLASS_KINDS", "DuckdbMapper", "parse_message"]
 
@@ -62,17 +62,28 @@ CLASS_KINDS: Final[Mapping[str, Kind]] = {
 
 # The label DuckDB prints before the message, for text-only classification.
 _LABEL_CLASS: Final[Mapping[str, str]] = {
-    "parser": "ParserException", "syntax": "SyntaxException",
-    "catalog": "CatalogException", "binder": "BinderException",
-    "constraint": "ConstraintException", "conversion": "ConversionException",
-    "out of range": "OutOfRangeException", "out of memory": "OutOfMemoryException",
-    "transactioncontext": "TransactionException", "interrupt": "InterruptException",
-    "io": "IOException", "permission": "PermissionException",
-    "invalid input": "InvalidInputException", "dependency": "DependencyException",
-    "serialization": "SerializationException", "sequence": "SequenceException",
-    "not implemented": "NotImplementedException", "fatal": "FatalException",
-    "internal": "InternalException", "connection": "ConnectionException",
-    "invalid type": "InvalidTypeException", "mismatch type": "TypeMismatchException",
+    "parser": "ParserException",
+    "syntax": "SyntaxException",
+    "catalog": "CatalogException",
+    "binder": "BinderException",
+    "constraint": "ConstraintException",
+    "conversion": "ConversionException",
+    "out of range": "OutOfRangeException",
+    "out of memory": "OutOfMemoryException",
+    "transactioncontext": "TransactionException",
+    "interrupt": "InterruptException",
+    "io": "IOException",
+    "permission": "PermissionException",
+    "invalid input": "InvalidInputException",
+    "dependency": "DependencyException",
+    "serialization": "SerializationException",
+    "sequence": "SequenceException",
+    "not implemented": "NotImplementedException",
+    "fatal": "FatalException",
+    "internal": "InternalException",
+    "connection": "ConnectionException",
+    "invalid type": "InvalidTypeException",
+    "mismatch type": "TypeMismatchException",
     "http": "HTTPException",
 }
 _LABEL = re.compile(r"([A-Za-z][A-Za-z ]{0,30}) Error: ")
@@ -95,8 +106,7 @@ def _name(raw: str) -> tuple[str, str | None]:
     return unquote(obj), qualifier
 
 
-def _of(kind: Kind, *groups: str, deps: tuple[str, ...] = (), schema_group: str = ""
-        ) -> _Handler:
+def _of(kind: Kind, *groups: str, deps: tuple[str, ...] = (), schema_group: str = "") -> _Handler:
     def extract(m: re.Match[str]) -> _Extract:
         names: list[str] = []
         schema: str | None = None
@@ -110,19 +120,27 @@ def _of(kind: Kind, *groups: str, deps: tuple[str, ...] = (), schema_group: str 
         if schema_group and m.group(schema_group):
             schema = _name(m.group(schema_group))[0]
         return kind, unique(names), dependencies, None, schema
+
     return extract
 
 
 _MISSING_KIND: Final[Mapping[str, Kind]] = {
-    "table": K.UNDEFINED_TABLE, "view": K.UNDEFINED_TABLE,
-    "schema": K.UNDEFINED_SCHEMA, "catalog": K.UNDEFINED_DATABASE,
-    "column": K.UNDEFINED_COLUMN, "index": K.UNDEFINED_OBJECT,
-    "sequence": K.UNDEFINED_OBJECT, "type": K.UNDEFINED_OBJECT,
-    "collation": K.UNDEFINED_OBJECT, "secret": K.UNDEFINED_OBJECT,
+    "table": K.UNDEFINED_TABLE,
+    "view": K.UNDEFINED_TABLE,
+    "schema": K.UNDEFINED_SCHEMA,
+    "catalog": K.UNDEFINED_DATABASE,
+    "column": K.UNDEFINED_COLUMN,
+    "index": K.UNDEFINED_OBJECT,
+    "sequence": K.UNDEFINED_OBJECT,
+    "type": K.UNDEFINED_OBJECT,
+    "collation": K.UNDEFINED_OBJECT,
+    "secret": K.UNDEFINED_OBJECT,
 }
 _EXISTS_KIND: Final[Mapping[str, Kind]] = {
-    "table": K.DUPLICATE_TABLE, "view": K.DUPLICATE_TABLE,
-    "schema": K.DUPLICATE_SCHEMA, "catalog": K.DUPLICATE_DATABASE,
+    "table": K.DUPLICATE_TABLE,
+    "view": K.DUPLICATE_TABLE,
+    "schema": K.DUPLICATE_SCHEMA,
+    "catalog": K.DUPLICATE_DATABASE,
     "column": K.DUPLICATE_COLUMN,
 }
 
@@ -154,6 +172,7 @@ def _path(kind: Kind) -> _Handler:
     def extract(m: re.Match[str]) -> _Extract:
         # A file path: its dots are not qualifiers.
         return kind, (unquote(m.group("name")),), (), None, None
+
     return extract
 
 
@@ -165,12 +184,14 @@ def _not_null(m: re.Match[str]) -> _Extract:
 def _function(kind: Kind) -> _Handler:
     def extract(m: re.Match[str]) -> _Extract:
         return kind, (m.group("fn"),), (), None, None
+
     return extract
 
 
 def _only(kind: Kind) -> _Handler:
     def extract(m: re.Match[str]) -> _Extract:
         return kind, (), (), None, None
+
     return extract
 
 
@@ -182,112 +203,191 @@ _WHAT = r"(?P<what>[A-Z][A-Za-z ]{0,30}?)"
 
 _BY_CLASS: Final[Mapping[str, tuple[tuple[re.Pattern[str], _Handler], ...]]] = {
     "CatalogException": _rules(
-        (_WHAT + r" with name " + _Q.format(g="name") + r" does not exist(?: because schema "
-         + _Q.format(g="schema") + r" does not exist)?", _missing),
+        (
+            _WHAT
+            + r" with name "
+            + _Q.format(g="name")
+            + r" does not exist(?: because schema "
+            + _Q.format(g="schema")
+            + r" does not exist)?",
+            _missing,
+        ),
         (_WHAT + r" with name " + _Q.format(g="name") + r" already exists", _exists),
-        (r"Could not drop the table because this table is main key table of the table "
-         + _Q.format(g="child"), _of(K.DEPENDENT_OBJECTS_STILL_EXIST, "child", deps=("child",))),
-        (r"Cannot (?:drop|alter) (?:column|entry) " + _Q.format(g="name")
-         + r" because", _of(K.DEPENDENT_OBJECTS_STILL_EXIST, "name")),
-        (r"Existing object " + _Q.format(g="name") + r" is of type",
-         _of(K.WRONG_OBJECT_TYPE, "name")),
-        (r"SET (?:schema|search_path): No catalog \+ schema named " + _Q.format(g="name"),
-         _of(K.UNDEFINED_SCHEMA, "name")),
-        (r"Catalog " + _Q.format(g="name") + r" does not exist",
-         _of(K.UNDEFINED_DATABASE, "name")),
+        (
+            r"Could not drop the table because this table is main key table of the table "
+            + _Q.format(g="child"),
+            _of(K.DEPENDENT_OBJECTS_STILL_EXIST, "child", deps=("child",)),
+        ),
+        (
+            r"Cannot (?:drop|alter) (?:column|entry) " + _Q.format(g="name") + r" because",
+            _of(K.DEPENDENT_OBJECTS_STILL_EXIST, "name"),
+        ),
+        (
+            r"Existing object " + _Q.format(g="name") + r" is of type",
+            _of(K.WRONG_OBJECT_TYPE, "name"),
+        ),
+        (
+            r"SET (?:schema|search_path): No catalog \+ schema named " + _Q.format(g="name"),
+            _of(K.UNDEFINED_SCHEMA, "name"),
+        ),
+        (r"Catalog " + _Q.format(g="name") + r" does not exist", _of(K.UNDEFINED_DATABASE, "name")),
     ),
     "BinderException": _rules(
-        (r"Referenced column " + _Q.format(g="name") + r" not found",
-         _of(K.UNDEFINED_COLUMN, "name")),
-        (r"Table " + _Q.format(g="table") + r" does not have a column (?:named|with name) "
-         + _Q.format(g="name"), _of(K.UNDEFINED_COLUMN, "name", "table")),
-        (r"Values list " + _Q.format(g="table") + r" does not have a column named "
-         + _Q.format(g="name"), _of(K.UNDEFINED_COLUMN, "name")),
-        (r"Referenced table " + _Q.format(g="name") + r" not found",
-         _of(K.UNDEFINED_TABLE, "name")),
-        (r"Ambiguous reference to column name " + _Q.format(g="name"),
-         _of(K.AMBIGUOUS_COLUMN, "name")),
-        (r"No function matches the given name and argument types '(?P<fn>[^'(\n]{1,128})\(",
-         _function(K.UNDEFINED_FUNCTION)),
+        (
+            r"Referenced column " + _Q.format(g="name") + r" not found",
+            _of(K.UNDEFINED_COLUMN, "name"),
+        ),
+        (
+            r"Table "
+            + _Q.format(g="table")
+            + r" does not have a column (?:named|with name) "
+            + _Q.format(g="name"),
+            _of(K.UNDEFINED_COLUMN, "name", "table"),
+        ),
+        (
+            r"Values list "
+            + _Q.format(g="table")
+            + r" does not have a column named "
+            + _Q.format(g="name"),
+            _of(K.UNDEFINED_COLUMN, "name"),
+        ),
+        (
+            r"Referenced table " + _Q.format(g="name") + r" not found",
+            _of(K.UNDEFINED_TABLE, "name"),
+        ),
+        (
+            r"Ambiguous reference to column name " + _Q.format(g="name"),
+            _of(K.AMBIGUOUS_COLUMN, "name"),
+        ),
+        (
+            r"No function matches the given name and argument types '(?P<fn>[^'(\n]{1,128})\(",
+            _function(K.UNDEFINED_FUNCTION),
+        ),
         (r"Could not choose a best candidate function", _only(K.DATATYPE_MISMATCH)),
-        (r"column " + _Q.format(g="name") + r" must appear in the GROUP BY clause",
-         _of(K.GROUPING_ERROR, "name")),
-        (r"Failed to create foreign key: referenced table " + _Q.format(g="name"),
-         _of(K.INVALID_OBJECT_DEFINITION, "name")),
-        (r"table " + _Q.format(g="name") + r" has \d{1,9} columns but",
-         _of(K.SYNTAX_ERROR, "name")),
-        (r"Failed to attach database: database with name " + _Q.format(g="name")
-         + r" already exists", _of(K.DUPLICATE_DATABASE, "name")),
-        (r"Failed to detach database with name " + _Q.format(g="name")
-         + r": database not found", _of(K.UNDEFINED_DATABASE, "name")),
-        (r"Could not find key " + _Q.format(g="name") + r" in struct",
-         _of(K.UNDEFINED_COLUMN, "name")),
+        (
+            r"column " + _Q.format(g="name") + r" must appear in the GROUP BY clause",
+            _of(K.GROUPING_ERROR, "name"),
+        ),
+        (
+            r"Failed to create foreign key: referenced table " + _Q.format(g="name"),
+            _of(K.INVALID_OBJECT_DEFINITION, "name"),
+        ),
+        (
+            r"table " + _Q.format(g="name") + r" has \d{1,9} columns but",
+            _of(K.SYNTAX_ERROR, "name"),
+        ),
+        (
+            r"Failed to attach database: database with name "
+            + _Q.format(g="name")
+            + r" already exists",
+            _of(K.DUPLICATE_DATABASE, "name"),
+        ),
+        (
+            r"Failed to detach database with name " + _Q.format(g="name") + r": database not found",
+            _of(K.UNDEFINED_DATABASE, "name"),
+        ),
+        (
+            r"Could not find key " + _Q.format(g="name") + r" in struct",
+            _of(K.UNDEFINED_COLUMN, "name"),
+        ),
         (r"Cannot mix values of type", _only(K.DATATYPE_MISMATCH)),
     ),
     "ConstraintException": _rules(
-        (r"Duplicate key " + _N + r" violates (?:primary key|unique) constraint",
-         _only(K.UNIQUE_VIOLATION)),
+        (
+            r"Duplicate key " + _N + r" violates (?:primary key|unique) constraint",
+            _only(K.UNIQUE_VIOLATION),
+        ),
         (r"NOT NULL constraint failed: (?P<name>[^\s\n]{1,256})", _not_null),
-        (r"CHECK constraint failed on table " + _Q.format(g="name"),
-         _of(K.CHECK_VIOLATION, "name")),
+        (
+            r"CHECK constraint failed on table " + _Q.format(g="name"),
+            _of(K.CHECK_VIOLATION, "name"),
+        ),
         (r"CHECK constraint failed", _only(K.CHECK_VIOLATION)),
         (r"Violates foreign key constraint", _only(K.FOREIGN_KEY_VIOLATION)),
         (r"PRIMARY KEY or UNIQUE constraint violated", _only(K.UNIQUE_VIOLATION)),
     ),
     "ConversionException": _rules(
-        (r"invalid (?:date|timestamp|time|interval)\w{0,8} field format",
-         _only(K.INVALID_DATETIME_FORMAT)),
-        (r"(?:date|timestamp|time) field value out of range",
-         _only(K.INVALID_DATETIME_FORMAT)),
-        (r"Type \w{1,32} with value [^\n]{0,256}? can't be cast because the value is out of "
-         r"range", _only(K.NUMERIC_VALUE_OUT_OF_RANGE)),
+        (
+            r"invalid (?:date|timestamp|time|interval)\w{0,8} field format",
+            _only(K.INVALID_DATETIME_FORMAT),
+        ),
+        (r"(?:date|timestamp|time) field value out of range", _only(K.INVALID_DATETIME_FORMAT)),
+        (
+            r"Type \w{1,32} with value [^\n]{0,256}? can't be cast because the value is out of "
+            r"range",
+            _only(K.NUMERIC_VALUE_OUT_OF_RANGE),
+        ),
         (r"Unimplemented type for cast", _only(K.DATATYPE_MISMATCH)),
     ),
     "TransactionException": _rules(
         (r"Conflict on", _only(K.SERIALIZATION_FAILURE)),
         (r"Catalog write-write conflict", _only(K.SERIALIZATION_FAILURE)),
         (r"Current transaction is aborted", _only(K.TRANSACTION_ABORTED)),
-        (r"cannot start a transaction within a transaction",
-         _only(K.INVALID_TRANSACTION_STATE)),
-        (r"cannot (?:commit|rollback) - no transaction is active",
-         _only(K.INVALID_TRANSACTION_STATE)),
+        (r"cannot start a transaction within a transaction", _only(K.INVALID_TRANSACTION_STATE)),
+        (
+            r"cannot (?:commit|rollback) - no transaction is active",
+            _only(K.INVALID_TRANSACTION_STATE),
+        ),
     ),
     "IOException": _rules(
         # Another process holds the database file: DuckDB allows one writer process.
         (r"Could not set lock on file " + _Q.format(g="name"), _only(K.DATABASE_LOCKED)),
         # A database file that is not there (connect, ATTACH): the database is missing.
-        (r"Cannot open (?:database|file) " + _Q.format(g="name")
-         + r"[^\n]{0,256}?No such file or directory", _path(K.UNDEFINED_DATABASE)),
-        (r"No files found that match the pattern " + _Q.format(g="name"),
-         _path(K.UNDEFINED_OBJECT)),
-        (r"Cannot open file " + _N + r"[^\n]{0,256}?Permission denied",
-         _only(K.INSUFFICIENT_PRIVILEGE)),
-        (r"Could not (?:write|extend) file [^\n]{0,512}?No space left on device",
-         _only(K.DISK_FULL)),
+        (
+            r"Cannot open (?:database|file) "
+            + _Q.format(g="name")
+            + r"[^\n]{0,256}?No such file or directory",
+            _path(K.UNDEFINED_DATABASE),
+        ),
+        (
+            r"No files found that match the pattern " + _Q.format(g="name"),
+            _path(K.UNDEFINED_OBJECT),
+        ),
+        (
+            r"Cannot open file " + _N + r"[^\n]{0,256}?Permission denied",
+            _only(K.INSUFFICIENT_PRIVILEGE),
+        ),
+        (
+            r"Could not (?:write|extend) file [^\n]{0,512}?No space left on device",
+            _only(K.DISK_FULL),
+        ),
     ),
     "InvalidInputException": _rules(
-        (r"Cannot execute statement of type \"\w{1,32}\" on database "
-         + _Q.format(g="name") + r" which is attached in read-only mode",
-         _of(K.READ_ONLY, "name")),
+        (
+            r"Cannot execute statement of type \"\w{1,32}\" on database "
+            + _Q.format(g="name")
+            + r" which is attached in read-only mode",
+            _of(K.READ_ONLY, "name"),
+        ),
         (r"Division by zero", _only(K.DIVISION_BY_ZERO)),
-        (r"Could not parse string [^\n]{0,256}? according to format specifier",
-         _only(K.INVALID_DATETIME_FORMAT)),
+        (
+            r"Could not parse string [^\n]{0,256}? according to format specifier",
+            _only(K.INVALID_DATETIME_FORMAT),
+        ),
         (r"Malformed JSON", _only(K.INVALID_TEXT_REPRESENTATION)),
     ),
     "PermissionException": _rules(
         (r"[^\n]{0,256}?read-only", _only(K.READ_ONLY)),
     ),
     "DependencyException": _rules(
-        (r"Cannot (?:drop|alter) entry " + _Q.format(g="name")
-         + r" because there are entries that depend on it\.\s{0,4}\w{1,32} "
-         + _Q.format(g="child") + r" depends on", _of(
-             K.DEPENDENT_OBJECTS_STILL_EXIST, "name", deps=("child",))),
-        (r"Cannot (?:drop|alter) entry " + _Q.format(g="name"),
-         _of(K.DEPENDENT_OBJECTS_STILL_EXIST, "name")),
+        (
+            r"Cannot (?:drop|alter) entry "
+            + _Q.format(g="name")
+            + r" because there are entries that depend on it\.\s{0,4}\w{1,32} "
+            + _Q.format(g="child")
+            + r" depends on",
+            _of(K.DEPENDENT_OBJECTS_STILL_EXIST, "name", deps=("child",)),
+        ),
+        (
+            r"Cannot (?:drop|alter) entry " + _Q.format(g="name"),
+            _of(K.DEPENDENT_OBJECTS_STILL_EXIST, "name"),
+        ),
     ),
     "SequenceException": _rules(
-        (r"nextval: reached (?:maximum|minimum) value of sequence " + _Q.format(g="name"),
-         _of(K.NUMERIC_VALUE_OUT_OF_RANGE, "name")),
+        (
+            r"nextval: reached (?:maximum|minimum) value of sequence " + _Q.format(g="name"),
+            _of(K.NUMERIC_VALUE_OUT_OF_RANGE, "name"),
+        ),
     ),
     "ParserException": _rules(
         (r"[^\n]{0,256}?\bnot (?:yet )?supported", _only(K.FEATURE_NOT_SUPPORTED)),
@@ -320,7 +420,7 @@ def parse_message(class_name: str, text: str) -> _Extract | None:
     end = text.find("\n", start)
     if end >= 0 and class_name == "DependencyException":
         end = text.find("\n", end + 1)
-    body = text[start:end] if end >= 0 else text[start:start + 4096]
+    body = text[start:end] if end >= 0 else text[start : start + 4096]
     for pattern, extract in rules:
         m = pattern.match(body)
         if m is not None:
@@ -347,14 +447,12 @@ def _class_name(error: ErrorInput) -> str | None:
 class DuckdbMapper(DatabaseErrorMapper):
     """
     DuckDB: the exception class first, the first line of its message second.
-
-    .. versionadded:: 0.1.0
     """
 
     name = "duckdb"
-    aliases = ("duck", "motherduck", "duckdb_engine")
-    driver_modules = ("duckdb", "_duckdb")
-    display_name = "DuckDB"
+    aliases = BACKENDS["duckdb"].aliases
+    driver_modules = BACKENDS["duckdb"].driver_modules
+    display_name = BACKENDS["duckdb"].display_name
 
     def map_error(self, error: ErrorInput) -> MappedError | None:
         """
@@ -384,15 +482,6 @@ class DuckdbMapper(DatabaseErrorMapper):
             schema=schema,
         )
 
-    def cache_key(self, error: ErrorInput) -> Hashable | None:
-        """
-        Nothing beyond the class and the text: DuckDB's exceptions carry no other fields.
-
-        Returns:
-            An empty tuple.
-        """
-        return ()
-
     def declared_codes(self) -> Mapping[str, Kind]:
         """
         The exception classes whose kind does not depend on the message.
@@ -401,9 +490,3 @@ class DuckdbMapper(DatabaseErrorMapper):
             Class name -> kind (the classes the message decides are left out).
         """
         return {name: kind for name, kind in CLASS_KINDS.items() if kind is not K.UNKNOWN}
-
-
-@hookimpl
-def localdata_errors_mappers() -> list[DatabaseErrorMapper]:
-    """Contribute the DuckDB mapper."""
-    return [DuckdbMapper()]

@@ -20,147 +20,367 @@ from localdata_errors.kinds import Kind
 from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError
 from localdata_errors.names import unique, unqualify
 
-__all__ = ["GENERIC_MAPPER", "GenericMapper", "keyword_kind", "normalise_words"]
+__all__ = ["GENERIC_MAPPER", "GenericMapper", "generic_answer", "keyword_kind", "normalise_words"]
 
 _WORD = re.compile(r"[0-9a-z_]+")
 
 # The rules, highest priority first.  Each phrase is written naturally and
 # normalised to words the same way messages are ("doesn't" -> "doesn t").
 _RULES: Final[Sequence[tuple[Kind, tuple[str, ...]]]] = (
-    (Kind.TRANSACTION_ABORTED, (
-        "current transaction is aborted", "in failed sql transaction",
-        "transaction is aborted", "transaction has been aborted",
-    )),
+    (
+        Kind.TRANSACTION_ABORTED,
+        (
+            "current transaction is aborted",
+            "in failed sql transaction",
+            "transaction is aborted",
+            "transaction has been aborted",
+        ),
+    ),
     (Kind.DEADLOCK_DETECTED, ("deadlock", "deadlocked", "deadlock detected")),
-    (Kind.SERIALIZATION_FAILURE, (
-        "could not serialize access", "serialization failure", "write conflict",
-        "transaction conflict", "conflict on tuple",
-    )),
-    (Kind.INVALID_PASSWORD, (
-        "password authentication failed", "invalid password", "wrong password",
-        "incorrect password", "invalid username password", "invalid username or password",
-        "access denied for user", "login failed for user", "authentication failed",
-        "bad password",
-    )),
-    (Kind.INVALID_AUTHORIZATION, (
-        "account is locked", "account locked", "account has expired", "password has expired",
-        "password expired", "role does not exist", "user does not exist",
-        "no pg_hba conf entry", "host is not allowed to connect", "role * does not exist",
-        "user * does not exist",
-    )),
-    (Kind.TOO_MANY_CONNECTIONS, (
-        "too many connections", "too many clients", "connection limit exceeded",
-        "too many connections for role", "pool limit", "queuepool limit",
-        "connection pool exhausted", "pool exhausted",
-    )),
-    (Kind.CONNECTION_MISCONFIGURED, (
-        "unknown host", "could not translate host name", "name or service not known",
-        "nodename nor servname provided", "temporary failure in name resolution",
-        "no such host", "unable to open database file", "could not resolve host",
-        "unknown mysql server host", "no such file or directory",
-    )),
-    (Kind.ADMIN_SHUTDOWN, (
-        "terminating connection due to administrator command", "database system is shutting down",
-        "database system is starting up", "server is shutting down", "shutdown in progress",
-        "server shutdown in progress",
-    )),
-    (Kind.CONNECTION_LOST, (
-        "server closed the connection", "connection reset", "connection was reset",
-        "connection closed", "connection is closed", "connection already closed",
-        "connection lost", "lost connection", "server has gone away", "broken pipe",
-        "connection was killed", "connection was closed", "connection has been closed",
-        "connection not open", "connection terminated", "connection was terminated",
-        "connection aborted", "ssl connection has been closed unexpectedly",
-        "cannot operate on a closed database", "not connected",
-    )),
-    (Kind.CONNECTION_FAILURE, (
-        "connection refused", "could not connect", "can t connect", "cannot connect",
-        "unable to connect", "failed to connect", "connection failed", "connection timed out",
-        "connect timeout", "connection not found in pool", "connection not found",
-        "no route to host", "network is unreachable", "host is unreachable",
-        "ssl error", "ssl handshake", "ssl syscall error", "connection error",
-        "unable to establish connection", "could not establish connection",
-    )),
-    (Kind.READ_ONLY, (
-        "read only transaction", "readonly database", "read only database",
-        "attempt to write a readonly database", "read only mode", "is read only",
-        "database is read only", "read only", "readonly",
-    )),
-    (Kind.INSUFFICIENT_PRIVILEGE, (
-        "permission denied", "insufficient privilege", "insufficient privileges",
-        "not authorized", "access denied", "command denied", "privilege",
-        "privileges", "unauthorized",
-    )),
-    (Kind.DATABASE_LOCKED, (
-        "database is locked", "database table is locked", "table is locked",
-        "database is busy", "could not set lock on file", "conflicting lock is held",
-    )),
-    (Kind.LOCK_NOT_AVAILABLE, (
-        "lock wait timeout", "lock request time out", "lock timeout",
-        "could not obtain lock", "lock not available", "resource busy",
-        "could not obtain a lock", "lock timed out",
-    )),
-    (Kind.STATEMENT_TIMEOUT, (
-        "statement timeout", "query timeout", "canceling statement due to statement timeout",
-        "maximum statement execution time exceeded", "execution time exceeded",
-        "timed out", "timeout expired", "timeout", "time out",
-    )),
-    (Kind.QUERY_CANCELED, (
-        "interrupted", "canceling statement due to user request", "query was canceled",
-        "query canceled", "operation cancelled", "operation canceled",
-        "query execution was interrupted",
-    )),
-    (Kind.OUT_OF_MEMORY, (
-        "out of memory", "memory limit", "cannot allocate memory", "could not allocate",
-        "memoryerror", "insufficient memory", "out of shared memory",
-    )),
-    (Kind.DISK_FULL, (
-        "disk full", "disk is full", "database or disk is full", "no space left on device",
-        "disk quota exceeded", "could not extend file", "tablespace is full",
-    )),
-    (Kind.DATA_CORRUPTED, (
-        "database disk image is malformed", "file is not a database", "data corrupted",
-        "corrupt", "corrupted", "checksum mismatch",
-    )),
+    (
+        Kind.SERIALIZATION_FAILURE,
+        (
+            "could not serialize access",
+            "serialization failure",
+            "write conflict",
+            "transaction conflict",
+            "conflict on tuple",
+        ),
+    ),
+    (
+        Kind.INVALID_PASSWORD,
+        (
+            "password authentication failed",
+            "invalid password",
+            "wrong password",
+            "incorrect password",
+            "invalid username password",
+            "invalid username or password",
+            "access denied for user",
+            "login failed for user",
+            "authentication failed",
+            "bad password",
+        ),
+    ),
+    (
+        Kind.INVALID_AUTHORIZATION,
+        (
+            "account is locked",
+            "account locked",
+            "account has expired",
+            "password has expired",
+            "password expired",
+            "role does not exist",
+            "user does not exist",
+            "no pg_hba conf entry",
+            "host is not allowed to connect",
+            "role * does not exist",
+            "user * does not exist",
+        ),
+    ),
+    (
+        Kind.TOO_MANY_CONNECTIONS,
+        (
+            "too many connections",
+            "too many clients",
+            "connection limit exceeded",
+            "too many connections for role",
+            "pool limit",
+            "queuepool limit",
+            "connection pool exhausted",
+            "pool exhausted",
+        ),
+    ),
+    (
+        Kind.CONNECTION_MISCONFIGURED,
+        (
+            "unknown host",
+            "could not translate host name",
+            "name or service not known",
+            "nodename nor servname provided",
+            "temporary failure in name resolution",
+            "no such host",
+            "unable to open database file",
+            "could not resolve host",
+            "unknown mysql server host",
+            "no such file or directory",
+        ),
+    ),
+    (
+        Kind.ADMIN_SHUTDOWN,
+        (
+            "terminating connection due to administrator command",
+            "database system is shutting down",
+            "database system is starting up",
+            "server is shutting down",
+            "shutdown in progress",
+            "server shutdown in progress",
+        ),
+    ),
+    (
+        Kind.CONNECTION_LOST,
+        (
+            "server closed the connection",
+            "connection reset",
+            "connection was reset",
+            "connection closed",
+            "connection is closed",
+            "connection already closed",
+            "connection lost",
+            "lost connection",
+            "server has gone away",
+            "broken pipe",
+            "connection was killed",
+            "connection was closed",
+            "connection has been closed",
+            "connection not open",
+            "connection terminated",
+            "connection was terminated",
+            "connection aborted",
+            "ssl connection has been closed unexpectedly",
+            "cannot operate on a closed database",
+            "not connected",
+        ),
+    ),
+    (
+        Kind.CONNECTION_FAILURE,
+        (
+            "connection refused",
+            "could not connect",
+            "can t connect",
+            "cannot connect",
+            "unable to connect",
+            "failed to connect",
+            "connection failed",
+            "connection timed out",
+            "connect timeout",
+            "connection not found in pool",
+            "connection not found",
+            "no route to host",
+            "network is unreachable",
+            "host is unreachable",
+            "ssl error",
+            "ssl handshake",
+            "ssl syscall error",
+            "connection error",
+            "unable to establish connection",
+            "could not establish connection",
+        ),
+    ),
+    (
+        Kind.READ_ONLY,
+        (
+            "read only transaction",
+            "readonly database",
+            "read only database",
+            "attempt to write a readonly database",
+            "read only mode",
+            "is read only",
+            "database is read only",
+            "read only",
+            "readonly",
+        ),
+    ),
+    (
+        Kind.INSUFFICIENT_PRIVILEGE,
+        (
+            "permission denied",
+            "insufficient privilege",
+            "insufficient privileges",
+            "not authorized",
+            "access denied",
+            "command denied",
+            "privilege",
+            "privileges",
+            "unauthorized",
+        ),
+    ),
+    (
+        Kind.DATABASE_LOCKED,
+        (
+            "database is locked",
+            "database table is locked",
+            "table is locked",
+            "database is busy",
+            "could not set lock on file",
+            "conflicting lock is held",
+        ),
+    ),
+    (
+        Kind.LOCK_NOT_AVAILABLE,
+        (
+            "lock wait timeout",
+            "lock request time out",
+            "lock timeout",
+            "could not obtain lock",
+            "lock not available",
+            "resource busy",
+            "could not obtain a lock",
+            "lock timed out",
+        ),
+    ),
+    (
+        Kind.STATEMENT_TIMEOUT,
+        (
+            "statement timeout",
+            "query timeout",
+            "canceling statement due to statement timeout",
+            "maximum statement execution time exceeded",
+            "execution time exceeded",
+            "timed out",
+            "timeout expired",
+            "timeout",
+            "time out",
+        ),
+    ),
+    (
+        Kind.QUERY_CANCELED,
+        (
+            "interrupted",
+            "canceling statement due to user request",
+            "query was canceled",
+            "query canceled",
+            "operation cancelled",
+            "operation canceled",
+            "query execution was interrupted",
+        ),
+    ),
+    (
+        Kind.OUT_OF_MEMORY,
+        (
+            "out of memory",
+            "memory limit",
+            "cannot allocate memory",
+            "could not allocate",
+            "memoryerror",
+            "insufficient memory",
+            "out of shared memory",
+        ),
+    ),
+    (
+        Kind.DISK_FULL,
+        (
+            "disk full",
+            "disk is full",
+            "database or disk is full",
+            "no space left on device",
+            "disk quota exceeded",
+            "could not extend file",
+            "tablespace is full",
+        ),
+    ),
+    (
+        Kind.DATA_CORRUPTED,
+        (
+            "database disk image is malformed",
+            "file is not a database",
+            "data corrupted",
+            "corrupt",
+            "corrupted",
+            "checksum mismatch",
+        ),
+    ),
     (Kind.IO_ERROR, ("disk i o error", "i o error", "io error", "input output error")),
-    (Kind.FOREIGN_KEY_VIOLATION, (
-        "foreign key constraint", "foreign key violation", "foreign key mismatch",
-        "violates foreign key", "referential integrity",
-        "child record found", "parent key not found", "foreign key",
-    )),
-    (Kind.DEPENDENT_OBJECTS_STILL_EXIST, (
-        "other objects depend on it", "depends on", "is referenced by", "dependent objects",
-        "still referenced", "cannot drop",
-    )),
-    (Kind.UNIQUE_VIOLATION, (
-        "unique constraint", "duplicate key", "duplicate entry", "unique violation",
-        "violates unique", "primary key constraint", "not unique", "already exists in index",
-        "duplicate value",
-    )),
-    (Kind.NOT_NULL_VIOLATION, (
-        "not null constraint", "null value in column", "cannot be null", "cannot insert null",
-        "may not be null", "must not be null", "not null violation", "cannot insert the value null",
-    )),
+    (
+        Kind.FOREIGN_KEY_VIOLATION,
+        (
+            "foreign key constraint",
+            "foreign key violation",
+            "foreign key mismatch",
+            "violates foreign key",
+            "referential integrity",
+            "child record found",
+            "parent key not found",
+            "foreign key",
+        ),
+    ),
+    (
+        Kind.DEPENDENT_OBJECTS_STILL_EXIST,
+        (
+            "other objects depend on it",
+            "depends on",
+            "is referenced by",
+            "dependent objects",
+            "still referenced",
+            "cannot drop",
+        ),
+    ),
+    (
+        Kind.UNIQUE_VIOLATION,
+        (
+            "unique constraint",
+            "duplicate key",
+            "duplicate entry",
+            "unique violation",
+            "violates unique",
+            "primary key constraint",
+            "not unique",
+            "already exists in index",
+            "duplicate value",
+        ),
+    ),
+    (
+        Kind.NOT_NULL_VIOLATION,
+        (
+            "not null constraint",
+            "null value in column",
+            "cannot be null",
+            "cannot insert null",
+            "may not be null",
+            "must not be null",
+            "not null violation",
+            "cannot insert the value null",
+        ),
+    ),
     (Kind.CHECK_VIOLATION, ("check constraint", "violates check")),
     (Kind.EXCLUSION_VIOLATION, ("exclusion constraint",)),
-    (Kind.UNDEFINED_TABLE, (
-        "no such table", "unknown table", "invalid object name", "table or view does not exist",
-        "relation * does not exist", "table * does not exist", "table * doesn t exist",
-        "table not found", "base table or view not found", "undefined table",
-    )),
-    (Kind.UNDEFINED_COLUMN, (
-        "no such column", "unknown column", "invalid column name", "column * does not exist",
-        "column not found", "invalid identifier", "undefined column",
-    )),
-    (Kind.UNDEFINED_FUNCTION, (
-        "no such function", "unknown function", "function does not exist",
-        "undefined function", "is not a recognized built in function name",
-        "function * does not exist",
-    )),
-    (Kind.UNDEFINED_DATABASE, (
-        "unknown database", "database * does not exist", "cannot open database",
-        "database not found",
-    )),
+    (
+        Kind.UNDEFINED_TABLE,
+        (
+            "no such table",
+            "unknown table",
+            "invalid object name",
+            "table or view does not exist",
+            "relation * does not exist",
+            "table * does not exist",
+            "table * doesn t exist",
+            "table not found",
+            "base table or view not found",
+            "undefined table",
+        ),
+    ),
+    (
+        Kind.UNDEFINED_COLUMN,
+        (
+            "no such column",
+            "unknown column",
+            "invalid column name",
+            "column * does not exist",
+            "column not found",
+            "invalid identifier",
+            "undefined column",
+        ),
+    ),
+    (
+        Kind.UNDEFINED_FUNCTION,
+        (
+            "no such function",
+            "unknown function",
+            "function does not exist",
+            "undefined function",
+            "is not a recognized built in function name",
+            "function * does not exist",
+        ),
+    ),
+    (
+        Kind.UNDEFINED_DATABASE,
+        (
+            "unknown database",
+            "database * does not exist",
+            "cannot open database",
+            "database not found",
+        ),
+    ),
     (Kind.UNDEFINED_SCHEMA, ("schema * does not exist", "unknown schema", "no such schema")),
     (Kind.DUPLICATE_TABLE, ("table * already exists", "relation * already exists")),
     (Kind.DUPLICATE_COLUMN, ("duplicate column", "column * already exists")),
@@ -169,37 +389,84 @@ _RULES: Final[Sequence[tuple[Kind, tuple[str, ...]]]] = (
     (Kind.DUPLICATE_OBJECT, ("already exists",)),
     (Kind.UNDEFINED_OBJECT, ("does not exist", "doesn t exist", "not found", "no such")),
     (Kind.AMBIGUOUS_COLUMN, ("ambiguous", "ambiguously")),
-    (Kind.DIVISION_BY_ZERO, (
-        "division by zero", "divide by zero", "divided by zero", "divisor is zero",
-    )),
+    (
+        Kind.DIVISION_BY_ZERO,
+        (
+            "division by zero",
+            "divide by zero",
+            "divided by zero",
+            "divisor is zero",
+        ),
+    ),
     (Kind.NUMERIC_VALUE_OUT_OF_RANGE, ("out of range", "overflow", "arithmetic overflow")),
-    (Kind.STRING_DATA_RIGHT_TRUNCATION, (
-        "too long", "value too large", "would be truncated", "string data right truncation",
-        "data truncated",
-    )),
-    (Kind.INVALID_DATETIME_FORMAT, (
-        "invalid date", "invalid time", "invalid timestamp", "date time field value out of range",
-        "not a valid month", "literal does not match format string",
-    )),
-    (Kind.INVALID_TEXT_REPRESENTATION, (
-        "invalid input syntax", "invalid input value", "could not convert", "conversion failed",
-        "invalid number", "incorrect integer value", "incorrect decimal value",
-        "invalid literal", "conversion error",
-    )),
+    (
+        Kind.STRING_DATA_RIGHT_TRUNCATION,
+        (
+            "too long",
+            "value too large",
+            "would be truncated",
+            "string data right truncation",
+            "data truncated",
+        ),
+    ),
+    (
+        Kind.INVALID_DATETIME_FORMAT,
+        (
+            "invalid date",
+            "invalid time",
+            "invalid timestamp",
+            "date time field value out of range",
+            "not a valid month",
+            "literal does not match format string",
+        ),
+    ),
+    (
+        Kind.INVALID_TEXT_REPRESENTATION,
+        (
+            "invalid input syntax",
+            "invalid input value",
+            "could not convert",
+            "conversion failed",
+            "invalid number",
+            "incorrect integer value",
+            "incorrect decimal value",
+            "invalid literal",
+            "conversion error",
+        ),
+    ),
     (Kind.DATATYPE_MISMATCH, ("datatype mismatch", "type mismatch", "operator does not exist")),
-    (Kind.INVALID_PARAMETER, (
-        "incorrect number of bindings", "wrong number of arguments", "wrong number of parameters",
-        "number of parameters", "not all arguments converted", "bind parameter",
-        "invalid parameter", "missing parameter",
-    )),
+    (
+        Kind.INVALID_PARAMETER,
+        (
+            "incorrect number of bindings",
+            "wrong number of arguments",
+            "wrong number of parameters",
+            "number of parameters",
+            "not all arguments converted",
+            "bind parameter",
+            "invalid parameter",
+            "missing parameter",
+        ),
+    ),
     (Kind.CARDINALITY_VIOLATION, ("more than one row", "subquery returns more than 1 row")),
     (Kind.FEATURE_NOT_SUPPORTED, ("not supported", "not implemented", "unsupported")),
     (Kind.GROUPING_ERROR, ("group by clause", "must appear in the group by")),
-    (Kind.SYNTAX_ERROR, (
-        "syntax error", "error in your sql syntax", "parse error", "parser error",
-        "incomplete input", "unexpected token", "unexpected end", "incorrect syntax",
-        "missing keyword", "unrecognized token", "near",
-    )),
+    (
+        Kind.SYNTAX_ERROR,
+        (
+            "syntax error",
+            "error in your sql syntax",
+            "parse error",
+            "parser error",
+            "incomplete input",
+            "unexpected token",
+            "unexpected end",
+            "incorrect syntax",
+            "missing keyword",
+            "unrecognized token",
+            "near",
+        ),
+    ),
 )
 
 
@@ -261,12 +528,18 @@ def _index() -> dict[str, tuple[tuple[int, Kind, _Phrase], ...]]:
     return {word: tuple(entries) for word, entries in index.items()}
 
 
-_INDEX: Final = _index()
+# Built by the first keyword_kind() call: importing the package stays cheap.
+_INDEX: dict[str, tuple[tuple[int, Kind, _Phrase], ...]] = {}
+
+
+def _build_index() -> dict[str, tuple[tuple[int, Kind, _Phrase], ...]]:
+    _INDEX.update(_index())
+    return _INDEX
 
 
 def keyword_kind(text: str) -> Kind:
     """
-    Return the :class:`Kind` the keyword rules give *text*, or ``Kind.UNKNOWN``.
+    Return the `Kind` the keyword rules give *text*, or ``Kind.UNKNOWN``.
 
     Args:
         text: Any message.
@@ -279,7 +552,7 @@ def keyword_kind(text: str) -> Kind:
     words = " " + " ".join(tokens) + " "
     best_priority = len(_RULES)
     best = Kind.UNKNOWN
-    index = _INDEX
+    index = _INDEX or _build_index()
     for token in set(tokens):
         entries = index.get(token)
         if entries is None:
@@ -295,17 +568,48 @@ def keyword_kind(text: str) -> Kind:
 
 # The nouns that introduce a name ("table orders", "column \"x\""), and the
 # name that follows one: quoted, or bare and possibly dotted.
-_NOUNS: Final = ("table", "relation", "view", "column", "function", "index", "database",
-                 "schema", "constraint")
+_NOUNS: Final = (
+    "table",
+    "relation",
+    "view",
+    "column",
+    "function",
+    "index",
+    "database",
+    "schema",
+    "constraint",
+)
 _NAME_AFTER = re.compile(
     r"""\s{1,4}(?P<name>"(?:[^"]|""){1,128}"|`(?:[^`]|``){1,128}`|'[^']{1,128}'|\[[^\]]{1,128}\]
         |[A-Za-z_][\w$]{0,127}(?:\.[A-Za-z_][\w$]{0,127}){0,3})""",
     re.VERBOSE,
 )
-_NOT_NAMES: Final = frozenset({
-    "or", "and", "does", "doesn", "is", "not", "already", "with", "in", "on", "of", "the",
-    "name", "a", "an", "to", "has", "exists", "violates", "constraint", "failed", "for",
-})
+_NOT_NAMES: Final = frozenset(
+    {
+        "or",
+        "and",
+        "does",
+        "doesn",
+        "is",
+        "not",
+        "already",
+        "with",
+        "in",
+        "on",
+        "of",
+        "the",
+        "name",
+        "a",
+        "an",
+        "to",
+        "has",
+        "exists",
+        "violates",
+        "constraint",
+        "failed",
+        "for",
+    }
+)
 _NAME_WINDOW: Final = 2048
 
 
@@ -320,7 +624,8 @@ def _named_objects(text: str) -> list[tuple[int, str, str]]:
             end = start + len(noun)
             # Whole words only: "tables" and "subtable" introduce nothing.
             if (start == 0 or not lower[start - 1].isalnum()) and (
-                    end == len(lower) or not lower[end].isalnum()):
+                end == len(lower) or not lower[end].isalnum()
+            ):
                 match = _NAME_AFTER.match(head, end)
                 if match is not None:
                     found.append((start, noun, match.group("name")))
@@ -332,8 +637,6 @@ def _named_objects(text: str) -> list[tuple[int, str, str]]:
 class GenericMapper(DatabaseErrorMapper):
     """
     Keyword fallback for any backend.
-
-    .. versionadded:: 0.1.0
     """
 
     name = "generic"
@@ -367,3 +670,16 @@ class GenericMapper(DatabaseErrorMapper):
 
 
 GENERIC_MAPPER: Final = GenericMapper()
+
+
+def generic_answer(error: ErrorInput) -> MappedError:
+    """
+    The keyword fallback's answer: the kind its rules give the text, and the names.
+
+    Args:
+        error: The mapper's input.
+
+    Returns:
+        Never `None`; `Kind.UNKNOWN` when no rule matches.
+    """
+    return GENERIC_MAPPER.map_error(error)

@@ -31,16 +31,21 @@ for every declared code.
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Final
 
-from localdata_errors.backends.generic import keyword_kind
+from localdata_errors._backends import BACKENDS
 from localdata_errors.kinds import Kind
-from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError, driver_attr
+from localdata_errors.mapper import (
+    ANY_KIND,
+    DatabaseErrorMapper,
+    ErrorInput,
+    MappedError,
+    driver_attr,
+)
 from localdata_errors.names import unique, unqualify
-from localdata_errors.registry import hookimpl
 
 __all__ = ["MssqlMapper"]
 
@@ -70,8 +75,9 @@ _TEXT_NUMBER: Final = re.compile(
     r"(?:SQL Server message|Msg) (-?\d{1,6}), (?:severity|Level) (\d{1,3})[^\n]{0,200}\n?"
     r"|\(\(?(-?\d{1,6}), b?[\"']"
 )
-_DRIVER_MANAGERS: Final = frozenset({"unixodbc", "iodbc", "microsoft", "driver manager",
-                                     "odbc driver manager"})
+_DRIVER_MANAGERS: Final = frozenset(
+    {"unixodbc", "iodbc", "microsoft", "driver manager", "odbc driver manager"}
+)
 #: What :func:`driver_attr` returns for an attribute the exception does not have.
 _ABSENT: Final = object()
 
@@ -152,7 +158,7 @@ def _split_native(record: str) -> tuple[str, int | None]:
         closing = record.find(")", opening, end) if opening >= 0 else -1
         if closing < 0:
             break
-        inner = record[opening + 1:closing]
+        inner = record[opening + 1 : closing]
         digits = inner[1:] if inner[:1] == "-" else inner
         if digits.isascii() and digits.isdigit() and len(digits) <= 10:
             return record[:opening].rstrip(), int(inner)
@@ -174,7 +180,7 @@ def _read_odbc(text: str, sqlstate: str | None) -> _Read | None:
         if not state.startswith("01"):
             break
         following = _ODBC_HEAD.search(text, head.end())
-        if following is None or text[following.start() - 2:following.start()] != "; ":
+        if following is None or text[following.start() - 2 : following.start()] != "; ":
             break
         head = following
         state = head.group(1)
@@ -186,12 +192,14 @@ def _read_odbc(text: str, sqlstate: str | None) -> _Read | None:
     origin = _odbc_origin(head.group(2))
     if number == 0 or origin in {"foreign", "neutral"}:
         number = None
-    return _Read(number=number, sqlstate=sqlstate or state, body=record.strip(),
-                 origin=origin, message=text)
+    return _Read(
+        number=number, sqlstate=sqlstate or state, body=record.strip(), origin=origin, message=text
+    )
 
 
-def _read_pymssql(args: tuple[object, ...], attr_number: object,
-                  attr_severity: object) -> _Read | None:
+def _read_pymssql(
+    args: tuple[object, ...], attr_number: object, attr_severity: object
+) -> _Read | None:
     """pymssql: ``(number, b"text DB-Lib error message ...")``, or that tuple as one arg."""
     first: object = args[0] if args else None
     payload: tuple[object, ...] = args
@@ -215,8 +223,9 @@ def _read_pymssql(args: tuple[object, ...], attr_number: object,
     # A query timeout surfaces as 20047 (DBPROCESS is dead) after the 20003 that caused it.
     if number == 20047 and "DB-Lib error message 20003," in text:
         number = 20003
-    return _Read(number=number, body=body.strip(), severity=severity, origin=origin,
-                 message=text or None)
+    return _Read(
+        number=number, body=body.strip(), severity=severity, origin=origin, message=text or None
+    )
 
 
 def _attributes(exc: BaseException, driver: str | None) -> tuple[object, ...]:
@@ -231,8 +240,9 @@ def _attributes(exc: BaseException, driver: str | None) -> tuple[object, ...]:
     if not isinstance(args, tuple):
         args = ()
     msg_no = _int(driver_attr(exc, "msg_no"))
-    if msg_no is not None and (driver == "pytds"
-                               or driver_attr(exc, "srvname", _ABSENT) is not _ABSENT):
+    if msg_no is not None and (
+        driver == "pytds" or driver_attr(exc, "srvname", _ABSENT) is not _ABSENT
+    ):
         return "tds", args, msg_no, driver_attr(exc, "text"), driver_attr(exc, "severity")
     if driver in {"pymssql", "_mssql"}:
         return "dblib", args, driver_attr(exc, "number"), driver_attr(exc, "severity")
@@ -249,8 +259,12 @@ def _read_attributes(attributes: tuple[Any, ...]) -> _Read | None:
         _, _, msg_no, attr_text, attr_severity = attributes
         text = _text(attr_text) or (_text(args[0]) if args else "") or ""
         severity = _int(attr_severity)
-        return _Read(number=msg_no or None, body=text, severity=severity or None,
-                     message=_text(args[0]) if args else None)
+        return _Read(
+            number=msg_no or None,
+            body=text,
+            severity=severity or None,
+            message=_text(args[0]) if args else None,
+        )
     if shape == "dblib":
         return _read_pymssql(args, attributes[2], attributes[3])
     if len(args) >= 2 and isinstance(args[0], str) and isinstance(args[1], str):
@@ -275,16 +289,24 @@ def _read_text(text: str, code: str | int | None) -> _Read:
         if match is not None:
             num = match.group(1) or match.group(3)
             sev = match.group(2)
-            body = text[match.end():]
+            body = text[match.end() :]
             cut = body.find(_DBLIB_TAIL)
-            found = _Read(number=int(num), severity=int(sev) if sev else None,
-                          body=body[:cut] if cut > 0 else body)
+            found = _Read(
+                number=int(num),
+                severity=int(sev) if sev else None,
+                body=body[:cut] if cut > 0 else body,
+            )
         else:
             found = _Read(body=text, origin="server" if code is not None else "neutral")
     if code is not None and found.number is None:
         if isinstance(code, int) and not isinstance(code, bool):
-            return _Read(number=code, sqlstate=found.sqlstate, body=found.body,
-                         severity=found.severity, origin="server")
+            return _Read(
+                number=code,
+                sqlstate=found.sqlstate,
+                body=found.body,
+                severity=found.severity,
+                origin="server",
+            )
         code_text = str(code).strip()
         # A SQLSTATE first: "08001" is ODBC's "unable to connect", not the number 8001.
         state = _code_sqlstate(code_text)
@@ -294,8 +316,13 @@ def _read_text(text: str, code: str | int | None) -> _Read:
             return found  # the text's own SQLSTATE wins
         digits = code_text.removeprefix("-")
         if digits.isascii() and digits.isdigit() and len(digits) <= 6:
-            return _Read(number=int(code_text), sqlstate=found.sqlstate, body=found.body,
-                         severity=found.severity, origin="server")
+            return _Read(
+                number=int(code_text),
+                sqlstate=found.sqlstate,
+                body=found.body,
+                severity=found.severity,
+                origin="server",
+            )
     return found
 
 
@@ -313,8 +340,13 @@ def _dq(group: str) -> str:
 _FK_547: Final = re.compile(
     r"The (?P<stmt>INSERT|UPDATE|DELETE|MERGE) statement conflicted with the "
     r"(?P<ctype>FOREIGN KEY SAME TABLE|FOREIGN KEY|REFERENCE|CHECK|COLUMN FOREIGN KEY|"
-    r"COLUMN CHECK) constraint " + _dq("constraint") + r"\. The conflict occurred in database "
-    + _dq("database") + r", table " + _dq("table") + r"(?:, column '(?P<column>[^']{1,256})')?"
+    r"COLUMN CHECK) constraint "
+    + _dq("constraint")
+    + r"\. The conflict occurred in database "
+    + _dq("database")
+    + r", table "
+    + _dq("table")
+    + r"(?:, column '(?P<column>[^']{1,256})')?"
 )
 _DROP_WHAT: Final = re.compile(
     r"Cannot \w{1,32} the (?P<what>[\w ]{1,40}) " + _q("obj") + ", because"
@@ -347,27 +379,43 @@ _NAME_SOURCES: Final[dict[int, str]] = {
     15025: "The server principal " + _q("obj"),
     1801: "Database " + _q("database") + " already exists",
     1776: "referenced table " + _q("table") + " that match the referencing column list "
-          "in the foreign key " + _q("constraint"),
+    "in the foreign key " + _q("constraint"),
     1778: "in foreign key " + _q("constraint"),
     1785: "Introducing FOREIGN KEY constraint " + _q("constraint") + " on table " + _q("table"),
     4901: "Column " + _q("column") + " cannot be added to non-empty table " + _q("table"),
     1505: "for the object name " + _q("table") + " and the index name " + _q("index"),
-    2601: "Cannot insert duplicate key row in object " + _q("table")
-          + " with unique index " + _q("index"),
-    2627: r"Violation of [A-Z ]{1,16} constraint " + _q("constraint")
-          + r"\. Cannot insert duplicate key in object " + _q("table"),
+    2601: "Cannot insert duplicate key row in object "
+    + _q("table")
+    + " with unique index "
+    + _q("index"),
+    2627: r"Violation of [A-Z ]{1,16} constraint "
+    + _q("constraint")
+    + r"\. Cannot insert duplicate key in object "
+    + _q("table"),
     515: "into column " + _q("column") + ", table " + _q("table"),
     3726: "Could not drop object " + _q("table") + " because it is referenced",
-    3729: r"Cannot [A-Za-z ]{1,40} " + _q("obj") + " because it is being referenced by object "
-          + _q("dep"),
+    3729: r"Cannot [A-Za-z ]{1,40} "
+    + _q("obj")
+    + " because it is being referenced by object "
+    + _q("dep"),
     4712: "Cannot truncate table " + _q("table"),
     4922: r"ALTER TABLE (?:\w{1,16} ){0,2}(?P<column>[^\s']{1,256}) failed because one or "
-          r"more objects access this column",
+    r"more objects access this column",
     5074: r"The \w{1,32} " + _q("dep") + r" is dependent on \w{1,32} " + _q("obj"),
-    229: "permission was denied on the object " + _q("obj") + ", database "
-         + _q("database") + ", schema " + _q("schema"),
-    230: "permission was denied on the column " + _q("column") + " of the object "
-         + _q("obj") + ", database " + _q("database") + ", schema " + _q("schema"),
+    229: "permission was denied on the object "
+    + _q("obj")
+    + ", database "
+    + _q("database")
+    + ", schema "
+    + _q("schema"),
+    230: "permission was denied on the column "
+    + _q("column")
+    + " of the object "
+    + _q("obj")
+    + ", database "
+    + _q("database")
+    + ", schema "
+    + _q("schema"),
     262: "permission denied in database " + _q("database"),
     300: "permission was denied on object " + _q("obj") + ", database " + _q("database"),
     916: "not able to access the database " + _dq("database"),
@@ -379,8 +427,10 @@ _NAME_SOURCES: Final[dict[int, str]] = {
     615: "name " + _q("database") + r"\. The database may be offline",
     926: "Database " + _q("database") + " cannot be opened",
     1101: "new page for database " + _q("database"),
-    1105: "Could not allocate space for object " + _q("table")
-          + r"(?:\.'[^']{1,256}')? in database " + _q("database"),
+    1105: "Could not allocate space for object "
+    + _q("table")
+    + r"(?:\.'[^']{1,256}')? in database "
+    + _q("database"),
     9002: "The transaction log for database " + _q("database"),
     40544: "The database " + _q("database") + " has reached its size quota",
     2628: "truncated in table " + _q("table") + ", column " + _q("column"),
@@ -391,8 +441,16 @@ _NAME_SOURCES: Final[dict[int, str]] = {
     4406: "view or function " + _q("obj"),
 }
 _QUALIFIED_ROLES: Final = ("table", "obj", "function")
-_RESOURCE_ROLES: Final = ("table", "obj", "function", "column", "constraint", "index",
-                          "database", "schema")
+_RESOURCE_ROLES: Final = (
+    "table",
+    "obj",
+    "function",
+    "column",
+    "constraint",
+    "index",
+    "database",
+    "schema",
+)
 _COMPILED: dict[int, tuple[re.Pattern[str], tuple[str, ...]]] = {}
 
 
@@ -474,13 +532,22 @@ def _names_547(body: str) -> _Names:
     constraint = match.group("constraint")
     column = match.group("column")
     if "CHECK" in ctype:
-        return _Names(resources=unique([table, column, constraint]), constraint=constraint,
-                      schema=schema, kind=Kind.CHECK_VIOLATION)
+        return _Names(
+            resources=unique([table, column, constraint]),
+            constraint=constraint,
+            schema=schema,
+            kind=Kind.CHECK_VIOLATION,
+        )
     # FOREIGN KEY: the child row's parent is missing, the table named is the parent;
     # REFERENCE: the parent row still has children, the table named is the child.
     resources = [table, constraint] if ctype == "FOREIGN KEY SAME TABLE" else [constraint]
-    return _Names(resources=unique(resources), dependencies=(table,), constraint=constraint,
-                  schema=schema, kind=Kind.FOREIGN_KEY_VIOLATION)
+    return _Names(
+        resources=unique(resources),
+        dependencies=(table,),
+        constraint=constraint,
+        schema=schema,
+        kind=Kind.FOREIGN_KEY_VIOLATION,
+    )
 
 
 def _names_drop(body: str) -> _Names:
@@ -503,14 +570,18 @@ def _names_drop(body: str) -> _Names:
 
 # -- kinds ---------------------------------------------------------------------------
 
+# "Rerun the query": the memory grant may come next time.
+_RERUN: Final = frozenset({8645, 8651})
 
-def _severity_kind(severity: int, body: str) -> Kind:
-    """An unknown number, judged by its severity level (SQL Server's documented bands)."""
+
+def _severity_kind(severity: int) -> Kind:
+    """
+    An unknown number, judged by its severity level (SQL Server's documented bands).
+
+    Below 20 the keyword fallback may refine it (`ANY_KIND`).
+    """
     if severity >= 20:
         return Kind.CONNECTION_LOST  # fatal: the server has closed the connection
-    kind = keyword_kind(body)
-    if kind is not Kind.UNKNOWN:
-        return kind
     if severity == 18:
         return Kind.INTERNAL_ERROR  # nonfatal internal error
     return Kind.CONFIGURATION_LIMIT_EXCEEDED  # 17: out of resources; 19: engine limit
@@ -519,8 +590,11 @@ def _severity_kind(severity: int, body: str) -> Kind:
 def _client_kind(sqlstate: str | None, body: str) -> Kind:
     """An ODBC record without a SQL Server number: its SQLSTATE, refined by its text."""
     low = body.lower()
-    if "can't open lib" in low or "certificate verify failed" in low or (
-            "not trusted" in low and "certificate" in low):
+    if (
+        "can't open lib" in low
+        or "certificate verify failed" in low
+        or ("not trusted" in low and "certificate" in low)
+    ):
         return Kind.CONNECTION_MISCONFIGURED
     if "parameter markers" in low:  # pyodbc's own count check (HY000)
         return Kind.INVALID_PARAMETER
@@ -540,10 +614,9 @@ class MssqlMapper(DatabaseErrorMapper):
     """
 
     name = "mssql"
-    aliases = ("sqlserver", "sql_server", "sql server", "microsoft sql server", "tsql",
-               "azure_sql", "azuresql", "pyodbc", "pymssql", "pytds", "aioodbc")
-    driver_modules = ("pyodbc", "aioodbc", "pymssql", "_mssql", "pytds")
-    display_name = "Microsoft SQL Server"
+    aliases = BACKENDS["mssql"].aliases
+    driver_modules = BACKENDS["mssql"].driver_modules
+    display_name = BACKENDS["mssql"].display_name
 
     def map_error(self, error: ErrorInput) -> MappedError | None:
         """
@@ -571,12 +644,14 @@ class MssqlMapper(DatabaseErrorMapper):
         tables = _tables()
         number = read.number
         kind: Kind | None = None
+        refine: frozenset[Kind] | None = None
         names = _Names()
         if read.origin == "foreign":
             # Another database's ODBC driver: its natives are not SQL Server numbers.
             kind = _client_kind(read.sqlstate, read.body)
-            return MappedError(kind=kind, code=read.sqlstate, sqlstate=read.sqlstate,
-                               message=read.message)
+            return MappedError(
+                kind=kind, code=read.sqlstate, sqlstate=read.sqlstate, message=read.message
+            )
         if number is not None:
             if read.origin == "client" and number not in tables.CLIENT_NATIVE_NUMBERS:
                 number = None  # an operating-system error code, not a SQL Server number
@@ -588,11 +663,12 @@ class MssqlMapper(DatabaseErrorMapper):
                 if names.kind is not None and kind is not None:
                     kind = names.kind
                 if kind is None and read.severity is not None and read.severity > 16:
-                    kind = _severity_kind(read.severity, read.body)
+                    kind = _severity_kind(read.severity)
+                    refine = ANY_KIND if read.severity < 20 else None
         if kind is None:
             kind = _client_kind(read.sqlstate, read.body)
         retryable: bool | None = None
-        if number in {8645, 8651}:
+        if number in _RERUN:
             retryable = True  # the server says "Rerun the query": the memory grant may come
         code = str(number) if number is not None else read.sqlstate
         return MappedError(
@@ -605,20 +681,8 @@ class MssqlMapper(DatabaseErrorMapper):
             schema=names.schema,
             message=read.message,
             retryable=retryable,
+            refine=refine,
         )
-
-    def cache_key(self, error: ErrorInput) -> Hashable | None:
-        """
-        What the driver's exception says, read as :meth:`map_error` reads it.
-
-        Only the attributes that path reads are read: some are unsafe on an
-        exception the driver did not fill (pymssql's ``srvname`` crashes).
-
-        Returns:
-            The driver's attributes, before any parsing, or ``()``.
-        """
-        exc = error.exception
-        return _attributes(exc, error.driver) if exc is not None else ()
 
     def declared_codes(self) -> Mapping[str, Kind]:
         """
@@ -632,9 +696,3 @@ class MssqlMapper(DatabaseErrorMapper):
         declared.update((str(n), k) for n, k in tables.DBLIB_NUMBERS.items())
         declared.update(tables.ODBC_SQLSTATES)
         return declared
-
-
-@hookimpl
-def localdata_errors_mappers() -> list[DatabaseErrorMapper]:
-    """Contribute the SQL Server mapper."""
-    return [MssqlMapper()]

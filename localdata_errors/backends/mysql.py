@@ -14,24 +14,19 @@ constraints and the table on the other side of a foreign key.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Final
 
-from localdata_errors.backends.generic import keyword_kind
+from localdata_errors._backends import BACKENDS
 from localdata_errors.kinds import Kind
 from localdata_errors.mapper import (
     DatabaseErrorMapper,
     ErrorInput,
     MappedError,
     driver_attr,
-    driver_attrs,
 )
 from localdata_errors.names import split_qualified, unique, unqualify, unquote
-from localdata_errors.registry import hookimpl
-
-#: The exception's attributes read_error reads: what, besides the text, decides the answer.
-_READS: Final = ("errno", "sqlstate", "msg", "errmsg", "args")
 
 __all__ = ["MySQLMapper", "extract_detail", "read_error"]
 
@@ -49,6 +44,10 @@ _PREFIX = re.compile(
 )
 
 
+# Drivers whose exceptions carry (errno, message) in args and nothing else.
+_ARGS_DRIVERS: Final = frozenset({"pymysql", "aiomysql", "asyncmy", "MySQLdb"})
+
+
 def _errno(value: object) -> int | None:
     # bool is an int; a driver that puts True there is not reporting an error number.
     if isinstance(value, int) and not isinstance(value, bool) and 0 < value < 100_000:
@@ -60,6 +59,15 @@ def _errno(value: object) -> int | None:
 
 
 def _sqlstate(value: object) -> str | None:
+    # Five digits or capitals: "42S02", "23000" (isupper() is False for digits alone).
+    if (
+        type(value) is str
+        and len(value) == 5
+        and value.isascii()
+        and value.isalnum()
+        and (value.isupper() or value.isdigit())
+    ):
+        return value
     if isinstance(value, str) and len(value) == 5 and _SQLSTATE.fullmatch(value):
         return value
     return None
@@ -101,6 +109,13 @@ def read_error(error: ErrorInput) -> DriverError:
     errno: int | None = None
     sqlstate: str | None = None
     message: str | None = None
+    if exc is not None and error.driver in _ARGS_DRIVERS:
+        # pymysql, aiomysql, asyncmy and MySQLdb: (errno, message) in args.
+        args = driver_attr(exc, "args", ())
+        if type(args) is tuple and len(args) == 2:
+            number, text = args
+            if type(number) is int and 0 < number < 100_000 and type(text) is str:
+                return DriverError(number, _sqlstate(driver_attr(exc, "sqlstate")), text)
     if exc is not None:
         # A wrapper's property can raise, or hold anything: read safely, check types.
         errno = _errno(driver_attr(exc, "errno"))
@@ -124,7 +139,7 @@ def read_error(error: ErrorInput) -> DriverError:
             errno = errno or _errno(match.group("errno"))
             sqlstate = sqlstate or match.group("sqlstate")
             if message is None:
-                text = error.message[match.end():].rstrip()
+                text = error.message[match.end() :].rstrip()
                 quote = match.group("quote")
                 if quote and text.endswith(quote + ")"):
                     text = text[:-2]
@@ -152,12 +167,11 @@ def _parts(raw: str) -> list[str]:
     return [p for p in inner.split(".", 2) if p] or [inner]
 
 
-@dataclass(slots=True)
 class Detail:
     """
     Names read from one message.
 
-    Args:
+    Attributes:
         resources: Affected tables, columns, keys, constraints, ..., in order.
         dependencies: What must change first.
         constraint: The constraint or key name.
@@ -165,11 +179,14 @@ class Detail:
         kind: A kind the message makes more precise than the number alone.
     """
 
-    resources: list[str] = field(default_factory=list)
-    dependencies: list[str] = field(default_factory=list)
-    constraint: str | None = None
-    schema: str | None = None
-    kind: Kind | None = None
+    __slots__ = ("constraint", "dependencies", "kind", "resources", "schema")
+
+    def __init__(self) -> None:
+        self.resources: list[str] = []
+        self.dependencies: list[str] = []
+        self.constraint: str | None = None
+        self.schema: str | None = None
+        self.kind: Kind | None = None
 
     def table(self, raw: str | None, *, dependency: bool = False) -> str | None:
         """Add a (possibly qualified) table; returns its bare name."""
@@ -219,25 +236,38 @@ _DATABASE = _re(r"(?:Unknown database|drop database|create database|to database)
 _UNKNOWN_COLUMN = _re(r"Unknown column (?P<c>NAME)(?: in (?P<w>NAME))?")
 _AMBIGUOUS_COLUMN = _re(r"Column (?P<c>NAME) in .{1,64}? is ambiguous")
 _COLUMN = _re(r"(?:for column|Column|Field|column name) (?P<c>NAME)")
-_KEY_NAME = _re(r"(?:key name|for key|Can't DROP(?: COLUMN| INDEX| KEY| CONSTRAINT"
-                r"| FOREIGN KEY| CHECK| PRIMARY KEY)?) (?P<k>NAME)")
+_KEY_NAME = _re(
+    r"(?:key name|for key|Can't DROP(?: COLUMN| INDEX| KEY| CONSTRAINT"
+    r"| FOREIGN KEY| CHECK| PRIMARY KEY)?) (?P<k>NAME)"
+)
 _DUP_ENTRY_KEY = _re(r"for key (?P<k>NAME)\s{0,4}$")
 _DUP_KEY_TABLE = _re(r"duplicate key in table (?P<t>NAME)")
 _ROUTINE = re.compile(r"(?:FUNCTION|PROCEDURE|PACKAGE) (?P<f>[\w$.`]{1,256}) does not exist")
 _DENIED_TABLE = _re(r"for (?:column (?P<c>NAME) in )?table (?P<t>NAME)")
-_FK = _re(r"foreign key constraint fails \((?P<child>NAME), CONSTRAINT (?P<c>NAME) "
-          r"FOREIGN KEY \([^)]{0,512}\) REFERENCES (?P<parent>NAME)")
-_FK_TRUNCATE = _re(r"referenced in a foreign key constraint \((?P<child>NAME), CONSTRAINT "
-                   r"(?P<c>NAME) FOREIGN KEY \([^)]{0,512}\) REFERENCES (?P<parent>NAME)")
-_FK_DROP_PARENT = _re(r"Cannot drop table (?P<t>NAME) referenced by (?:a )?foreign key "
-                      r"constraint (?P<c>NAME) on table (?P<child>NAME)")
-_FK_NEEDED = _re(r"Cannot (?:drop|change) (?:index|column) (?P<o>NAME): (?:needed|used) in "
-                 r"a foreign key constraint(?: (?P<c>NAME))?(?: of table (?P<t>NAME))?")
+_FK = _re(
+    r"foreign key constraint fails \((?P<child>NAME), CONSTRAINT (?P<c>NAME) "
+    r"FOREIGN KEY \([^)]{0,512}\) REFERENCES (?P<parent>NAME)"
+)
+_FK_TRUNCATE = _re(
+    r"referenced in a foreign key constraint \((?P<child>NAME), CONSTRAINT "
+    r"(?P<c>NAME) FOREIGN KEY \([^)]{0,512}\) REFERENCES (?P<parent>NAME)"
+)
+_FK_DROP_PARENT = _re(
+    r"Cannot drop table (?P<t>NAME) referenced by (?:a )?foreign key "
+    r"constraint (?P<c>NAME) on table (?P<child>NAME)"
+)
+_FK_NEEDED = _re(
+    r"Cannot (?:drop|change) (?:index|column) (?P<o>NAME): (?:needed|used) in "
+    r"a foreign key constraint(?: (?P<c>NAME))?(?: of table (?P<t>NAME))?"
+)
 _CHECK_MARIADB = _re(r"CONSTRAINT (?P<c>NAME) failed for (?P<t>NAME)")
 _CHECK_MYSQL = _re(r"Check constraint (?P<c>NAME) is violated")
 _CREATE_TABLE = _re(r"Can't create table (?P<t>NAME)")
-_DATETIME = re.compile(r"Incorrect (?:date|time|datetime|timestamp) value|"
-                       r"incorrect (?:date|time|datetime|timestamp) value", re.IGNORECASE)
+_DATETIME = re.compile(
+    r"Incorrect (?:date|time|datetime|timestamp) value|"
+    r"incorrect (?:date|time|datetime|timestamp) value",
+    re.IGNORECASE,
+)
 _NAME_RESOLUTION = re.compile(
     r"Name or service not known|nodename nor servname|Temporary failure in name resolution"
     r"|Unknown (?:MySQL |MariaDB )?server host|getaddrinfo failed|No address associated",
@@ -264,7 +294,7 @@ _SCAN: Final = 2048  # the names come first in every message
 
 
 def _fk(d: Detail, msg: str, *, parent_side: bool) -> None:
-    match = (_FK.search(msg, 0, _SCAN) or _FK_TRUNCATE.search(msg, 0, _SCAN))
+    match = _FK.search(msg, 0, _SCAN) or _FK_TRUNCATE.search(msg, 0, _SCAN)
     if match is None:
         return
     child = unqualify_parts(_parts(match.group("child")))
@@ -431,7 +461,7 @@ def _detail_connect(d: Detail, msg: str) -> None:
 
 def _detail_user_limit(d: Detail, msg: str) -> None:
     if _HOURLY_LIMIT.search(msg, 0, _SCAN):
-        d.kind = Kind.CONFIGURATION_LIMIT_EXCEEDED
+        d.kind = Kind.QUOTA_EXCEEDED  # a per-user hourly allowance, used up
 
 
 def _detail_option(d: Detail, msg: str) -> None:
@@ -526,28 +556,28 @@ def _kinds() -> dict[int, Kind]:
     return _KINDS
 
 
-def kind_for_code(errno: int, message: str = "") -> Kind:
+def kind_for_code(errno: int) -> tuple[Kind, frozenset[Kind] | None]:
     """
     The kind of one error number, without the message's refinements.
 
-    A number MariaDB and MySQL use for different errors is decided by the
-    message's keywords; when they do not decide, ``Kind.UNKNOWN``.
+    A number MariaDB and MySQL use for different errors has no kind of its
+    own: the answer is `Kind.UNKNOWN` with the two candidates, between which
+    the keyword fallback decides by the message.
 
     Args:
         errno: The error number.
-        message: The message, used only for such ambiguous numbers.
 
     Returns:
-        The kind, ``Kind.UNKNOWN`` when the table has none.
+        The kind (`Kind.UNKNOWN` when the table has none), and the kinds the
+        keyword fallback may choose between (or `None`).
     """
     kind = _kinds().get(errno)
     if kind is not None:
-        return kind
+        return kind, None
     pair = _AMBIGUOUS.get(errno)
     if pair is None:
-        return Kind.UNKNOWN
-    by_words = keyword_kind(message)
-    return by_words if by_words in pair else Kind.UNKNOWN
+        return Kind.UNKNOWN, None
+    return Kind.UNKNOWN, frozenset(pair)
 
 
 class MySQLMapper(DatabaseErrorMapper):
@@ -558,17 +588,9 @@ class MySQLMapper(DatabaseErrorMapper):
     """
 
     name = "mysql"
-    aliases = ("mariadb", "mysqldb", "pymysql", "aiomysql", "mysqlconnector")
-    driver_modules = (
-        "pymysql",
-        "aiomysql",
-        "MySQLdb",
-        "_mysql_exceptions",
-        "mysql.connector",
-        "_mysql_connector",
-        "mariadb",
-    )
-    display_name = "MySQL / MariaDB"
+    aliases = BACKENDS["mysql"].aliases
+    driver_modules = BACKENDS["mysql"].driver_modules
+    display_name = BACKENDS["mysql"].display_name
 
     def map_error(self, error: ErrorInput) -> MappedError | None:
         """
@@ -589,31 +611,30 @@ class MySQLMapper(DatabaseErrorMapper):
                 return MappedError(kind=Kind.INVALID_PARAMETER, message=found.message)
             if _DRIVER_LOST.search(message, 0, _SCAN):
                 return MappedError(kind=Kind.CONNECTION_LOST, message=found.message)
-            return MappedError(kind=Kind.UNKNOWN, sqlstate=found.sqlstate,
-                               message=found.message)
-        kind = kind_for_code(found.errno, message)
-        detail = extract_detail(found.errno, message)
+            return MappedError(kind=Kind.UNKNOWN, sqlstate=found.sqlstate, message=found.message)
+        kind, refine = kind_for_code(found.errno)
+        extractor = _DETAILS.get(found.errno)
+        if extractor is None:
+            return MappedError(
+                kind, str(found.errno), found.sqlstate, (), (), None, None, found.message,
+                None, refine,
+            )  # fmt: skip
+        detail = Detail()
+        extractor(detail, message)
         if detail.kind is not None:
             kind = detail.kind
         return MappedError(
-            kind=kind,
-            code=str(found.errno),
-            sqlstate=found.sqlstate,
-            affected_resources=unique(detail.resources),
-            dependencies=unique(detail.dependencies),
-            constraint=detail.constraint,
-            schema=detail.schema,
-            message=found.message,
+            kind,
+            str(found.errno),
+            found.sqlstate,
+            unique(detail.resources),
+            unique(detail.dependencies) if detail.dependencies else (),
+            detail.constraint,
+            detail.schema,
+            found.message,
+            None,
+            refine,
         )
-
-    def cache_key(self, error: ErrorInput) -> Hashable | None:
-        """
-        The driver attributes :meth:`map_error` reads (before parsing them).
-
-        Returns:
-            ``(errno, sqlstate, msg, errmsg, args)`` of the exception.
-        """
-        return driver_attrs(error.exception, _READS)
 
     def declared_codes(self) -> Mapping[str, Kind]:
         """
@@ -624,14 +645,3 @@ class MySQLMapper(DatabaseErrorMapper):
             use for different errors are left out.
         """
         return {str(errno): kind for errno, kind in _kinds().items()}
-
-
-@hookimpl
-def localdata_errors_mappers() -> list[DatabaseErrorMapper]:
-    """
-    Contribute the MySQL/MariaDB mapper.
-
-    Returns:
-        One :class:`MySQLMapper`.
-    """
-    return [MySQLMapper()]

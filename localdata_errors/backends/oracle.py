@@ -19,20 +19,19 @@ official message patterns of that one line.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Final
 
+from localdata_errors._backends import BACKENDS
 from localdata_errors.kinds import KIND_TABLE, ErrorCategory, Kind
 from localdata_errors.mapper import (
     DatabaseErrorMapper,
     ErrorInput,
     MappedError,
     driver_attr,
-    driver_attrs,
 )
 from localdata_errors.names import split_qualified, unique, unqualify, unquote
-from localdata_errors.registry import hookimpl
 
 __all__ = ["OracleMapper"]
 
@@ -62,9 +61,13 @@ _CODE_LINE: Final = re.compile(
 _SIMILAR: Final = re.compile(r"\(Similar to ORA-(\d{1,5})\)")
 #: What the operating system says when a host name does not resolve
 #: (glibc, macOS/BSD, Windows); a temporary resolver failure is not among them.
-_UNKNOWN_HOST: Final = ("Name or service not known", "nodename nor servname",
-                        "No address associated with hostname", "getaddrinfo failed",
-                        "No such host is known")
+_UNKNOWN_HOST: Final = (
+    "Name or service not known",
+    "nodename nor servname",
+    "No address associated with hostname",
+    "getaddrinfo failed",
+    "No such host is known",
+)
 
 # -- names in the official message texts -------------------------------------------
 
@@ -76,7 +79,7 @@ _CONSTRAINT: Final = re.compile(rf"\(({_QUALIFIED})\)")
 #: The 21c+ tail of ORA-00001: ``violated on table HR.EMP columns (ID)``.
 _ON_TABLE: Final = re.compile(rf"violated on table ({_QUALIFIED}) columns \(([^()\n]{{1,1024}})\)")
 #: ``("HR"."EMP"."NAME")`` of ORA-01400 / ORA-01407, ``column "HR"."EMP"."NAME"`` of ORA-12899.
-_COLUMN_PATH: Final = re.compile(rf'(?:\(|for column )({_QUALIFIED})(?:\)| \(actual)')
+_COLUMN_PATH: Final = re.compile(rf"(?:\(|for column )({_QUALIFIED})(?:\)| \(actual)")
 _IDENTIFIER: Final = re.compile(rf"^({_QUALIFIED}): invalid identifier")
 _TABLE_OR_VIEW: Final = re.compile(rf"table or view ({_QUALIFIED}) does not exist")
 _EXTEND: Final = re.compile(
@@ -144,6 +147,7 @@ def _search(pattern: re.Pattern[str], parts: int = 1) -> Callable[[str, _Names],
         match = pattern.search(line)
         if match is not None:
             names.add(match.group(1), parts=parts)
+
     return extract
 
 
@@ -169,14 +173,28 @@ def _quoted_object(line: str, names: _Names) -> None:
 
 
 _EXTRACTORS: Final[dict[str, Callable[[str, _Names], None]]] = {
-    **dict.fromkeys(("ORA-00001", "ORA-02290", "ORA-02291", "ORA-02292", "ORA-02293",
-                     "ORA-02298", "ORA-02299"), _constraint),
+    **dict.fromkeys(
+        ("ORA-00001", "ORA-02290", "ORA-02291", "ORA-02292", "ORA-02293", "ORA-02298", "ORA-02299"),
+        _constraint,
+    ),
     **dict.fromkeys(("ORA-01400", "ORA-01407", "ORA-12899"), _column_path),
     "ORA-00904": _identifier,
     "ORA-00942": _search(_TABLE_OR_VIEW),
-    **dict.fromkeys(("ORA-01536", "ORA-01652", "ORA-01653", "ORA-01654", "ORA-01658",
-                     "ORA-01688", "ORA-01691", "ORA-30036", "ORA-00959", "ORA-01950"),
-                    _extend),
+    **dict.fromkeys(
+        (
+            "ORA-01536",
+            "ORA-01652",
+            "ORA-01653",
+            "ORA-01654",
+            "ORA-01658",
+            "ORA-01688",
+            "ORA-01691",
+            "ORA-30036",
+            "ORA-00959",
+            "ORA-01950",
+        ),
+        _extend,
+    ),
     "ORA-04043": _search(_OBJECT),
     "PLS-00905": _search(_OBJECT),
     "PLS-00904": _search(_OBJECT),
@@ -184,9 +202,21 @@ _EXTRACTORS: Final[dict[str, Callable[[str, _Names], None]]] = {
     "ORA-04020": _search(_LOCK_OBJECT),
     "ORA-04021": _search(_LOCK_OBJECT),
     **dict.fromkeys(("ORA-04061", "ORA-04063", "ORA-04065", "ORA-06508"), _quoted_object),
-    **dict.fromkeys(("ORA-01918", "ORA-01919", "ORA-01920", "ORA-01921", "ORA-04080",
-                     "ORA-04081", "ORA-04098", "PLS-00201", "PLS-00302", "PLS-00306"),
-                    _search(_SINGLE_QUOTED)),
+    **dict.fromkeys(
+        (
+            "ORA-01918",
+            "ORA-01919",
+            "ORA-01920",
+            "ORA-01921",
+            "ORA-04080",
+            "ORA-04081",
+            "ORA-04098",
+            "PLS-00201",
+            "PLS-00302",
+            "PLS-00306",
+        ),
+        _search(_SINGLE_QUOTED),
+    ),
 }
 
 # -- reading the driver's error object ---------------------------------------------------
@@ -207,21 +237,27 @@ def _explicit_code(code: object) -> str | None:
     prefix, dash, digits = text.partition("-")
     if not dash:
         prefix, digits = "ORA", text
-    if prefix in {"ORA", "PLS", "DPY", "DPI"} and digits.isascii() and digits.isdigit() \
-            and len(digits) <= 5:
+    if (
+        prefix in {"ORA", "PLS", "DPY", "DPI"}
+        and digits.isascii()
+        and digits.isdigit()
+        and len(digits) <= 5
+    ):
         return _format_code(prefix, int(digits))
     return None
 
 
 def _codes_in(message: str) -> list[tuple[str, int]]:
     """Each ``(code, position of its text)`` that starts a line, in order."""
-    return [(_format_code(m.group(1), int(m.group(2))), m.end())
-            for m in _CODE_LINE.finditer(message, 0, _SCAN)]
+    return [
+        (_format_code(m.group(1), int(m.group(2))), m.end())
+        for m in _CODE_LINE.finditer(message, 0, _SCAN)
+    ]
 
 
 def _line_at(message: str, start: int) -> str:
     end = message.find("\n", start, start + 2048)
-    return message[start:end if end >= 0 else start + 2048].strip()
+    return message[start : end if end >= 0 else start + 2048].strip()
 
 
 def _driver_error(error: ErrorInput) -> tuple[str, object | None]:
@@ -253,10 +289,14 @@ def _fallback_code(obj: object | None, explicit: object) -> str | None:
 
 #: Kinds whose cause lies in the request or its settings: Oracle's
 #: ``isrecoverable`` (a statement about the session) does not make them retryable.
-_NEVER_RECOVERABLE: Final = frozenset({
-    ErrorCategory.AUTH_ERROR, ErrorCategory.SYNTAX_ERROR, ErrorCategory.SCHEMA_ERROR,
-    ErrorCategory.CONSTRAINT_ERROR,
-})
+_NEVER_RECOVERABLE: Final = frozenset(
+    {
+        ErrorCategory.AUTH_ERROR,
+        ErrorCategory.SYNTAX_ERROR,
+        ErrorCategory.SCHEMA_ERROR,
+        ErrorCategory.CONSTRAINT_ERROR,
+    }
+)
 
 
 def _recoverable_override(obj: object | None, kind: Kind) -> bool | None:
@@ -264,8 +304,11 @@ def _recoverable_override(obj: object | None, kind: Kind) -> bool | None:
     if obj is None or driver_attr(obj, "isrecoverable", False) is not True:
         return None
     info = KIND_TABLE[kind]
-    if info.retryable or kind is Kind.CONNECTION_MISCONFIGURED \
-            or info.category in _NEVER_RECOVERABLE:
+    if (
+        info.retryable
+        or kind is Kind.CONNECTION_MISCONFIGURED
+        or info.category in _NEVER_RECOVERABLE
+    ):
         return None
     return True
 
@@ -278,9 +321,9 @@ class OracleMapper(DatabaseErrorMapper):
     """
 
     name = "oracle"
-    aliases = ("oracledb", "cx_oracle", "ora", "oracle+oracledb", "oracle+cx_oracle")
-    driver_modules = ("oracledb", "cx_Oracle")
-    display_name = "Oracle"
+    aliases = BACKENDS["oracle"].aliases
+    driver_modules = BACKENDS["oracle"].driver_modules
+    display_name = BACKENDS["oracle"].display_name
 
     def map_error(self, error: ErrorInput) -> MappedError | None:
         """
@@ -334,17 +377,6 @@ class OracleMapper(DatabaseErrorMapper):
             retryable=_recoverable_override(obj, kind),
         )
 
-    def cache_key(self, error: ErrorInput) -> Hashable | None:
-        """
-        The fields of the driver's ``_Error`` this mapper reads.
-
-        Returns:
-            ``(message, full_code, code, isrecoverable)`` of ``args[0]``.
-        """
-        args = driver_attr(error.exception, "args")
-        obj = args[0] if isinstance(args, tuple) and args else None
-        return driver_attrs(obj, ("message", "full_code", "code", "isrecoverable"))
-
     def declared_codes(self) -> Mapping[str, Kind]:
         """
         Every code of the table.
@@ -385,14 +417,3 @@ def _numeric_or_value(line: str, kind: Kind) -> Kind:
     if "conversion error" in line:
         return Kind.INVALID_TEXT_REPRESENTATION
     return kind
-
-
-@hookimpl
-def localdata_errors_mappers() -> list[DatabaseErrorMapper]:
-    """
-    The Oracle mapper.
-
-    Returns:
-        One :class:`OracleMapper`.
-    """
-    return [OracleMapper()]

@@ -21,14 +21,13 @@ parent that cannot be deleted, dropped or truncated.
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Mapping
+from collections.abc import Mapping
 from typing import Final, NamedTuple
 
-from localdata_errors.backends.generic import keyword_kind
+from localdata_errors._backends import BACKENDS
 from localdata_errors.kinds import KIND_TABLE, ErrorCategory, Kind
 from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError, driver_attr
 from localdata_errors.names import split_qualified, unique
-from localdata_errors.registry import hookimpl
 
 __all__ = [
     "PostgreSQLMapper",
@@ -99,13 +98,44 @@ def condition_name(sqlstate: str) -> str | None:
     return None if entry is None else entry[0]
 
 
-# Classes whose fallback may be refined by the message's keywords, and into
-# which categories: a new 42xxx code that says "does not exist" is a schema
-# error, not a syntax error.
-_REFINE: Final[Mapping[ErrorCategory, frozenset[ErrorCategory]]] = {
+# A class fallback may be refined by the message's keywords, into these
+# categories (default: the class's own): a new 42xxx code that says "does not
+# exist" is a schema error, not a syntax error.
+_REFINE_CATEGORIES: Final[Mapping[ErrorCategory, frozenset[ErrorCategory]]] = {
     ErrorCategory.SYNTAX_ERROR: frozenset(
-        {ErrorCategory.SYNTAX_ERROR, ErrorCategory.SCHEMA_ERROR, ErrorCategory.AUTH_ERROR}),
+        {ErrorCategory.SYNTAX_ERROR, ErrorCategory.SCHEMA_ERROR, ErrorCategory.AUTH_ERROR}
+    ),
 }
+_REFINE_BY_CATEGORY: Final[dict[ErrorCategory, frozenset[Kind]]] = {
+    category: frozenset(
+        kind
+        for kind, info in KIND_TABLE.items()
+        if info.category in _REFINE_CATEGORIES.get(category, frozenset({category}))
+    )
+    for category in ErrorCategory
+}
+
+# Codes whose meaning the primary message makes precise: (code or class,
+# phrase, where it must be, kind).  Looked up after the code's own row.
+_BY_MESSAGE: Final[dict[str, tuple[tuple[str, bool, Kind], ...]]] = {
+    # (phrase, at the start of the message?, kind)
+    "57014": (("statement timeout", False, Kind.STATEMENT_TIMEOUT),),
+    "0A000": (("cannot truncate a table referenced", False, Kind.DEPENDENT_OBJECTS_STILL_EXIST),),
+    # No operator for these operand types: the fix is a cast.
+    "42883": (("operator does not exist", True, Kind.DATATYPE_MISMATCH),),
+    # asyncpg's 08003 "connection was closed in the middle of operation:
+    # terminating connection due to administrator command".
+    "08": (("due to administrator command", False, Kind.ADMIN_SHUTDOWN),),
+}
+
+
+def _special(sqlstate: str, message: str) -> Kind | None:
+    rules = _BY_MESSAGE.get(sqlstate) or _BY_MESSAGE.get(sqlstate[:2])
+    if rules is not None:
+        for phrase, at_start, kind in rules:
+            if message.startswith(phrase) if at_start else phrase in message:
+                return kind
+    return None
 
 
 def kind_for_sqlstate(sqlstate: str, message: str = "") -> Kind:
@@ -114,39 +144,24 @@ def kind_for_sqlstate(sqlstate: str, message: str = "") -> Kind:
 
     Args:
         sqlstate: A five-character SQLSTATE.
-        message: The primary message; refines a class fallback by keywords
-            (within the class's category) and a few codes whose meaning the
-            message makes precise (57014 statement timeout vs. cancel).
+        message: The primary message; makes a few codes precise (57014
+            statement timeout vs. cancel).
 
     Returns:
-        The kind; ``Kind.UNKNOWN`` when neither the code nor its class is known.
-
-    .. versionadded:: 0.1.0
+        The kind; `Kind.UNKNOWN` when neither the code nor its class is known.
     """
+    return _lookup(sqlstate, message)[0]
+
+
+def _lookup(sqlstate: str, message: str) -> tuple[Kind, frozenset[Kind] | None]:
+    """The code's kind, and the kinds the keyword fallback may refine it into."""
     entry = _codes().get(sqlstate)
     if entry is not None:
-        kind = entry[1]
-        if sqlstate == "57014" and "statement timeout" in message:
-            return Kind.STATEMENT_TIMEOUT
-        if sqlstate == "0A000" and "cannot truncate a table referenced" in message:
-            return Kind.DEPENDENT_OBJECTS_STILL_EXIST
-        if sqlstate[:2] == "08" and "due to administrator command" in message:
-            # asyncpg's 08003 "connection was closed in the middle of operation:
-            # terminating connection due to administrator command".
-            return Kind.ADMIN_SHUTDOWN
-        if sqlstate == "42883" and message.startswith("operator does not exist"):
-            # No operator for these operand types: the fix is a cast.
-            return Kind.DATATYPE_MISMATCH
-        return kind
+        return _special(sqlstate, message) or entry[1], None
     fallback = _CLASS_KINDS.get(sqlstate[:2])
     if fallback is None:
-        return Kind.UNKNOWN
-    category = KIND_TABLE[fallback].category
-    refined = keyword_kind(message) if message else Kind.UNKNOWN
-    allowed = _REFINE.get(category, frozenset({category}))
-    if refined is not Kind.UNKNOWN and KIND_TABLE[refined].category in allowed:
-        return refined
-    return fallback
+        return Kind.UNKNOWN, None
+    return fallback, _REFINE_BY_CATEGORY[KIND_TABLE[fallback].category]
 
 
 # -- reading the exception ------------------------------------------------------
@@ -220,10 +235,15 @@ class Diagnostics(NamedTuple):
     schema: str | None = None
 
 
-
-
-_FIELD_LABELS: Final = ("\nHINT:  ", "\nCONTEXT:  ", "\nLINE ", "\nQUERY:  ",
-                        "\nSTATEMENT:  ", "\nLOCATION:  ", "\nDETAIL:  ")
+_FIELD_LABELS: Final = (
+    "\nHINT:  ",
+    "\nCONTEXT:  ",
+    "\nLINE ",
+    "\nQUERY:  ",
+    "\nSTATEMENT:  ",
+    "\nLOCATION:  ",
+    "\nDETAIL:  ",
+)
 _FIELD_LIMIT: Final = 4096
 
 
@@ -252,8 +272,9 @@ def _field_line(message: str, label: str) -> str | None:
 _FIELD_CLASSES: Final = frozenset({"23", "2B", "44", "0A"})
 
 
-def read_diagnostics(exc: BaseException | None, message: str,
-                     sqlstate: str | None = None) -> Diagnostics:
+def read_diagnostics(
+    exc: BaseException | None, message: str, sqlstate: str | None = None
+) -> Diagnostics:
     """
     Read the server's diagnostics from *exc* and the message's lines.
 
@@ -277,17 +298,25 @@ def read_diagnostics(exc: BaseException | None, message: str,
         detail = _field_line(message, "\nDETAIL:  ")
         context = _field_line(message, "\nCONTEXT:  ")
     table, column, constraint, schema, attr_detail, attr_context = _fields_of(
-        exc, sqlstate, detail is None, context is None)
-    return Diagnostics(primary, attr_detail if detail is None else detail,
-                       attr_context if context is None else context,
-                       table, column, constraint, schema)
+        exc, sqlstate, detail is None, context is None
+    )
+    return Diagnostics(
+        primary,
+        attr_detail if detail is None else detail,
+        attr_context if context is None else context,
+        table,
+        column,
+        constraint,
+        schema,
+    )
 
 
 _NO_FIELDS: Final = (None, None, None, None, None, None)
 
 
-def _fields_of(exc: BaseException | None, sqlstate: str | None,
-               want_detail: bool, want_context: bool) -> tuple[str | None, ...]:
+def _fields_of(
+    exc: BaseException | None, sqlstate: str | None, want_detail: bool, want_context: bool
+) -> tuple[str | None, ...]:
     """
     The structured fields the driver puts on *exc*, as read for the error's class.
 
@@ -317,7 +346,8 @@ def _fields_of(exc: BaseException | None, sqlstate: str | None,
         _text(driver_attr(src, "constraint_name")),
         _text(driver_attr(src, "schema_name")),
         _text(driver_attr(src, "message_detail" if diag is not None else "detail"))
-        if want_detail else None,
+        if want_detail
+        else None,
         _text(driver_attr(src, "context")) if want_context else None,
     )
 
@@ -332,45 +362,97 @@ def _carries(message: str, label: str) -> bool:
 # (kind, phrases) in priority order, matched in the lower-cased head of the
 # message: the client library's own texts (libpq, psycopg, asyncpg, pools).
 _CLIENT_RULES: Final[tuple[tuple[Kind, tuple[str, ...]], ...]] = (
-    (Kind.TOO_MANY_CONNECTIONS, (
-        "queuepool limit", "couldn't get a connection after", "connection pool exhausted",
-        "too many clients", "too many connections", "pool exhausted",
-    )),
-    (Kind.INVALID_PASSWORD, (
-        "password authentication failed", "no password supplied",
-        "password is required", "password was not supplied",
-    )),
+    (
+        Kind.TOO_MANY_CONNECTIONS,
+        (
+            "queuepool limit",
+            "couldn't get a connection after",
+            "connection pool exhausted",
+            "too many clients",
+            "too many connections",
+            "pool exhausted",
+        ),
+    ),
+    (
+        Kind.INVALID_PASSWORD,
+        (
+            "password authentication failed",
+            "no password supplied",
+            "password is required",
+            "password was not supplied",
+        ),
+    ),
     (Kind.INVALID_AUTHORIZATION, ("no pg_hba.conf entry",)),
-    (Kind.ADMIN_SHUTDOWN, (
-        "terminating connection due to administrator command",
-        "the database system is shutting down", "the database system is starting up",
-        "the database system is in recovery mode",
-    )),
-    (Kind.CONNECTION_MISCONFIGURED, (
-        "could not translate host name", "name or service not known",
-        "nodename nor servname", "temporary failure in name resolution",
-        "server does not support ssl", "invalid sslmode value", "invalid connection option",
-        "invalid dsn", "missing \"=\" after", "invalid port number", "invalid integer value",
-        "root certificate file", "certificate verify failed",
-    )),
-    (Kind.CONNECTION_LOST, (
-        "server closed the connection unexpectedly", "connection is closed",
-        "connection already closed", "connection was closed", "connection is lost",
-        "the connection is closed", "ssl syscall error", "eof detected",
-        "consuming input failed", "connection has been released", "connection is bad",
-        "cannot perform operation: connection is closed",
-    )),
-    (Kind.CONNECTION_FAILURE, (
-        "connection refused", "timeout expired", "connection timed out", "could not connect",
-        "connection failed", "network is unreachable", "no route to host", "ssl error",
-        "connect call failed",
-    )),
-    (Kind.INVALID_PARAMETER, (
-        "placeholders but", "arguments for this query", "not all arguments converted",
-        "tuple index out of range",
-        "not enough arguments for format string", "query parameter missing",
-        "the query contains a null character",
-    )),
+    (
+        Kind.ADMIN_SHUTDOWN,
+        (
+            "terminating connection due to administrator command",
+            "the database system is shutting down",
+            "the database system is starting up",
+            "the database system is in recovery mode",
+        ),
+    ),
+    (
+        Kind.CONNECTION_MISCONFIGURED,
+        (
+            "could not translate host name",
+            "name or service not known",
+            "nodename nor servname",
+            "temporary failure in name resolution",
+            "server does not support ssl",
+            "invalid sslmode value",
+            "invalid connection option",
+            "invalid dsn",
+            'missing "=" after',
+            "invalid port number",
+            "invalid integer value",
+            "root certificate file",
+            "certificate verify failed",
+        ),
+    ),
+    (
+        Kind.CONNECTION_LOST,
+        (
+            "server closed the connection unexpectedly",
+            "connection is closed",
+            "connection already closed",
+            "connection was closed",
+            "connection is lost",
+            "the connection is closed",
+            "ssl syscall error",
+            "eof detected",
+            "consuming input failed",
+            "connection has been released",
+            "connection is bad",
+            "cannot perform operation: connection is closed",
+        ),
+    ),
+    (
+        Kind.CONNECTION_FAILURE,
+        (
+            "connection refused",
+            "timeout expired",
+            "connection timed out",
+            "could not connect",
+            "connection failed",
+            "network is unreachable",
+            "no route to host",
+            "ssl error",
+            "connect call failed",
+        ),
+    ),
+    (
+        Kind.INVALID_PARAMETER,
+        (
+            "placeholders but",
+            "arguments for this query",
+            "not all arguments converted",
+            "tuple index out of range",
+            "not enough arguments for format string",
+            "query parameter missing",
+            "the query contains a null character",
+        ),
+    ),
     (Kind.INVALID_TEXT_REPRESENTATION, ("invalid input for query argument",)),
 )
 # The server's FATAL texts during connection start-up and the SQLSTATE the
@@ -408,7 +490,7 @@ def fatal_sqlstate(message: str) -> str | None:
     start = message.find(_FATAL, 0, 2048)
     if start < 0:
         return None
-    text = message[start + len(_FATAL):start + 512]
+    text = message[start + len(_FATAL) : start + 512]
     if _DB_MISSING.match(text):
         return "3D000"
     if _ROLE_MISSING.match(text):
@@ -460,12 +542,39 @@ _QUOTED = re.compile(
 )
 # The words before a quoted name that make it an object's name; a quoted value
 # ("invalid input syntax for type integer: "a"") has none of them before it.
-_NOUNS: Final = frozenset({
-    "relation", "table", "column", "function", "procedure", "index", "schema", "database",
-    "view", "sequence", "type", "role", "constraint", "trigger", "extension", "tablespace",
-    "savepoint", "cursor", "statement", "reference", "operator", "domain", "collation",
-    "publication", "subscription", "server", "policy", "rule", "aggregate",
-})
+_NOUNS: Final = frozenset(
+    {
+        "relation",
+        "table",
+        "column",
+        "function",
+        "procedure",
+        "index",
+        "schema",
+        "database",
+        "view",
+        "sequence",
+        "type",
+        "role",
+        "constraint",
+        "trigger",
+        "extension",
+        "tablespace",
+        "savepoint",
+        "cursor",
+        "statement",
+        "reference",
+        "operator",
+        "domain",
+        "collation",
+        "publication",
+        "subscription",
+        "server",
+        "policy",
+        "rule",
+        "aggregate",
+    }
+)
 # Names PostgreSQL prints bare at the start of a message: functions with their
 # argument types, "column t.x", and the objects of privilege and DROP errors.
 _LEAD_BARE = re.compile(
@@ -474,32 +583,74 @@ _LEAD_BARE = re.compile(
     r"|database|index|type|large object)|function|procedure|column)"
     r" (?P<name>[^\W\d][\w$]{0,127}(?:\.[^\W\d][\w$]{0,127}){0,2})(?P<args>\()?"
 )
-_NOT_NAMES: Final = frozenset({
-    "does", "is", "of", "for", "on", "in", "with", "because", "cannot", "must", "already",
-    "reference", "that", "by", "to", "and", "or", "not", "at", "as", "the", "a", "an",
-    "name", "specified", "was", "has", "exists", "violates", "would",
-})
-_COLUMN_KINDS: Final = frozenset({
-    Kind.UNDEFINED_COLUMN, Kind.NOT_NULL_VIOLATION, Kind.AMBIGUOUS_COLUMN,
-    Kind.DUPLICATE_COLUMN, Kind.GROUPING_ERROR,
-})
+_NOT_NAMES: Final = frozenset(
+    {
+        "does",
+        "is",
+        "of",
+        "for",
+        "on",
+        "in",
+        "with",
+        "because",
+        "cannot",
+        "must",
+        "already",
+        "reference",
+        "that",
+        "by",
+        "to",
+        "and",
+        "or",
+        "not",
+        "at",
+        "as",
+        "the",
+        "a",
+        "an",
+        "name",
+        "specified",
+        "was",
+        "has",
+        "exists",
+        "violates",
+        "would",
+    }
+)
+_COLUMN_KINDS: Final = frozenset(
+    {
+        Kind.UNDEFINED_COLUMN,
+        Kind.NOT_NULL_VIOLATION,
+        Kind.AMBIGUOUS_COLUMN,
+        Kind.DUPLICATE_COLUMN,
+        Kind.GROUPING_ERROR,
+    }
+)
 
-_FK_PARENT = _re(r"^update or delete on table (?P<parent>NAME) violates foreign key constraint "
-                 r"(?P<c>NAME) on table (?P<child>NAME)")
-_FK_CHILD = _re(r"^insert or update on table (?P<child>NAME) violates foreign key constraint "
-                r"(?P<c>NAME)")
+_FK_PARENT = _re(
+    r"^update or delete on table (?P<parent>NAME) violates foreign key constraint "
+    r"(?P<c>NAME) on table (?P<child>NAME)"
+)
+_FK_CHILD = _re(
+    r"^insert or update on table (?P<child>NAME) violates foreign key constraint "
+    r"(?P<c>NAME)"
+)
 _FK_NOT_PRESENT = _re(r"is not present in table (?P<t>NAME)")
 _FK_REFERENCED = _re(r"is still referenced from table (?P<t>NAME)")
 _TRUNCATE = _re(r"Table (?P<child>NAME) references (?P<parent>NAME)\.")
-_CANNOT_DROP = _re(r"^cannot drop (?:(?:materialized |foreign )?[a-z]{1,24}) (?P<name>NAME)"
-                   r"(?:\([^()]{0,256}\))? because other objects depend on it")
+_CANNOT_DROP = _re(
+    r"^cannot drop (?:(?:materialized |foreign )?[a-z]{1,24}) (?P<name>NAME)"
+    r"(?:\([^()]{0,256}\))? because other objects depend on it"
+)
 _ROLE_IN_USE = _re(r"^role (?P<name>NAME) cannot be dropped because some objects depend on it")
 # One line of 2BP01's DETAIL: "constraint c on table sales depends on table customers",
 # "view v depends on table customers", "owner of table t", "privileges for table t".
-_DEPENDENT = _re(r"^(?:(?:owner of|privileges for|default value for column NAME of) )?"
-                 r"(?:materialized |foreign )?(?P<type>[a-z]{1,24}) (?P<name>NAME)"
-                 r"(?:\([^()]{0,256}\))?(?: on (?:table|view|materialized view) (?P<on>NAME))?"
-                 r"(?: depends on|$)")
+_DEPENDENT = _re(
+    r"^(?:(?:owner of|privileges for|default value for column NAME of) )?"
+    r"(?:materialized |foreign )?(?P<type>[a-z]{1,24}) (?P<name>NAME)"
+    r"(?:\([^()]{0,256}\))?(?: on (?:table|view|materialized view) (?P<on>NAME))?"
+    r"(?: depends on|$)"
+)
 _CONTEXT_FUNCTION = _re(r"(?:PL/pgSQL function|SQL function) (?P<name>NAME)(?:\(|\s|$)")
 _CONTEXT_RELATION = _re(r"in relation (?P<name>NAME)")
 _SCAN: Final = 2048
@@ -553,8 +704,9 @@ class Names:
         self.constraint = constraint
         self.schema = schema
 
-    def add(self, raw: str | None, *, described: bool = False,
-            dependency: bool = False) -> str | None:
+    def add(
+        self, raw: str | None, *, described: bool = False, dependency: bool = False
+    ) -> str | None:
         """Add a possibly qualified name; returns the bare object name."""
         if not raw:
             return None
@@ -618,7 +770,7 @@ def _quoted_names(primary: str) -> list[tuple[str, str]]:
         match = _QUOTED.match(primary, pos)
         if match is None:
             break
-        noun = primary[max(0, pos - 24):pos].rstrip().rpartition(" ")[2]
+        noun = primary[max(0, pos - 24) : pos].rstrip().rpartition(" ")[2]
         if noun in _NOUNS:
             found.append((noun, match.group()))
         pos = primary.find('"', match.end())
@@ -696,9 +848,9 @@ class PostgreSQLMapper(DatabaseErrorMapper):
     """
 
     name = "postgresql"
-    aliases = ("postgres", "pg", "pgsql", "psql", "psycopg", "psycopg2", "asyncpg")
-    driver_modules = ("psycopg", "psycopg2", "psycopg_pool", "asyncpg")
-    display_name = "PostgreSQL"
+    aliases = BACKENDS["postgresql"].aliases
+    driver_modules = BACKENDS["postgresql"].driver_modules
+    display_name = BACKENDS["postgresql"].display_name
 
     def map_error(self, error: ErrorInput) -> MappedError | None:
         """
@@ -716,8 +868,9 @@ class PostgreSQLMapper(DatabaseErrorMapper):
         sqlstate = read_sqlstate(error)
         diag = read_diagnostics(error.exception, error.message, sqlstate)
         code = sqlstate
+        refine: frozenset[Kind] | None = None
         if sqlstate is not None:
-            kind = kind_for_sqlstate(sqlstate, diag.primary)
+            kind, refine = _lookup(sqlstate, diag.primary)
         else:
             kind = client_kind(error.message)
             code = fatal_sqlstate(error.message)
@@ -730,31 +883,8 @@ class PostgreSQLMapper(DatabaseErrorMapper):
             dependencies=unique(names.dependencies),
             constraint=names.constraint,
             schema=names.schema,
+            refine=refine,
         )
-
-    def cache_key(self, error: ErrorInput) -> Hashable | None:
-        """
-        The SQLSTATE and the server's diagnostic fields this mapper reads.
-
-        Returns:
-            The SQLSTATE and the structured fields of the driver's exception;
-            ``None`` (not remembered) for psycopg's errors of the classes
-            that carry structured fields.
-        """
-        sqlstate = read_sqlstate(error)
-        exc = error.exception
-        if sqlstate is not None and sqlstate[:2] in _FIELD_CLASSES \
-                and driver_attr(type(exc), "diag") is not None:
-            # psycopg builds each diag field on access (a microsecond apiece):
-            # reading them for a key would double the cost of a first sight,
-            # and these errors rarely repeat word for word (DETAIL names the row).
-            return None
-        message = error.message
-        # The message is part of the memo's key already: only what the driver
-        # adds beside it is read here.
-        return sqlstate, _fields_of(exc, sqlstate,
-                                    not _carries(message, "\nDETAIL:  "),
-                                    not _carries(message, "\nCONTEXT:  "))
 
     def declared_codes(self) -> Mapping[str, Kind]:
         """
@@ -765,14 +895,3 @@ class PostgreSQLMapper(DatabaseErrorMapper):
             (warnings, cursor and routine errors, ...) are left out.
         """
         return {code: kind for code, (_, kind) in _codes().items() if kind is not Kind.UNKNOWN}
-
-
-@hookimpl
-def localdata_errors_mappers() -> list[DatabaseErrorMapper]:
-    """
-    Contribute the PostgreSQL mapper.
-
-    Returns:
-        One :class:`PostgreSQLMapper`.
-    """
-    return [PostgreSQLMapper()]

@@ -131,22 +131,44 @@ def test_qualified_missing_table_reports_the_schema() -> None:
     assert resp.schema == "nosch"
 
 
-@pytest.mark.parametrize(("text", "code", "kind", "resources"), [
-    ("Catalog Error: Table with name orders does not exist!", None, Kind.UNDEFINED_TABLE,
-     ("orders",)),
-    ('Binder Error: Referenced column "x" not found in FROM clause!', None,
-     Kind.UNDEFINED_COLUMN, ("x",)),
-    ("Constraint Error: NOT NULL constraint failed: t.c", None, Kind.NOT_NULL_VIOLATION,
-     ("c", "t")),
-    ('Catalog Error: Table with name "t" already exists!', None, Kind.DUPLICATE_TABLE, ("t",)),
-    ("Scalar Function with name foo does not exist!", "CatalogException",
-     Kind.UNDEFINED_FUNCTION, ("foo",)),
-    ("TransactionContext Error: Conflict on tuple deletion!", None,
-     Kind.SERIALIZATION_FAILURE, ()),
-    ("anything", "OutOfMemoryException", Kind.OUT_OF_MEMORY, ()),
-])
-def test_message_only(text: str, code: str | None, kind: Kind,
-                      resources: tuple[str, ...]) -> None:
+@pytest.mark.parametrize(
+    ("text", "code", "kind", "resources"),
+    [
+        (
+            "Catalog Error: Table with name orders does not exist!",
+            None,
+            Kind.UNDEFINED_TABLE,
+            ("orders",),
+        ),
+        (
+            'Binder Error: Referenced column "x" not found in FROM clause!',
+            None,
+            Kind.UNDEFINED_COLUMN,
+            ("x",),
+        ),
+        (
+            "Constraint Error: NOT NULL constraint failed: t.c",
+            None,
+            Kind.NOT_NULL_VIOLATION,
+            ("c", "t"),
+        ),
+        ('Catalog Error: Table with name "t" already exists!', None, Kind.DUPLICATE_TABLE, ("t",)),
+        (
+            "Scalar Function with name foo does not exist!",
+            "CatalogException",
+            Kind.UNDEFINED_FUNCTION,
+            ("foo",),
+        ),
+        (
+            "TransactionContext Error: Conflict on tuple deletion!",
+            None,
+            Kind.SERIALIZATION_FAILURE,
+            (),
+        ),
+        ("anything", "OutOfMemoryException", Kind.OUT_OF_MEMORY, ()),
+    ],
+)
+def test_message_only(text: str, code: str | None, kind: Kind, resources: tuple[str, ...]) -> None:
     resp = classify_message(text, db_type="duckdb", code=code)
     assert resp.kind is kind
     assert resp.backend == "duckdb"
@@ -155,12 +177,26 @@ def test_message_only(text: str, code: str | None, kind: Kind,
 
 def test_every_exception_class_of_the_driver_is_known() -> None:
     duckdb = require_module("duckdb")
-    generic = {"Error", "DatabaseError", "DataError", "IntegrityError", "InternalError",
-               "NotSupportedError", "OperationalError", "ProgrammingError", "Warning",
-               "InterfaceError", "ResourceInUseException"}
-    classes = {n for n in dir(duckdb) if isinstance(getattr(duckdb, n), type)
-               and issubclass(getattr(duckdb, n), Exception) and n.endswith(("Error",
-                                                                          "Exception"))}
+    generic = {
+        "Error",
+        "DatabaseError",
+        "DataError",
+        "IntegrityError",
+        "InternalError",
+        "NotSupportedError",
+        "OperationalError",
+        "ProgrammingError",
+        "Warning",
+        "InterfaceError",
+        "ResourceInUseException",
+    }
+    classes = {
+        n
+        for n in dir(duckdb)
+        if isinstance(getattr(duckdb, n), type)
+        and issubclass(getattr(duckdb, n), Exception)
+        and n.endswith(("Error", "Exception"))
+    }
     assert classes - generic <= set(CLASS_KINDS), classes - generic - set(CLASS_KINDS)
 
 
@@ -187,12 +223,18 @@ class CatalogException(Exception):
 CatalogException.__module__ = "_duckdb"
 
 
-@pytest.mark.parametrize("text", [
-    "", "Catalog Error: ", "\x00\udcff" * 10, "x" * 16384,
-    "Catalog Error: Table with name " + '"' * 5000 + " does not exist!",
-    "Catalog Error: " + "Table with name a" * 1000,
-    "Binder Error: Table " + '"a' * 4000,
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "Catalog Error: ",
+        "\x00\udcff" * 10,
+        "x" * 16384,
+        "Catalog Error: Table with name " + '"' * 5000 + " does not exist!",
+        "Catalog Error: " + "Table with name a" * 1000,
+        "Binder Error: Table " + '"a' * 4000,
+    ],
+)
 def test_weird_input_never_raises(text: str) -> None:
     exc = CatalogException(text)
     mapped = DuckdbMapper().map_error(ErrorInput(exc, text))
@@ -206,11 +248,13 @@ def test_parse_message_of_unknown_class() -> None:
 
 
 def test_importing_the_backend_imports_no_driver() -> None:
-    code = ("import sys; import localdata_errors.backends.duckdb, localdata_errors;"
-            "from localdata_errors import classify_message;"
-            "classify_message('Catalog Error: Table with name t does not exist!', 'duckdb');"
-            "bad = [m for m in ('duckdb', '_duckdb') if m in sys.modules];"
-            "print(bad); sys.exit(1 if bad else 0)")
+    code = (
+        "import sys; import localdata_errors.backends.duckdb, localdata_errors;"
+        "from localdata_errors import classify_message;"
+        "classify_message('Catalog Error: Table with name t does not exist!', 'duckdb');"
+        "bad = [m for m in ('duckdb', '_duckdb') if m in sys.modules];"
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
 
 

@@ -33,10 +33,12 @@ from tests.conftest import require_module
 
 ROOT = Path(__file__).resolve().parents[2]
 
-SERVER = [pytest.param(case, driver, build, id=f"{driver}-{case.name}")
-          for case in corpus.SERVER_CASES for driver, build in corpus.server_shapes(case)]
-CLIENT = [pytest.param(case, id=case.name)
-          for case in corpus.CLIENT_CASES + corpus.STATE_CASES]
+SERVER = [
+    pytest.param(case, driver, build, id=f"{driver}-{case.name}")
+    for case in corpus.SERVER_CASES
+    for driver, build in corpus.server_shapes(case)
+]
+CLIENT = [pytest.param(case, id=case.name) for case in corpus.CLIENT_CASES + corpus.STATE_CASES]
 
 
 @pytest.fixture(autouse=True)
@@ -120,9 +122,37 @@ def test_every_declared_code_is_exercised_with_its_declared_kind() -> None:
 
 def test_azure_transient_numbers_are_retryable() -> None:
     """The numbers EF Core's SqlServerTransientExceptionDetector retries, as decided here."""
-    retried = {1205, 40613, 40501, 40197, 40143, 40540, 49918, 49919, 49920, 10928, 10929,
-               41301, 41302, 41305, 41325, 41839, 233, 10053, 10054, 10060, 64, 20, 121,
-               4221, 42108, 42109, 615, 1222, -2}
+    retried = {
+        1205,
+        40613,
+        40501,
+        40197,
+        40143,
+        40540,
+        49918,
+        49919,
+        49920,
+        10928,
+        10929,
+        41301,
+        41302,
+        41305,
+        41325,
+        41839,
+        233,
+        10053,
+        10054,
+        10060,
+        64,
+        20,
+        121,
+        4221,
+        42108,
+        42109,
+        615,
+        1222,
+        -2,
+    }
     declared = _mapper().declared_codes()
     not_retryable = sorted(n for n in retried if not KIND_TABLE[declared[str(n)]].retryable)
     assert not_retryable == []
@@ -153,8 +183,10 @@ def test_docs_list_every_declared_code_with_its_decision() -> None:
 def _odbc(sqlstate: str, text: str, number: int, more: str = "") -> BaseException:
     import pyodbc
 
-    message = (f"[{sqlstate}] [Microsoft][ODBC Driver 18 for SQL Server][SQL Server]{text} "
-               f"({number}) (SQLExecDirectW){more}")
+    message = (
+        f"[{sqlstate}] [Microsoft][ODBC Driver 18 for SQL Server][SQL Server]{text} "
+        f"({number}) (SQLExecDirectW){more}"
+    )
     cls = pyodbc.IntegrityError if sqlstate.startswith("23") else pyodbc.ProgrammingError
     exc: BaseException = cls(sqlstate, message)
     return exc
@@ -169,8 +201,7 @@ def test_invalid_object_name_is_unqualified_with_its_schema() -> None:
 
 
 def test_bracketed_three_part_name() -> None:
-    resp = classify_error(_odbc("42S02", "Invalid object name 'salesdb.Sales.[Order Lines]'.",
-                                208))
+    resp = classify_error(_odbc("42S02", "Invalid object name 'salesdb.Sales.[Order Lines]'.", 208))
     assert resp.affected_resources == ("Order Lines",)
     assert resp.schema == "Sales"
 
@@ -199,11 +230,19 @@ def test_check_constraint_547_is_a_check_violation() -> None:
 
 
 def test_first_record_is_the_cause() -> None:
-    more = ("; [01000] [Microsoft][ODBC Driver 18 for SQL Server][SQL Server]The statement has "
-            "been terminated. (3621)")
-    resp = classify_error(_odbc("23000", "Cannot insert the value NULL into column 'name', "
-                                "table 'db.dbo.t'; column does not allow nulls. INSERT fails.",
-                                515, more))
+    more = (
+        "; [01000] [Microsoft][ODBC Driver 18 for SQL Server][SQL Server]The statement has "
+        "been terminated. (3621)"
+    )
+    resp = classify_error(
+        _odbc(
+            "23000",
+            "Cannot insert the value NULL into column 'name', "
+            "table 'db.dbo.t'; column does not allow nulls. INSERT fails.",
+            515,
+            more,
+        )
+    )
     assert resp.kind is Kind.NOT_NULL_VIOLATION
     assert resp.database_error_code == "515"
     assert resp.affected_resources == ("t", "name")
@@ -213,32 +252,48 @@ def test_first_record_is_the_cause() -> None:
 def test_leading_warning_record_is_skipped() -> None:
     import pyodbc
 
-    message = ("[01000] [Microsoft][ODBC Driver 18 for SQL Server][SQL Server]Changed database "
-               "context to 'salesdb'. (5701) (SQLDriverConnect); [42S02] [Microsoft][ODBC "
-               "Driver 18 for SQL Server][SQL Server]Invalid object name 'orders'. (208)")
+    message = (
+        "[01000] [Microsoft][ODBC Driver 18 for SQL Server][SQL Server]Changed database "
+        "context to 'salesdb'. (5701) (SQLDriverConnect); [42S02] [Microsoft][ODBC "
+        "Driver 18 for SQL Server][SQL Server]Invalid object name 'orders'. (208)"
+    )
     resp = classify_error(pyodbc.Error("01000", message))
     assert resp.kind is Kind.UNDEFINED_TABLE
     assert resp.database_error_code == "208"
 
 
 def test_truncated_value_is_data_not_a_name() -> None:
-    resp = classify_error(_odbc("22001", "String or binary data would be truncated in table "
-                                "'salesdb.dbo.customers', column 'name'. Truncated value: "
-                                "'secret-ish'.", 2628))
+    resp = classify_error(
+        _odbc(
+            "22001",
+            "String or binary data would be truncated in table "
+            "'salesdb.dbo.customers', column 'name'. Truncated value: "
+            "'secret-ish'.",
+            2628,
+        )
+    )
     assert resp.affected_resources == ("customers", "name")
     assert "secret-ish" not in resp.affected_resources
 
 
 def test_duplicate_key_value_is_not_a_name() -> None:
-    resp = classify_error(_odbc("23000", "Cannot insert duplicate key row in object 'dbo.t' "
-                                "with unique index 'IX_t_email'. The duplicate key value is "
-                                "(a@b.c).", 2601))
+    resp = classify_error(
+        _odbc(
+            "23000",
+            "Cannot insert duplicate key row in object 'dbo.t' "
+            "with unique index 'IX_t_email'. The duplicate key value is "
+            "(a@b.c).",
+            2601,
+        )
+    )
     assert resp.affected_resources == ("t", "IX_t_email")
 
 
 def test_drop_table_that_does_not_exist_is_an_undefined_table() -> None:
-    text = ("Cannot drop the table 'dbo.orders', because it does not exist or you do not have "
-            "permission.")
+    text = (
+        "Cannot drop the table 'dbo.orders', because it does not exist or you do not have "
+        "permission."
+    )
     resp = classify_error(_odbc("42S02", text, 3701))
     assert resp.kind is Kind.UNDEFINED_TABLE
     assert resp.affected_resources == ("orders",)
@@ -251,7 +306,8 @@ def test_pymssql_mssql_database_exception_from_the_low_level_module() -> None:
     from pymssql import _mssql
 
     exc = _mssql.MSSQLDatabaseException(
-        (208, b"Invalid object name 'dbo.orders'." + corpus.DBLIB_20018.format(sev=16).encode()))
+        (208, b"Invalid object name 'dbo.orders'." + corpus.DBLIB_20018.format(sev=16).encode())
+    )
     resp = classify_error(exc)
     assert resp.kind is Kind.UNDEFINED_TABLE
     assert resp.database_error_code == "208"
@@ -283,8 +339,13 @@ def _sqlalchemy_wrap(orig: BaseException, dialect: Any, dbapi: Any) -> BaseExcep
 
     dialect.dbapi = dbapi
     return DBAPIError.instance(
-        "SELECT * FROM orders", {}, orig, dbapi.Error,
-        connection_invalidated=dialect.is_disconnect(orig, None, None), dialect=dialect)
+        "SELECT * FROM orders",
+        {},
+        orig,
+        dbapi.Error,
+        connection_invalidated=dialect.is_disconnect(orig, None, None),
+        dialect=dialect,
+    )
 
 
 def test_sqlalchemy_mssql_pyodbc() -> None:
@@ -305,8 +366,9 @@ def test_sqlalchemy_disconnect_is_a_lost_connection() -> None:
     import pyodbc
     from sqlalchemy.dialects.mssql import pyodbc as sa_pyodbc
 
-    orig = corpus.pyodbc_error("08S01", [("08S01", corpus.ODBC_CHAIN + "Communication link "
-                                                   "failure", 0)])
+    orig = corpus.pyodbc_error(
+        "08S01", [("08S01", corpus.ODBC_CHAIN + "Communication link failure", 0)]
+    )
     wrapped = _sqlalchemy_wrap(orig, _dialect(sa_pyodbc), pyodbc)
     assert getattr(wrapped, "connection_invalidated", False) is True
     resp = classify_error(wrapped)
@@ -350,8 +412,11 @@ def test_other_databases_through_pyodbc_never_get_sql_server_numbers() -> None:
 
     # MySQL's 1146 would be read as a SQL Server number if the chain were ignored;
     # 547 in a PostgreSQL record must not become a foreign-key violation.
-    exc = pyodbc.Error("HY000", "[HY000] [PostgreSQL][ODBC][psqlODBC]ERROR: canceling statement "
-                       "due to statement timeout (547) (SQLExecDirectW)")
+    exc = pyodbc.Error(
+        "HY000",
+        "[HY000] [PostgreSQL][ODBC][psqlODBC]ERROR: canceling statement "
+        "due to statement timeout (547) (SQLExecDirectW)",
+    )
     resp = classify_error(exc)
     assert resp.kind is Kind.STATEMENT_TIMEOUT
     assert resp.database_error_code == "HY000"
@@ -360,19 +425,22 @@ def test_other_databases_through_pyodbc_never_get_sql_server_numbers() -> None:
 # -- robustness ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("args", [
-    (42, 42),
-    ("42S02", 208),
-    (None,),
-    (),
-    ("[42S02] [", "x"),
-    ((208,),),
-    ((None, None),),
-    (b"\xff\xfe junk",),
-    ("HY000", "[HY000] " + "[x]" * 5000),
-    ("42000", "[42000] [Microsoft][SQL Server]" + "a(" * 8000 + " (102) (SQLExecDirectW)"),
-    (208, "Invalid object name 'x'." * 700),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        (42, 42),
+        ("42S02", 208),
+        (None,),
+        (),
+        ("[42S02] [", "x"),
+        ((208,),),
+        ((None, None),),
+        (b"\xff\xfe junk",),
+        ("HY000", "[HY000] " + "[x]" * 5000),
+        ("42000", "[42000] [Microsoft][SQL Server]" + "a(" * 8000 + " (102) (SQLExecDirectW)"),
+        (208, "Invalid object name 'x'." * 700),
+    ],
+)
 def test_weird_arguments_never_raise(args: tuple[object, ...]) -> None:
     import pymssql
     import pyodbc
@@ -381,8 +449,11 @@ def test_weird_arguments_never_raise(args: tuple[object, ...]) -> None:
         exc = cls(*args)
         resp = classify_error(exc)
         assert isinstance(resp.kind, Kind)
-        mapped = _mapper().map_error(ErrorInput(exception=exc, message=str(args)[:16384],
-                                                driver=type(exc).__module__.split(".")[0]))
+        mapped = _mapper().map_error(
+            ErrorInput(
+                exception=exc, message=str(args)[:16384], driver=type(exc).__module__.split(".")[0]
+            )
+        )
         assert mapped is None or isinstance(mapped.kind, Kind)
 
 
@@ -406,11 +477,16 @@ _RAISING = property(_raises, lambda _self, _value: None)
 def test_pyodbc_args_that_raise_or_are_not_a_tuple_fall_back_on_the_text() -> None:
     import pyodbc
 
-    message = ("[42S02] [Microsoft][ODBC Driver 18 for SQL Server][SQL Server]Invalid object "
-               "name 'dbo.orders'. (208) (SQLExecDirectW)")
+    message = (
+        "[42S02] [Microsoft][ODBC Driver 18 for SQL Server][SQL Server]Invalid object "
+        "name 'dbo.orders'. (208) (SQLExecDirectW)"
+    )
     raising = type("RaisingArgsError", (pyodbc.ProgrammingError,), {"args": _RAISING})
-    listed = type("ListArgsError", (pyodbc.ProgrammingError,),
-                  {"args": property(lambda _self: ["42S02", message])})
+    listed = type(
+        "ListArgsError",
+        (pyodbc.ProgrammingError,),
+        {"args": property(lambda _self: ["42S02", message])},
+    )
     for cls in (raising, listed):
         exc = cls("42S02", message)  # str(exc) still shows the driver's tuple
         mapped = _mapper().map_error(ErrorInput(exc, str(exc), None, "pyodbc"))
@@ -427,9 +503,11 @@ def test_pytds_attributes_that_raise_are_absent() -> None:
 
     # srvname (the pytds marker), text and severity raise; msg_no is set as
     # _TdsSession.raise_db_exception sets it, after __init__.
-    cls = type("RaisingTdsError", (tds_base.ProgrammingError,), {
-        "srvname": _RAISING, "text": _RAISING, "severity": _RAISING,
-        "__module__": "myapp.errors"})  # a user's subclass: the driver is still pytds
+    cls = type(
+        "RaisingTdsError",
+        (tds_base.ProgrammingError,),
+        {"srvname": _RAISING, "text": _RAISING, "severity": _RAISING, "__module__": "myapp.errors"},
+    )  # a user's subclass: the driver is still pytds
     exc = cls("Invalid object name 'dbo.orders'.")
     exc.msg_no = 208  # type: ignore[attr-defined]
     mapped = _mapper().map_error(ErrorInput(exc, str(exc), None, "pytds"))
@@ -449,13 +527,21 @@ def test_pytds_attributes_that_raise_are_absent() -> None:
 def test_pymssql_number_and_severity_that_raise_or_are_wrongly_typed() -> None:
     import pymssql
 
-    text = (b"Transaction (Process ID 52) was deadlocked on lock resources with another process "
-            b"and has been chosen as the deadlock victim. Rerun the transaction."
-            + corpus.DBLIB_20018.format(sev=13).encode())
-    raising = type("RaisingNumberError", (pymssql.exceptions.OperationalError,),
-                   {"number": _RAISING, "severity": _RAISING})
-    wrong = type("WrongNumberError", (pymssql.exceptions.OperationalError,),
-                 {"number": "1205", "severity": "13"})
+    text = (
+        b"Transaction (Process ID 52) was deadlocked on lock resources with another process "
+        b"and has been chosen as the deadlock victim. Rerun the transaction."
+        + corpus.DBLIB_20018.format(sev=13).encode()
+    )
+    raising = type(
+        "RaisingNumberError",
+        (pymssql.exceptions.OperationalError,),
+        {"number": _RAISING, "severity": _RAISING},
+    )
+    wrong = type(
+        "WrongNumberError",
+        (pymssql.exceptions.OperationalError,),
+        {"number": "1205", "severity": "13"},
+    )
     for cls in (raising, wrong):
         exc = cls(1205, text)
         mapped = _mapper().map_error(ErrorInput(exc, str(exc), None, "pymssql"))
@@ -469,30 +555,36 @@ def test_pymssql_number_and_severity_that_raise_or_are_wrongly_typed() -> None:
 # -- a code given with the text: SQLSTATE or number -----------------------------------------
 
 
-@pytest.mark.parametrize(("code", "kind"), [
-    ("08001", Kind.CONNECTION_FAILURE),
-    ("07002", Kind.INVALID_PARAMETER),
-    ("22012", Kind.DIVISION_BY_ZERO),
-    ("28000", Kind.INVALID_PASSWORD),
-    ("40001", Kind.SERIALIZATION_FAILURE),
-    ("42S02", Kind.UNDEFINED_TABLE),
-    ("HYT00", Kind.STATEMENT_TIMEOUT),
-])
+@pytest.mark.parametrize(
+    ("code", "kind"),
+    [
+        ("08001", Kind.CONNECTION_FAILURE),
+        ("07002", Kind.INVALID_PARAMETER),
+        ("22012", Kind.DIVISION_BY_ZERO),
+        ("28000", Kind.INVALID_PASSWORD),
+        ("40001", Kind.SERIALIZATION_FAILURE),
+        ("42S02", Kind.UNDEFINED_TABLE),
+        ("HYT00", Kind.STATEMENT_TIMEOUT),
+    ],
+)
 def test_a_declared_sqlstate_given_as_code_is_a_sqlstate(code: str, kind: Kind) -> None:
     resp = classify_message("error", "mssql", code=code)
     assert (resp.kind, resp.database_error_code, resp.sqlstate) == (kind, code, code)
 
 
-@pytest.mark.parametrize(("code", "kind"), [
-    ("208", Kind.UNDEFINED_TABLE),
-    ("1205", Kind.DEADLOCK_DETECTED),
-    (1205, Kind.DEADLOCK_DETECTED),
-    ("-2", Kind.STATEMENT_TIMEOUT),
-    (-2, Kind.STATEMENT_TIMEOUT),
-    ("40613", Kind.ADMIN_SHUTDOWN),
-    ("20009", Kind.CONNECTION_FAILURE),
-    (8001, Kind.UNKNOWN),  # an int is always a number, even one a SQLSTATE resembles
-])
+@pytest.mark.parametrize(
+    ("code", "kind"),
+    [
+        ("208", Kind.UNDEFINED_TABLE),
+        ("1205", Kind.DEADLOCK_DETECTED),
+        (1205, Kind.DEADLOCK_DETECTED),
+        ("-2", Kind.STATEMENT_TIMEOUT),
+        (-2, Kind.STATEMENT_TIMEOUT),
+        ("40613", Kind.ADMIN_SHUTDOWN),
+        ("20009", Kind.CONNECTION_FAILURE),
+        (8001, Kind.UNKNOWN),  # an int is always a number, even one a SQLSTATE resembles
+    ],
+)
 def test_other_codes_are_sql_server_numbers(code: str | int, kind: Kind) -> None:
     resp = classify_message("error", "mssql", code=code)
     assert (resp.kind, resp.database_error_code, resp.sqlstate) == (kind, str(code), None)
@@ -518,12 +610,27 @@ def test_no_declared_sqlstate_is_also_a_declared_number() -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(state=st.from_regex(r"[0-9A-Z]{5}", fullmatch=True),
-       chain=st.lists(st.sampled_from(["Microsoft", "SQL Server", "unixODBC", "PostgreSQL",
-                                       "ODBC Driver 18 for SQL Server", "", "]", "[["]),
-                      max_size=4),
-       body=st.text(max_size=300), native=st.integers(-(2**40), 2**40),
-       more=st.booleans())
+@given(
+    state=st.from_regex(r"[0-9A-Z]{5}", fullmatch=True),
+    chain=st.lists(
+        st.sampled_from(
+            [
+                "Microsoft",
+                "SQL Server",
+                "unixODBC",
+                "PostgreSQL",
+                "ODBC Driver 18 for SQL Server",
+                "",
+                "]",
+                "[[",
+            ]
+        ),
+        max_size=4,
+    ),
+    body=st.text(max_size=300),
+    native=st.integers(-(2**40), 2**40),
+    more=st.booleans(),
+)
 def test_any_pyodbc_shaped_message_never_raises(
     state: str, chain: list[str], body: str, native: int, more: bool
 ) -> None:

@@ -24,8 +24,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("generate_mysql_codes",
-                                                  ROOT / "tools" / "generate_mysql_codes.py")
+    spec = importlib.util.spec_from_file_location(
+        "generate_mysql_codes", ROOT / "tools" / "generate_mysql_codes.py"
+    )
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -35,6 +36,7 @@ def _generator() -> ModuleType:
 
 
 # -- the generated table ---------------------------------------------------------
+
 
 def test_generated_table_is_up_to_date() -> None:
     if not Path("/usr/include/mariadb/mysqld_error.h").exists():
@@ -51,10 +53,13 @@ def test_generator_rejects_unknown_lines(tmp_path: Path) -> None:
         gen.parse_c_header(header)
 
 
-@pytest.mark.parametrize("text", [
-    "#define ER_A 1000\n#define ER_A 1001\n",
-    "#define ER_A 1000\n#define ER_B 1000\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "#define ER_A 1000\n#define ER_A 1001\n",
+        "#define ER_A 1000\n#define ER_B 1000\n",
+    ],
+)
 def test_generator_rejects_duplicates(tmp_path: Path, text: str) -> None:
     header = tmp_path / "mysqld_error.h"
     header.write_text(text, encoding="utf-8")
@@ -65,35 +70,60 @@ def test_generator_rejects_duplicates(tmp_path: Path, text: str) -> None:
 
 def test_generator_rejects_duplicate_python_symbols(tmp_path: Path) -> None:
     source = tmp_path / "errorcode.py"
-    source.write_text('_MYSQL_VERSION = (8, 0, 27)\nER_A = 1000\nER_A = 1001\n', encoding="utf-8")
+    source.write_text("_MYSQL_VERSION = (8, 0, 27)\nER_A = 1000\nER_A = 1001\n", encoding="utf-8")
     gen = _generator()
     with pytest.raises(gen.SourceError, match="twice"):
         gen.parse_connector_errorcode(source)
 
 
 REQUIRED = {
-    "1213": Kind.DEADLOCK_DETECTED, "1205": Kind.LOCK_NOT_AVAILABLE,
-    "3572": Kind.LOCK_NOT_AVAILABLE, "1451": Kind.FOREIGN_KEY_VIOLATION,
-    "1452": Kind.FOREIGN_KEY_VIOLATION, "1217": Kind.FOREIGN_KEY_VIOLATION,
-    "3730": Kind.DEPENDENT_OBJECTS_STILL_EXIST, "1050": Kind.DUPLICATE_TABLE,
-    "1091": Kind.UNDEFINED_OBJECT, "1049": Kind.UNDEFINED_DATABASE,
-    "1048": Kind.NOT_NULL_VIOLATION, "1142": Kind.INSUFFICIENT_PRIVILEGE,
-    "1143": Kind.INSUFFICIENT_PRIVILEGE, "1044": Kind.INSUFFICIENT_PRIVILEGE,
-    "1227": Kind.INSUFFICIENT_PRIVILEGE, "1045": Kind.INVALID_PASSWORD,
-    "1040": Kind.TOO_MANY_CONNECTIONS, "1203": Kind.TOO_MANY_CONNECTIONS,
-    "1226": Kind.TOO_MANY_CONNECTIONS, "1792": Kind.READ_ONLY, "1290": Kind.READ_ONLY,
-    "3024": Kind.STATEMENT_TIMEOUT, "1969": Kind.STATEMENT_TIMEOUT,
-    "2006": Kind.CONNECTION_LOST, "2013": Kind.CONNECTION_LOST, "2055": Kind.CONNECTION_LOST,
-    "2002": Kind.CONNECTION_FAILURE, "2003": Kind.CONNECTION_FAILURE,
-    "2005": Kind.CONNECTION_MISCONFIGURED, "1062": Kind.UNIQUE_VIOLATION,
-    "1586": Kind.UNIQUE_VIOLATION, "1406": Kind.STRING_DATA_RIGHT_TRUNCATION,
-    "1264": Kind.NUMERIC_VALUE_OUT_OF_RANGE, "1366": Kind.INVALID_TEXT_REPRESENTATION,
-    "1292": Kind.INVALID_TEXT_REPRESENTATION, "1365": Kind.DIVISION_BY_ZERO,
-    "1054": Kind.UNDEFINED_COLUMN, "1146": Kind.UNDEFINED_TABLE,
-    "1052": Kind.AMBIGUOUS_COLUMN, "1305": Kind.UNDEFINED_FUNCTION,
-    "1064": Kind.SYNTAX_ERROR, "1136": Kind.SYNTAX_ERROR, "1210": Kind.INVALID_PARAMETER,
-    "1242": Kind.CARDINALITY_VIOLATION, "3819": Kind.CHECK_VIOLATION,
-    "1701": Kind.DEPENDENT_OBJECTS_STILL_EXIST, "1553": Kind.DEPENDENT_OBJECTS_STILL_EXIST,
+    "1213": Kind.DEADLOCK_DETECTED,
+    "1205": Kind.LOCK_NOT_AVAILABLE,
+    "3572": Kind.LOCK_NOT_AVAILABLE,
+    "1451": Kind.FOREIGN_KEY_VIOLATION,
+    "1452": Kind.FOREIGN_KEY_VIOLATION,
+    "1217": Kind.FOREIGN_KEY_VIOLATION,
+    "3730": Kind.DEPENDENT_OBJECTS_STILL_EXIST,
+    "1050": Kind.DUPLICATE_TABLE,
+    "1091": Kind.UNDEFINED_OBJECT,
+    "1049": Kind.UNDEFINED_DATABASE,
+    "1048": Kind.NOT_NULL_VIOLATION,
+    "1142": Kind.INSUFFICIENT_PRIVILEGE,
+    "1143": Kind.INSUFFICIENT_PRIVILEGE,
+    "1044": Kind.INSUFFICIENT_PRIVILEGE,
+    "1227": Kind.INSUFFICIENT_PRIVILEGE,
+    "1045": Kind.INVALID_PASSWORD,
+    "1040": Kind.TOO_MANY_CONNECTIONS,
+    "1203": Kind.TOO_MANY_CONNECTIONS,
+    "1226": Kind.TOO_MANY_CONNECTIONS,
+    "1792": Kind.READ_ONLY,
+    "1290": Kind.READ_ONLY,
+    "3024": Kind.STATEMENT_TIMEOUT,
+    "1969": Kind.STATEMENT_TIMEOUT,
+    "2006": Kind.CONNECTION_LOST,
+    "2013": Kind.CONNECTION_LOST,
+    "2055": Kind.CONNECTION_LOST,
+    "2002": Kind.CONNECTION_FAILURE,
+    "2003": Kind.CONNECTION_FAILURE,
+    "2005": Kind.CONNECTION_MISCONFIGURED,
+    "1062": Kind.UNIQUE_VIOLATION,
+    "1586": Kind.UNIQUE_VIOLATION,
+    "1406": Kind.STRING_DATA_RIGHT_TRUNCATION,
+    "1264": Kind.NUMERIC_VALUE_OUT_OF_RANGE,
+    "1366": Kind.INVALID_TEXT_REPRESENTATION,
+    "1292": Kind.INVALID_TEXT_REPRESENTATION,
+    "1365": Kind.DIVISION_BY_ZERO,
+    "1054": Kind.UNDEFINED_COLUMN,
+    "1146": Kind.UNDEFINED_TABLE,
+    "1052": Kind.AMBIGUOUS_COLUMN,
+    "1305": Kind.UNDEFINED_FUNCTION,
+    "1064": Kind.SYNTAX_ERROR,
+    "1136": Kind.SYNTAX_ERROR,
+    "1210": Kind.INVALID_PARAMETER,
+    "1242": Kind.CARDINALITY_VIOLATION,
+    "3819": Kind.CHECK_VIOLATION,
+    "1701": Kind.DEPENDENT_OBJECTS_STILL_EXIST,
+    "1553": Kind.DEPENDENT_OBJECTS_STILL_EXIST,
 }
 
 
@@ -106,9 +136,11 @@ def test_required_codes_are_mapped_and_kept(code: str, kind: Kind) -> None:
 def test_every_declared_code_classifies_as_declared() -> None:
     declared = MySQLMapper().declared_codes()
     assert len(declared) > 300
-    wrong = {code: (kind, classify_message("", db_type="mariadb", code=code).kind)
-             for code, kind in declared.items()
-             if classify_message("", db_type="mariadb", code=code).kind is not kind}
+    wrong = {
+        code: (kind, classify_message("", db_type="mariadb", code=code).kind)
+        for code, kind in declared.items()
+        if classify_message("", db_type="mariadb", code=code).kind is not kind
+    }
     assert wrong == {}
 
 
@@ -122,6 +154,7 @@ def test_codes_only_one_server_has_are_covered() -> None:
 
 # -- message shapes (MySQL 8 wording, and MariaDB's where no server case covers it) --------
 
+
 def _mysql(message: str, code: str) -> tuple[object, ...]:
     a = classify_message(message, db_type="mysql", code=code)
     return a.kind, a.affected_resources, a.dependencies, a.constraint, a.schema
@@ -130,7 +163,9 @@ def _mysql(message: str, code: str) -> tuple[object, ...]:
 def test_mysql8_drop_referenced_parent() -> None:
     kind, res, deps, constraint, _ = _mysql(
         "Cannot drop table 'customers' referenced by a foreign key constraint 'sales_ibfk_1'"
-        " on table 'sales'.", "3730")
+        " on table 'sales'.",
+        "3730",
+    )
     assert kind is Kind.DEPENDENT_OBJECTS_STILL_EXIST
     assert res[0] == "customers"
     assert deps == ("sales",)
@@ -159,9 +194,16 @@ def test_mysql8_check_constraint() -> None:
 def test_mysql8_fk_child_row_with_qualified_names() -> None:
     kind, res, deps, constraint, schema = _mysql(
         "Cannot add or update a child row: a foreign key constraint fails (`test`.`orders`,"
-        " CONSTRAINT `fk_c` FOREIGN KEY (`customer_id`) REFERENCES `customers` (`id`))", "1452")
+        " CONSTRAINT `fk_c` FOREIGN KEY (`customer_id`) REFERENCES `customers` (`id`))",
+        "1452",
+    )
     assert (kind, res[0], deps, constraint, schema) == (
-        Kind.FOREIGN_KEY_VIOLATION, "orders", ("customers",), "fk_c", "test")
+        Kind.FOREIGN_KEY_VIOLATION,
+        "orders",
+        ("customers",),
+        "fk_c",
+        "test",
+    )
 
 
 def test_mysql8_unknown_column_in_where_clause() -> None:
@@ -171,53 +213,77 @@ def test_mysql8_unknown_column_in_where_clause() -> None:
 
 
 def test_number_prefixes_of_message_only_input() -> None:
-    cli = classify_message("ERROR 1146 (42S02) at line 1: Table 'test.x' doesn't exist",
-                           db_type="mysql")
-    assert (cli.kind, cli.database_error_code, cli.sqlstate, cli.affected_resources,
-            cli.schema) == (Kind.UNDEFINED_TABLE, "1146", "42S02", ("x",), "test")
-    connector = classify_message("1213 (40001): Deadlock found when trying to get lock;"
-                                 " try restarting transaction", db_type="mariadb")
+    cli = classify_message(
+        "ERROR 1146 (42S02) at line 1: Table 'test.x' doesn't exist", db_type="mysql"
+    )
+    assert (
+        cli.kind,
+        cli.database_error_code,
+        cli.sqlstate,
+        cli.affected_resources,
+        cli.schema,
+    ) == (Kind.UNDEFINED_TABLE, "1146", "42S02", ("x",), "test")
+    connector = classify_message(
+        "1213 (40001): Deadlock found when trying to get lock; try restarting transaction",
+        db_type="mariadb",
+    )
     assert (connector.kind, connector.is_retryable) == (Kind.DEADLOCK_DETECTED, True)
 
 
 def test_unknown_host_through_pymysql_is_misconfiguration() -> None:
     # pymysql reports a failed name lookup as 2003 "can't connect"; retrying cannot help.
-    answer = classify_message("Can't connect to MySQL server on 'nonexistent.invalid'"
-                              " ([Errno -2] Name or service not known)", db_type="mysql",
-                              code=2003)
+    answer = classify_message(
+        "Can't connect to MySQL server on 'nonexistent.invalid'"
+        " ([Errno -2] Name or service not known)",
+        db_type="mysql",
+        code=2003,
+    )
     assert (answer.kind, answer.is_retryable) == (Kind.CONNECTION_MISCONFIGURED, False)
-    mariadb = classify_message("Unknown server host 'nonexistent.invalid' (-2)",
-                               db_type="mariadb", code=2005)
+    mariadb = classify_message(
+        "Unknown server host 'nonexistent.invalid' (-2)", db_type="mariadb", code=2005
+    )
     assert mariadb.kind is Kind.CONNECTION_MISCONFIGURED
 
 
 def test_option_prevents_statement_only_read_only_is_read_only() -> None:
-    read_only = classify_message("The MariaDB server is running with the --read-only option"
-                                 " so it cannot execute this statement", db_type="mysql",
-                                 code=1290)
-    other = classify_message("The MySQL server is running with the --secure-file-priv option"
-                             " so it cannot execute this statement", db_type="mysql", code=1290)
+    read_only = classify_message(
+        "The MariaDB server is running with the --read-only option"
+        " so it cannot execute this statement",
+        db_type="mysql",
+        code=1290,
+    )
+    other = classify_message(
+        "The MySQL server is running with the --secure-file-priv option"
+        " so it cannot execute this statement",
+        db_type="mysql",
+        code=1290,
+    )
     assert read_only.kind is Kind.READ_ONLY
     assert other.kind is not Kind.READ_ONLY
     assert other.database_error_code == "1290"
 
 
 def test_hourly_user_limit_is_not_a_connection_limit() -> None:
-    answer = classify_message("User 'u' has exceeded the 'max_questions' resource"
-                              " (current value: 10)", db_type="mysql", code=1226)
-    assert answer.kind is Kind.CONFIGURATION_LIMIT_EXCEEDED
+    answer = classify_message(
+        "User 'u' has exceeded the 'max_questions' resource (current value: 10)",
+        db_type="mysql",
+        code=1226,
+    )
+    # A per-user hourly allowance, used up: it resets only with time (stop).
+    assert answer.kind is Kind.QUOTA_EXCEEDED
 
 
 def test_ambiguous_number_is_decided_by_the_message() -> None:
-    mariadb = classify_message("CONSTRAINT `chk` failed for `test`.`t`", db_type="mysql",
-                               code=4025)
-    mysql = classify_message("Client interaction timeout; the connection was closed",
-                             db_type="mysql", code=4031)
+    mariadb = classify_message("CONSTRAINT `chk` failed for `test`.`t`", db_type="mysql", code=4025)
+    mysql = classify_message(
+        "Client interaction timeout; the connection was closed", db_type="mysql", code=4031
+    )
     assert (mariadb.kind, mariadb.constraint) == (Kind.CHECK_VIOLATION, "chk")
     assert mysql.kind is Kind.CONNECTION_LOST
 
 
 # -- driver exceptions built by the drivers' own classes --------------------------------
+
 
 def test_pymysql_exception_message_is_the_driver_text() -> None:
     pymysql = require_module("pymysql")
@@ -228,13 +294,20 @@ def test_pymysql_exception_message_is_the_driver_text() -> None:
 
 
 def test_driver_module_detection() -> None:
-    names = {"pymysql.err", "MySQLdb._exceptions", "MySQLdb", "mysql.connector.errors",
-             "mariadb", "aiomysql"}
+    names = {
+        "pymysql.err",
+        "MySQLdb._exceptions",
+        "MySQLdb",
+        "mysql.connector.errors",
+        "mariadb",
+        "aiomysql",
+    }
     for module in names:
         assert ErrorMapperRegistry.name_for_module(module) == "mysql", module
 
 
 # -- robustness -----------------------------------------------------------------
+
 
 class _Junk(Exception):
     errno = "not a number"
@@ -242,12 +315,20 @@ class _Junk(Exception):
     msg = b"bytes"
 
 
-@pytest.mark.parametrize("args", [
-    (), (None,), ("1146", 42), (True, "x"), (10**9, "x"), (b"\xff\xfe", b"\x00"),
-    (1062, "Duplicate entry '" + "'" * 16_000),
-    (1452, "a foreign key constraint fails (" + "`a`." * 4000),
-    (1054, "Unknown column " + "'" * 16_000),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        (),
+        (None,),
+        ("1146", 42),
+        (True, "x"),
+        (10**9, "x"),
+        (b"\xff\xfe", b"\x00"),
+        (1062, "Duplicate entry '" + "'" * 16_000),
+        (1452, "a foreign key constraint fails (" + "`a`." * 4000),
+        (1054, "Unknown column " + "'" * 16_000),
+    ],
+)
 def test_junk_never_raises(args: tuple[object, ...]) -> None:
     answer = classify_error(_Junk(*args), db_type="mysql")
     assert answer.backend in {"mysql", "generic"}
@@ -270,11 +351,19 @@ def _hostile_pymysql_classes() -> list[type[Exception]]:
     pymysql = require_module("pymysql")
     base = pymysql.err.OperationalError
     # pymysql's __init__ sets .sqlstate: the setters accept and drop the value.
-    raising = type("RaisingAttributesError", (base,), {
-        name: property(_raises, lambda _self, _value: None)
-        for name in ("errno", "sqlstate", "msg", "errmsg")})
-    wrong = type("WrongTypedAttributesError", (base,), {
-        "errno": "x", "sqlstate": 42, "msg": b"bytes", "errmsg": None})
+    raising = type(
+        "RaisingAttributesError",
+        (base,),
+        {
+            name: property(_raises, lambda _self, _value: None)
+            for name in ("errno", "sqlstate", "msg", "errmsg")
+        },
+    )
+    wrong = type(
+        "WrongTypedAttributesError",
+        (base,),
+        {"errno": "x", "sqlstate": 42, "msg": b"bytes", "errmsg": None},
+    )
     # args itself raising, or not a tuple: str(exc) still shows the driver's tuple.
     raising_args = type("RaisingArgsError", (base,), {"args": property(_raises)})
     list_args = type("ListArgsError", (base,), {"args": property(lambda _: [1213, "x"])})
@@ -282,13 +371,20 @@ def _hostile_pymysql_classes() -> list[type[Exception]]:
 
 
 @pytest.mark.parametrize("index", range(4))
-@pytest.mark.parametrize(("errno", "text", "kind"), [
-    (1213, "Deadlock found when trying to get lock; try restarting transaction",
-     Kind.DEADLOCK_DETECTED),
-    (1146, "Table 'test.orders' doesn't exist", Kind.UNDEFINED_TABLE),
-])
+@pytest.mark.parametrize(
+    ("errno", "text", "kind"),
+    [
+        (
+            1213,
+            "Deadlock found when trying to get lock; try restarting transaction",
+            Kind.DEADLOCK_DETECTED,
+        ),
+        (1146, "Table 'test.orders' doesn't exist", Kind.UNDEFINED_TABLE),
+    ],
+)
 def test_hostile_pymysql_attributes_fall_back_on_args_and_message(
-        index: int, errno: int, text: str, kind: Kind) -> None:
+    index: int, errno: int, text: str, kind: Kind
+) -> None:
     cls = _hostile_pymysql_classes()[index]
     exc = cls(errno, text)
     mapped = MySQLMapper().map_error(ErrorInput(exc, str(exc), None, "pymysql"))

@@ -28,7 +28,6 @@ from localdata_errors.backends import _postgresql_codes as codes
 from localdata_errors.backends.postgresql import (
     PostgreSQLMapper,
     condition_name,
-    kind_for_sqlstate,
     lookup,
 )
 from tests.conftest import IN_CI, require_module
@@ -62,8 +61,13 @@ def test_check_fails_when_the_table_drifted(source: Path, tmp_path: Path) -> Non
     docs = tmp_path / "postgresql.md"
     docs.write_text(generator.DOCS.read_text(encoding="utf-8"), encoding="utf-8")
     text = generator.TARGET.read_text(encoding="utf-8")
-    drifted.write_text(text.replace('"42P01": ("undefined_table", K.UNDEFINED_TABLE)',
-                                    '"42P01": ("undefined_table", K.UNKNOWN)'), encoding="utf-8")
+    drifted.write_text(
+        text.replace(
+            '"42P01": ("undefined_table", K.UNDEFINED_TABLE)',
+            '"42P01": ("undefined_table", K.UNKNOWN)',
+        ),
+        encoding="utf-8",
+    )
     args = ["--source", str(source), "--output", str(drifted), "--docs", str(docs)]
     assert generator.main(["--check", *args]) == 1
     assert generator.main(args) == 0
@@ -75,8 +79,9 @@ def test_check_fails_when_the_docs_listing_drifted(source: Path, tmp_path: Path)
     docs = tmp_path / "postgresql.md"
     page = generator.DOCS.read_text(encoding="utf-8")
     assert "| `42P01` | undefined_table | `undefined_table` (override) |" in page
-    docs.write_text(page.replace("| `42P01` | undefined_table |", "| `42P01` | gone |"),
-                    encoding="utf-8")
+    docs.write_text(
+        page.replace("| `42P01` | undefined_table |", "| `42P01` | gone |"), encoding="utf-8"
+    )
     args = ["--source", str(source), "--output", str(generator.TARGET), "--docs", str(docs)]
     assert generator.main(["--check", *args]) == 1
     docs.write_text("no markers here", encoding="utf-8")
@@ -94,35 +99,49 @@ def test_every_code_of_errcodes_txt_is_in_the_table(source: Path) -> None:
 
 def test_header_records_source_and_version() -> None:
     text = generator.TARGET.read_text(encoding="utf-8")
-    block = text[text.index(generator.START):text.index(generator.END)]
+    block = text[text.index(generator.START) : text.index(generator.END)]
     assert "PostgreSQL 15: /usr/share/postgresql/15/errcodes.txt (sha256 " in block
 
 
 SECTION = "Section: Class 42 - Syntax Error or Access Rule Violation\n"
 
 
-@pytest.mark.parametrize(("text", "problem"), [
-    (SECTION + "42P01    E    ERRCODE_UNDEFINED_TABLE  undefined_table  extra\n",
-     "not understood"),
-    (SECTION + "42P01    X    ERRCODE_UNDEFINED_TABLE  undefined_table\n", "not understood"),
-    (SECTION + "42P01 E ERRCODE_UNDEFINED_TABLE undefined_table\n"
-               "42P01 E ERRCODE_OTHER_TABLE other_table\n", "listed twice"),
-    (SECTION + "42P01 E ERRCODE_UNDEFINED_TABLE undefined_table\n"
-               "42P02 E ERRCODE_UNDEFINED_TABLE undefined_parameter\n", "listed twice"),
-    (SECTION + "22012 E ERRCODE_DIVISION_BY_ZERO division_by_zero\n", "outside its class"),
-    ("42P01 E ERRCODE_UNDEFINED_TABLE undefined_table\n", "before any section"),
-    (SECTION + "42ZZZ E ERRCODE_ALIAS_ONLY\n", "has no named entry"),
-    ("# only comments\n\n", "no codes"),
-])
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        (
+            SECTION + "42P01    E    ERRCODE_UNDEFINED_TABLE  undefined_table  extra\n",
+            "not understood",
+        ),
+        (SECTION + "42P01    X    ERRCODE_UNDEFINED_TABLE  undefined_table\n", "not understood"),
+        (
+            SECTION + "42P01 E ERRCODE_UNDEFINED_TABLE undefined_table\n"
+            "42P01 E ERRCODE_OTHER_TABLE other_table\n",
+            "listed twice",
+        ),
+        (
+            SECTION + "42P01 E ERRCODE_UNDEFINED_TABLE undefined_table\n"
+            "42P02 E ERRCODE_UNDEFINED_TABLE undefined_parameter\n",
+            "listed twice",
+        ),
+        (SECTION + "22012 E ERRCODE_DIVISION_BY_ZERO division_by_zero\n", "outside its class"),
+        ("42P01 E ERRCODE_UNDEFINED_TABLE undefined_table\n", "before any section"),
+        (SECTION + "42ZZZ E ERRCODE_ALIAS_ONLY\n", "has no named entry"),
+        ("# only comments\n\n", "no codes"),
+    ],
+)
 def test_generator_fails_loudly(text: str, problem: str) -> None:
     with pytest.raises(generator.SourceError, match=problem):
         generator.parse(text, "errcodes.txt")
 
 
 def test_alias_macros_in_other_sections_are_accepted() -> None:
-    text = ("Section: Class 34 - Invalid Cursor Name\n"
-            "34000 E ERRCODE_INVALID_CURSOR_NAME invalid_cursor_name\n" + SECTION +
-            "34000 E ERRCODE_UNDEFINED_CURSOR\n")
+    text = (
+        "Section: Class 34 - Invalid Cursor Name\n"
+        "34000 E ERRCODE_INVALID_CURSOR_NAME invalid_cursor_name\n"
+        + SECTION
+        + "34000 E ERRCODE_UNDEFINED_CURSOR\n"
+    )
     assert [c.sqlstate for c in generator.parse(text, "errcodes.txt")] == ["34000"]
 
 
@@ -148,22 +167,27 @@ def test_strict_lookup_knows_only_the_table() -> None:
     assert condition_name("42ZZZ") is None
 
 
-@pytest.mark.parametrize(("code", "message", "kind"), [
-    ("08ZZZ", "", Kind.CONNECTION_FAILURE),
-    ("23ZZZ", "", Kind.CHECK_VIOLATION),
-    ("23ZZZ", "duplicate key value violates unique constraint", Kind.UNIQUE_VIOLATION),
-    ("40ZZZ", "", Kind.SERIALIZATION_FAILURE),
-    ("42ZZZ", "", Kind.SYNTAX_ERROR),
-    ("42ZZZ", 'relation "x" does not exist', Kind.UNDEFINED_TABLE),
-    ("42ZZZ", "permission denied for table x", Kind.INSUFFICIENT_PRIVILEGE),
-    # Keywords may refine a class fallback only within its category.
-    ("40ZZZ", "relation does not exist", Kind.SERIALIZATION_FAILURE),
-    ("53ZZZ", "", Kind.CONFIGURATION_LIMIT_EXCEEDED),
-    ("57ZZZ", "", Kind.ADMIN_SHUTDOWN),
-    ("ZZ999", "", Kind.UNKNOWN),
-])
+@pytest.mark.parametrize(
+    ("code", "message", "kind"),
+    [
+        ("08ZZZ", "", Kind.CONNECTION_FAILURE),
+        ("23ZZZ", "", Kind.CHECK_VIOLATION),
+        ("23ZZZ", "duplicate key value violates unique constraint", Kind.UNIQUE_VIOLATION),
+        ("40ZZZ", "", Kind.SERIALIZATION_FAILURE),
+        ("42ZZZ", "", Kind.SYNTAX_ERROR),
+        ("42ZZZ", 'relation "x" does not exist', Kind.UNDEFINED_TABLE),
+        ("42ZZZ", "permission denied for table x", Kind.INSUFFICIENT_PRIVILEGE),
+        # Keywords may refine a class fallback only within its category.
+        ("40ZZZ", "relation does not exist", Kind.SERIALIZATION_FAILURE),
+        ("53ZZZ", "", Kind.CONFIGURATION_LIMIT_EXCEEDED),
+        ("57ZZZ", "", Kind.ADMIN_SHUTDOWN),
+        ("ZZ999", "", Kind.UNKNOWN),
+    ],
+)
 def test_lenient_lookup_falls_back_by_class(code: str, message: str, kind: Kind) -> None:
-    assert kind_for_sqlstate(code, message) is kind
+    answer = classify_message(message, "postgresql", code=code)
+    assert answer.kind is kind
+    assert answer.database_error_code == code
 
 
 def test_a_sqlstate_in_the_text_is_read() -> None:
@@ -173,8 +197,9 @@ def test_a_sqlstate_in_the_text_is_read() -> None:
 
 
 def test_an_unknown_code_is_kept_when_the_keywords_decide() -> None:
-    answer = classify_message("something odd happened: deadlock detected", "postgresql",
-                              code="ZZ999")
+    answer = classify_message(
+        "something odd happened: deadlock detected", "postgresql", code="ZZ999"
+    )
     assert answer.database_error_code == "ZZ999"
     assert answer.kind is Kind.DEADLOCK_DETECTED
     assert answer.backend == "postgresql"
@@ -192,34 +217,65 @@ def test_declared_codes_are_classified_so() -> None:
 # -- the decisions the docs explain -----------------------------------------------------
 
 
-@pytest.mark.parametrize(("code", "message", "kind", "retryable"), [
-    ("40001", "could not serialize access due to concurrent update",
-     Kind.SERIALIZATION_FAILURE, True),
-    ("40P01", "deadlock detected", Kind.DEADLOCK_DETECTED, True),
-    ("55P03", 'could not obtain lock on row in relation "accounts"',
-     Kind.LOCK_NOT_AVAILABLE, True),
-    ("55P03", "canceling statement due to lock timeout", Kind.LOCK_NOT_AVAILABLE, True),
-    ("57014", "canceling statement due to statement timeout", Kind.STATEMENT_TIMEOUT, True),
-    ("57014", "canceling statement due to user request", Kind.QUERY_CANCELED, True),
-    ("25P02", "current transaction is aborted, commands ignored until end of transaction block",
-     Kind.TRANSACTION_ABORTED, False),
-    ("57P01", "terminating connection due to administrator command", Kind.ADMIN_SHUTDOWN, True),
-    ("57P02", "terminating connection because of crash of another server process",
-     Kind.ADMIN_SHUTDOWN, True),
-    ("57P03", "the database system is starting up", Kind.ADMIN_SHUTDOWN, True),
-    ("53300", 'too many connections for role "app"', Kind.TOO_MANY_CONNECTIONS, True),
-    ("42501", "permission denied for table accounts", Kind.INSUFFICIENT_PRIVILEGE, False),
-    ("22P02", 'invalid input syntax for type integer: "abc"',
-     Kind.INVALID_TEXT_REPRESENTATION, False),
-    ("2BP01", "cannot drop table customers because other objects depend on it",
-     Kind.DEPENDENT_OBJECTS_STILL_EXIST, False),
-    ("0A000", "cannot truncate a table referenced in a foreign key constraint",
-     Kind.DEPENDENT_OBJECTS_STILL_EXIST, False),
-    ("0A000", "cannot use subquery in check constraint", Kind.FEATURE_NOT_SUPPORTED, False),
-    ("42883", "operator does not exist: integer = text", Kind.DATATYPE_MISMATCH, False),
-    ("28P01", 'password authentication failed for user "app"', Kind.INVALID_PASSWORD, False),
-    ("3D000", 'database "nope" does not exist', Kind.UNDEFINED_DATABASE, False),
-])
+@pytest.mark.parametrize(
+    ("code", "message", "kind", "retryable"),
+    [
+        (
+            "40001",
+            "could not serialize access due to concurrent update",
+            Kind.SERIALIZATION_FAILURE,
+            True,
+        ),
+        ("40P01", "deadlock detected", Kind.DEADLOCK_DETECTED, True),
+        (
+            "55P03",
+            'could not obtain lock on row in relation "accounts"',
+            Kind.LOCK_NOT_AVAILABLE,
+            True,
+        ),
+        ("55P03", "canceling statement due to lock timeout", Kind.LOCK_NOT_AVAILABLE, True),
+        ("57014", "canceling statement due to statement timeout", Kind.STATEMENT_TIMEOUT, True),
+        ("57014", "canceling statement due to user request", Kind.QUERY_CANCELED, True),
+        (
+            "25P02",
+            "current transaction is aborted, commands ignored until end of transaction block",
+            Kind.TRANSACTION_ABORTED,
+            False,
+        ),
+        ("57P01", "terminating connection due to administrator command", Kind.ADMIN_SHUTDOWN, True),
+        (
+            "57P02",
+            "terminating connection because of crash of another server process",
+            Kind.ADMIN_SHUTDOWN,
+            True,
+        ),
+        ("57P03", "the database system is starting up", Kind.ADMIN_SHUTDOWN, True),
+        ("53300", 'too many connections for role "app"', Kind.TOO_MANY_CONNECTIONS, True),
+        ("42501", "permission denied for table accounts", Kind.INSUFFICIENT_PRIVILEGE, False),
+        (
+            "22P02",
+            'invalid input syntax for type integer: "abc"',
+            Kind.INVALID_TEXT_REPRESENTATION,
+            False,
+        ),
+        (
+            "2BP01",
+            "cannot drop table customers because other objects depend on it",
+            Kind.DEPENDENT_OBJECTS_STILL_EXIST,
+            False,
+        ),
+        (
+            "0A000",
+            "cannot truncate a table referenced in a foreign key constraint",
+            Kind.DEPENDENT_OBJECTS_STILL_EXIST,
+            False,
+        ),
+        ("0A000", "cannot use subquery in check constraint", Kind.FEATURE_NOT_SUPPORTED, False),
+        ("42883", "operator does not exist: integer = text", Kind.DATATYPE_MISMATCH, False),
+        ("28P01", 'password authentication failed for user "app"', Kind.INVALID_PASSWORD, False),
+        ("3D000", 'database "nope" does not exist', Kind.UNDEFINED_DATABASE, False),
+    ],
+)
 def test_decisions(code: str, message: str, kind: Kind, retryable: bool) -> None:
     answer = classify_message(message, "postgresql", code=code)
     assert answer.kind is kind
@@ -239,20 +295,28 @@ def test_categories_of_the_contested_codes() -> None:
 # -- names -------------------------------------------------------------------------------
 
 
-FK_CHILD = ('insert or update on table "sales" violates foreign key constraint '
-            '"sales_customer_id_fkey"\nDETAIL:  Key (customer_id)=(42) is not present in '
-            'table "customers".')
-FK_PARENT = ('update or delete on table "customers" violates foreign key constraint '
-             '"sales_customer_id_fkey" on table "sales"\nDETAIL:  Key (id)=(1) is still '
-             'referenced from table "sales".')
-DROP = ("cannot drop table customers because other objects depend on it\n"
-        "DETAIL:  constraint sales_customer_id_fkey on table sales depends on table customers\n"
-        "view vip_customers depends on table customers\n"
-        "function customer_name(integer) depends on type customers\n"
-        "HINT:  Use DROP ... CASCADE to drop the dependent objects too.")
-TRUNCATE = ('cannot truncate a table referenced in a foreign key constraint\nDETAIL:  Table '
-            '"sales" references "customers".\nHINT:  Truncate table "sales" at the same time, '
-            "or use TRUNCATE ... CASCADE.")
+FK_CHILD = (
+    'insert or update on table "sales" violates foreign key constraint '
+    '"sales_customer_id_fkey"\nDETAIL:  Key (customer_id)=(42) is not present in '
+    'table "customers".'
+)
+FK_PARENT = (
+    'update or delete on table "customers" violates foreign key constraint '
+    '"sales_customer_id_fkey" on table "sales"\nDETAIL:  Key (id)=(1) is still '
+    'referenced from table "sales".'
+)
+DROP = (
+    "cannot drop table customers because other objects depend on it\n"
+    "DETAIL:  constraint sales_customer_id_fkey on table sales depends on table customers\n"
+    "view vip_customers depends on table customers\n"
+    "function customer_name(integer) depends on type customers\n"
+    "HINT:  Use DROP ... CASCADE to drop the dependent objects too."
+)
+TRUNCATE = (
+    "cannot truncate a table referenced in a foreign key constraint\nDETAIL:  Table "
+    '"sales" references "customers".\nHINT:  Truncate table "sales" at the same time, '
+    "or use TRUNCATE ... CASCADE."
+)
 
 
 def test_foreign_key_child_names_the_parent_as_dependency() -> None:
@@ -287,36 +351,51 @@ def test_truncate_names_the_referencing_table() -> None:
 def test_drop_role_names_the_objects_it_owns() -> None:
     answer = classify_message(
         'role "app" cannot be dropped because some objects depend on it\n'
-        "DETAIL:  owner of table orders\nprivileges for schema sales", "postgresql", code="2BP01")
+        "DETAIL:  owner of table orders\nprivileges for schema sales",
+        "postgresql",
+        code="2BP01",
+    )
     assert answer.affected_resources == ("app",)
     assert answer.dependencies == ("orders", "sales")
 
 
-@pytest.mark.parametrize(("message", "code", "resources", "schema"), [
-    ('relation "public.Orders" does not exist', "42P01", ("Orders",), "public"),
-    ('relation "Sales.Order Items" does not exist', "42P01", ("Order Items",), "Sales"),
-    ('relation "commandes_été" does not exist', "42P01", ("commandes_été",), None),
-    ("function foo(integer) does not exist", "42883", ("foo",), None),
-    ("function lde.foo(integer, text) does not exist", "42883", ("foo",), "lde"),
-    ('column "x" does not exist', "42703", ("x",), None),
-    ("column t.x does not exist", "42703", ("x", "t"), None),
-    ('column "Total" of relation "Orders" does not exist', "42703", ("Total", "Orders"), None),
-    ('column reference "id" is ambiguous', "42702", ("id",), None),
-    ('schema "archive" does not exist', "3F000", ("archive",), None),
-    ('type "mood" does not exist', "42704", ("mood",), None),
-    ("permission denied for table accounts", "42501", ("accounts",), None),
-    ("permission denied for schema secret", "42501", ("secret",), None),
-    ("must be owner of table accounts", "42501", ("accounts",), None),
-    ('null value in column "name" of relation "customers" violates not-null constraint',
-     "23502", ("name", "customers"), None),
-    ('new row for relation "customers" violates check constraint "customers_age_check"',
-     "23514", ("customers", "customers_age_check"), None),
-    ('could not obtain lock on row in relation "accounts"', "55P03", ("accounts",), None),
-    ('invalid input syntax for type integer: "orders"', "22P02", (), None),
-    ("value too long for type character varying(20)", "22001", (), None),
-])
-def test_names_from_messages(message: str, code: str, resources: tuple[str, ...],
-                             schema: str | None) -> None:
+@pytest.mark.parametrize(
+    ("message", "code", "resources", "schema"),
+    [
+        ('relation "public.Orders" does not exist', "42P01", ("Orders",), "public"),
+        ('relation "Sales.Order Items" does not exist', "42P01", ("Order Items",), "Sales"),
+        ('relation "commandes_été" does not exist', "42P01", ("commandes_été",), None),
+        ("function foo(integer) does not exist", "42883", ("foo",), None),
+        ("function lde.foo(integer, text) does not exist", "42883", ("foo",), "lde"),
+        ('column "x" does not exist', "42703", ("x",), None),
+        ("column t.x does not exist", "42703", ("x", "t"), None),
+        ('column "Total" of relation "Orders" does not exist', "42703", ("Total", "Orders"), None),
+        ('column reference "id" is ambiguous', "42702", ("id",), None),
+        ('schema "archive" does not exist', "3F000", ("archive",), None),
+        ('type "mood" does not exist', "42704", ("mood",), None),
+        ("permission denied for table accounts", "42501", ("accounts",), None),
+        ("permission denied for schema secret", "42501", ("secret",), None),
+        ("must be owner of table accounts", "42501", ("accounts",), None),
+        (
+            'null value in column "name" of relation "customers" violates not-null constraint',
+            "23502",
+            ("name", "customers"),
+            None,
+        ),
+        (
+            'new row for relation "customers" violates check constraint "customers_age_check"',
+            "23514",
+            ("customers", "customers_age_check"),
+            None,
+        ),
+        ('could not obtain lock on row in relation "accounts"', "55P03", ("accounts",), None),
+        ('invalid input syntax for type integer: "orders"', "22P02", (), None),
+        ("value too long for type character varying(20)", "22001", (), None),
+    ],
+)
+def test_names_from_messages(
+    message: str, code: str, resources: tuple[str, ...], schema: str | None
+) -> None:
     answer = classify_message(message, "postgresql", code=code)
     assert answer.affected_resources == resources
     assert answer.schema == schema
@@ -325,46 +404,88 @@ def test_names_from_messages(message: str, code: str, resources: tuple[str, ...]
 def test_context_names_functions_and_relations() -> None:
     answer = classify_message(
         "division by zero\nCONTEXT:  PL/pgSQL function lde_ratio(integer) line 1 at RETURN",
-        "postgresql", code="22012")
+        "postgresql",
+        code="22012",
+    )
     assert answer.affected_resources == ("lde_ratio",)
     answer = classify_message(
         "deadlock detected\nDETAIL:  Process 1 waits for ShareLock on transaction 2; blocked by "
         'process 3.\nCONTEXT:  while updating tuple (0,1) in relation "accounts"',
-        "postgresql", code="40P01")
+        "postgresql",
+        code="40P01",
+    )
     assert answer.affected_resources == ("accounts",)
 
 
 # -- errors without a SQLSTATE -------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("message", "kind", "code"), [
-    ('connection failed: connection to server at "127.0.0.1", port 1 failed: Connection '
-     "refused\n\tIs the server running on that host and accepting TCP/IP connections?",
-     Kind.CONNECTION_FAILURE, None),
-    ('connection to server at "10.0.0.1", port 5432 failed: timeout expired',
-     Kind.CONNECTION_FAILURE, None),
-    ('could not translate host name "db.invalid" to address: Name or service not known',
-     Kind.CONNECTION_MISCONFIGURED, None),
-    ("server does not support SSL, but SSL was required", Kind.CONNECTION_MISCONFIGURED, None),
-    ("SSL SYSCALL error: EOF detected", Kind.CONNECTION_LOST, None),
-    ("server closed the connection unexpectedly\n\tThis probably means the server terminated "
-     "abnormally\n\tbefore or while processing the request.", Kind.CONNECTION_LOST, None),
-    ("the connection is closed", Kind.CONNECTION_LOST, None),
-    ('connection to server at "127.0.0.1", port 5432 failed: FATAL:  password authentication '
-     'failed for user "app"', Kind.INVALID_PASSWORD, "28P01"),
-    ('connection to server at "127.0.0.1", port 5432 failed: FATAL:  role "ghost" does not '
-     "exist", Kind.INVALID_AUTHORIZATION, "28000"),
-    ('connection to server at "127.0.0.1", port 5432 failed: FATAL:  database "nope" does not '
-     "exist", Kind.UNDEFINED_DATABASE, "3D000"),
-    ('connection to server at "127.0.0.1", port 5432 failed: FATAL:  sorry, too many clients '
-     "already", Kind.TOO_MANY_CONNECTIONS, "53300"),
-    ("QueuePool limit of size 5 overflow 10 reached, connection timed out, timeout 30.00",
-     Kind.TOO_MANY_CONNECTIONS, None),
-    ("connection pool exhausted", Kind.TOO_MANY_CONNECTIONS, None),
-    ("the query has 2 placeholders but 1 parameters were passed", Kind.INVALID_PARAMETER, None),
-    ("the server expects 2 arguments for this query, 1 was passed",
-     Kind.INVALID_PARAMETER, None),
-])
+@pytest.mark.parametrize(
+    ("message", "kind", "code"),
+    [
+        (
+            'connection failed: connection to server at "127.0.0.1", port 1 failed: Connection '
+            "refused\n\tIs the server running on that host and accepting TCP/IP connections?",
+            Kind.CONNECTION_FAILURE,
+            None,
+        ),
+        (
+            'connection to server at "10.0.0.1", port 5432 failed: timeout expired',
+            Kind.CONNECTION_FAILURE,
+            None,
+        ),
+        (
+            'could not translate host name "db.invalid" to address: Name or service not known',
+            Kind.CONNECTION_MISCONFIGURED,
+            None,
+        ),
+        ("server does not support SSL, but SSL was required", Kind.CONNECTION_MISCONFIGURED, None),
+        ("SSL SYSCALL error: EOF detected", Kind.CONNECTION_LOST, None),
+        (
+            "server closed the connection unexpectedly\n\tThis probably means the server "
+            "terminated abnormally\n\tbefore or while processing the request.",
+            Kind.CONNECTION_LOST,
+            None,
+        ),
+        ("the connection is closed", Kind.CONNECTION_LOST, None),
+        (
+            'connection to server at "127.0.0.1", port 5432 failed: '
+            'FATAL:  password authentication failed for user "app"',
+            Kind.INVALID_PASSWORD,
+            "28P01",
+        ),
+        (
+            'connection to server at "127.0.0.1", port 5432 failed: '
+            'FATAL:  role "ghost" does not exist',
+            Kind.INVALID_AUTHORIZATION,
+            "28000",
+        ),
+        (
+            'connection to server at "127.0.0.1", port 5432 failed: '
+            'FATAL:  database "nope" does not exist',
+            Kind.UNDEFINED_DATABASE,
+            "3D000",
+        ),
+        (
+            'connection to server at "127.0.0.1", port 5432 failed: '
+            "FATAL:  sorry, too many clients already",
+            Kind.TOO_MANY_CONNECTIONS,
+            "53300",
+        ),
+        (
+            "QueuePool limit of size 5 overflow 10 reached, connection timed out, timeout 30.00",
+            Kind.TOO_MANY_CONNECTIONS,
+            None,
+        ),
+        ("connection pool exhausted", Kind.TOO_MANY_CONNECTIONS, None),
+        ("the query has 2 placeholders but 1 parameters were passed", Kind.INVALID_PARAMETER, None),
+        (
+            "the server expects 2 arguments for this query, 1 was passed",
+            Kind.INVALID_PARAMETER,
+            None,
+        ),
+    ],
+)
 def test_client_errors_without_sqlstate(message: str, kind: Kind, code: str | None) -> None:
     answer = classify_message(message, "postgresql")
     assert answer.kind is kind
@@ -378,20 +499,37 @@ def test_driver_exception_classes_are_detected() -> None:
     asyncpg = require_module("asyncpg")
     cases = [
         (psycopg.OperationalError("the connection is closed"), Kind.CONNECTION_LOST, None),
-        (psycopg.errors.lookup("42P01")('relation "t" does not exist'),
-         Kind.UNDEFINED_TABLE, "42P01"),
+        (
+            psycopg.errors.lookup("42P01")('relation "t" does not exist'),
+            Kind.UNDEFINED_TABLE,
+            "42P01",
+        ),
         (psycopg2.InterfaceError("connection already closed"), Kind.CONNECTION_LOST, None),
-        (asyncpg.exceptions.ConnectionDoesNotExistError(
-            "connection was closed in the middle of operation"), Kind.CONNECTION_LOST, "08003"),
-        (asyncpg.exceptions.TooManyConnectionsError("sorry, too many clients already"),
-         Kind.TOO_MANY_CONNECTIONS, "53300"),
-        (asyncpg.exceptions.InterfaceError(
-            "cannot perform operation: connection is closed"), Kind.CONNECTION_LOST, None),
+        (
+            asyncpg.exceptions.ConnectionDoesNotExistError(
+                "connection was closed in the middle of operation"
+            ),
+            Kind.CONNECTION_LOST,
+            "08003",
+        ),
+        (
+            asyncpg.exceptions.TooManyConnectionsError("sorry, too many clients already"),
+            Kind.TOO_MANY_CONNECTIONS,
+            "53300",
+        ),
+        (
+            asyncpg.exceptions.InterfaceError("cannot perform operation: connection is closed"),
+            Kind.CONNECTION_LOST,
+            None,
+        ),
     ]
     for exc, kind, code in cases:
         answer = classify_error(exc)
         assert (answer.backend, answer.kind, answer.database_error_code) == (
-            "postgresql", kind, code), exc
+            "postgresql",
+            kind,
+            code,
+        ), exc
 
 
 def test_sqlalchemy_pool_timeout_is_too_many_connections() -> None:
@@ -400,8 +538,7 @@ def test_sqlalchemy_pool_timeout_is_too_many_connections() -> None:
 
     from sqlalchemy.pool import QueuePool
 
-    pool = QueuePool(lambda: sqlite3.connect(":memory:"), pool_size=1, max_overflow=0,
-                     timeout=0)
+    pool = QueuePool(lambda: sqlite3.connect(":memory:"), pool_size=1, max_overflow=0, timeout=0)
     held = pool.connect()
     try:
         with pytest.raises(Exception) as info:  # noqa: PT011 - the class is SQLAlchemy's own
@@ -446,16 +583,19 @@ def test_junk_attributes_are_ignored() -> None:
     assert classify_error(_LowerCase("boom")).database_error_code is None
 
 
-@pytest.mark.parametrize("message", [
-    "x" * 20000,
-    '"' * 20000,
-    'relation "' + "a." * 9000,
-    "column " + "a." * 9000 + "b does not exist",
-    "DETAIL:  " + "\n" * 5000 + "CONTEXT:  " + "PL/pgSQL function " * 1000,
-    "\ufffd\x00\udcff" * 3000,
-    "cannot drop table t because other objects depend on it\nDETAIL:  " + "view v depends on "
-    "table t\n" * 2000,
-])
+@pytest.mark.parametrize(
+    "message",
+    [
+        "x" * 20000,
+        '"' * 20000,
+        'relation "' + "a." * 9000,
+        "column " + "a." * 9000 + "b does not exist",
+        "DETAIL:  " + "\n" * 5000 + "CONTEXT:  " + "PL/pgSQL function " * 1000,
+        "\ufffd\x00\udcff" * 3000,
+        "cannot drop table t because other objects depend on it\nDETAIL:  " + "view v depends on "
+        "table t\n" * 2000,
+    ],
+)
 def test_adversarial_messages(message: str) -> None:
     for code in (None, "42P01", "2BP01", "23503", "ZZ999"):
         answer = classify_message(message, "postgresql", code=code)

@@ -42,8 +42,14 @@ def test_real_error_is_classified(env: Env, driver: Driver, spec: Spec) -> None:
     exc = trigger(spec, env, driver)
     answer = classify_error(exc, db_type=db_type_for(exc))
     expected = spec.expected
-    got = (answer.kind, answer.database_error_code, answer.affected_resources,
-           answer.dependencies, answer.constraint, answer.message)
+    got = (
+        answer.kind,
+        answer.database_error_code,
+        answer.affected_resources,
+        answer.dependencies,
+        answer.constraint,
+        answer.message,
+    )
 
     assert answer.kind is expected.kind, got
     assert answer.is_retryable is KIND_TABLE[expected.kind].retryable, got

@@ -20,8 +20,12 @@ from tests.conftest import require_module
 
 pytestmark = pytest.mark.postgresql
 
-PAIRS = [pytest.param(case, driver, id=f"{case.name}-{driver.name}")
-         for case in CASES for driver in DRIVERS if case.applies_to(driver)]
+PAIRS = [
+    pytest.param(case, driver, id=f"{case.name}-{driver.name}")
+    for case in CASES
+    for driver in DRIVERS
+    if case.applies_to(driver)
+]
 
 
 @pytest.fixture(scope="module")
@@ -53,8 +57,15 @@ def test_real_error_is_classified(ctx: Context, case: PgCase, driver: Driver) ->
     exc = trigger(ctx, case, driver)
     expected = case.expected_for(driver)
     answer = classify_error(exc, db_type=case.db_type.get(driver.name))
-    got = (answer.kind, answer.database_error_code, answer.affected_resources,
-           answer.dependencies, answer.constraint, answer.schema, answer.message)
+    got = (
+        answer.kind,
+        answer.database_error_code,
+        answer.affected_resources,
+        answer.dependencies,
+        answer.constraint,
+        answer.schema,
+        answer.message,
+    )
 
     assert answer.kind is expected.kind, got
     info = KIND_TABLE[expected.kind]

@@ -29,37 +29,38 @@ from localdata_errors import (
     NoSuchMapperError,
     hookimpl,
 )
-from localdata_errors.backends.generic import keyword_kind
 from localdata_errors.mapper import driver_attr
 
 __all__ = ["OB_CODES", "SeekDBMapper", "localdata_errors_mappers"]
 
 #: OceanBase's own error numbers (``ob_errno``, sent to MySQL clients without the
 #: sign) and their kinds.  Only numbers checked against OceanBase's error list.
-OB_CODES: Final[Mapping[int, Kind]] = MappingProxyType({
-    4012: Kind.STATEMENT_TIMEOUT,           # OB_TIMEOUT
-    4013: Kind.OUT_OF_MEMORY,               # OB_ALLOCATE_MEMORY_FAILED
-    4030: Kind.OUT_OF_MEMORY,               # OB_TENANT_OUT_OF_MEM
-    4038: Kind.SERIALIZATION_FAILURE,       # OB_NOT_MASTER: leader moved; retry the transaction
-    4042: Kind.INVALID_AUTHORIZATION,       # OB_USER_NOT_EXIST
-    4043: Kind.INVALID_PASSWORD,            # OB_PASSWORD_WRONG
-    4064: Kind.CONNECTION_LOST,             # OB_SESSION_KILLED
-    4078: Kind.DIVISION_BY_ZERO,            # OB_DIVISION_BY_ZERO
-    4101: Kind.DEADLOCK_DETECTED,           # OB_DEAD_LOCK
-    5008: Kind.DUPLICATE_COLUMN,            # OB_ERR_COLUMN_DUPLICATE
-    5015: Kind.AMBIGUOUS_COLUMN,            # OB_ERR_COLUMN_AMBIGUOUS
-    5019: Kind.UNDEFINED_TABLE,             # OB_TABLE_NOT_EXIST
-    5020: Kind.DUPLICATE_TABLE,             # OB_ERR_TABLE_EXIST
-    5024: Kind.UNIQUE_VIOLATION,            # OB_ERR_PRIMARY_KEY_DUPLICATE
-    5025: Kind.DUPLICATE_OBJECT,            # OB_ERR_KEY_NAME_DUPLICATE
-    6002: Kind.SERIALIZATION_FAILURE,       # OB_TRANS_ROLLBACKED: retry the transaction
-    6003: Kind.LOCK_NOT_AVAILABLE,          # OB_ERR_EXCLUSIVE_LOCK_CONFLICT
-    6004: Kind.LOCK_NOT_AVAILABLE,          # OB_ERR_SHARED_LOCK_CONFLICT
-    6005: Kind.LOCK_NOT_AVAILABLE,          # OB_TRY_LOCK_ROW_CONFLICT
-    6210: Kind.STATEMENT_TIMEOUT,           # OB_TRANS_TIMEOUT
-    6211: Kind.TRANSACTION_ABORTED,         # OB_TRANS_KILLED
-    6212: Kind.STATEMENT_TIMEOUT,           # OB_TRANS_STMT_TIMEOUT
-})
+OB_CODES: Final[Mapping[int, Kind]] = MappingProxyType(
+    {
+        4012: Kind.STATEMENT_TIMEOUT,  # OB_TIMEOUT
+        4013: Kind.OUT_OF_MEMORY,  # OB_ALLOCATE_MEMORY_FAILED
+        4030: Kind.OUT_OF_MEMORY,  # OB_TENANT_OUT_OF_MEM
+        4038: Kind.SERIALIZATION_FAILURE,  # OB_NOT_MASTER: leader moved; retry the transaction
+        4042: Kind.INVALID_AUTHORIZATION,  # OB_USER_NOT_EXIST
+        4043: Kind.INVALID_PASSWORD,  # OB_PASSWORD_WRONG
+        4064: Kind.CONNECTION_LOST,  # OB_SESSION_KILLED
+        4078: Kind.DIVISION_BY_ZERO,  # OB_DIVISION_BY_ZERO
+        4101: Kind.DEADLOCK_DETECTED,  # OB_DEAD_LOCK
+        5008: Kind.DUPLICATE_COLUMN,  # OB_ERR_COLUMN_DUPLICATE
+        5015: Kind.AMBIGUOUS_COLUMN,  # OB_ERR_COLUMN_AMBIGUOUS
+        5019: Kind.UNDEFINED_TABLE,  # OB_TABLE_NOT_EXIST
+        5020: Kind.DUPLICATE_TABLE,  # OB_ERR_TABLE_EXIST
+        5024: Kind.UNIQUE_VIOLATION,  # OB_ERR_PRIMARY_KEY_DUPLICATE
+        5025: Kind.DUPLICATE_OBJECT,  # OB_ERR_KEY_NAME_DUPLICATE
+        6002: Kind.SERIALIZATION_FAILURE,  # OB_TRANS_ROLLBACKED: retry the transaction
+        6003: Kind.LOCK_NOT_AVAILABLE,  # OB_ERR_EXCLUSIVE_LOCK_CONFLICT
+        6004: Kind.LOCK_NOT_AVAILABLE,  # OB_ERR_SHARED_LOCK_CONFLICT
+        6005: Kind.LOCK_NOT_AVAILABLE,  # OB_TRY_LOCK_ROW_CONFLICT
+        6210: Kind.STATEMENT_TIMEOUT,  # OB_TRANS_TIMEOUT
+        6211: Kind.TRANSACTION_ABORTED,  # OB_TRANS_KILLED
+        6212: Kind.STATEMENT_TIMEOUT,  # OB_TRANS_STMT_TIMEOUT
+    }
+)
 
 
 def _ob_errno(error: ErrorInput) -> int | None:
@@ -73,8 +74,12 @@ def _ob_errno(error: ErrorInput) -> int | None:
     candidates.append(error.code)
     for candidate in candidates:
         value = candidate
-        if isinstance(value, str) and value.lstrip("-").isdigit() and value.isascii() \
-                and len(value) <= 6:
+        if (
+            isinstance(value, str)
+            and value.lstrip("-").isdigit()
+            and value.isascii()
+            and len(value) <= 6
+        ):
             value = int(value)
         if isinstance(value, int) and not isinstance(value, bool) and 0 < abs(value) < 100_000:
             return abs(value)
@@ -112,7 +117,7 @@ class SeekDBMapper(DatabaseErrorMapper):
         kind = OB_CODES.get(errno) if errno is not None else None
         if kind is None:
             if mapped is None and errno is not None:
-                return MappedError(kind=keyword_kind(error.message), code=str(errno))
+                return MappedError(kind=Kind.UNKNOWN, code=str(errno))
             return mapped
         if mapped is None:
             return MappedError(kind=kind, code=str(errno))

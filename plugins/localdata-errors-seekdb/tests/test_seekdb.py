@@ -37,18 +37,25 @@ def test_registered_through_its_entry_point() -> None:
         assert ErrorMapperRegistry.get_mapper(alias) is info.mapper
 
 
-@pytest.mark.parametrize(("errno", "sqlstate", "message", "kind"), [
-    (6005, "HY000", "Try lock row conflict", Kind.LOCK_NOT_AVAILABLE),
-    (6003, "HY000", "Lock wait timeout exceeded; try restarting transaction",
-     Kind.LOCK_NOT_AVAILABLE),
-    (4012, "HY000", "Timeout", Kind.STATEMENT_TIMEOUT),
-    (6212, "HY000", "Statement is timeout", Kind.STATEMENT_TIMEOUT),
-    (4038, "HY000", "Not master", Kind.SERIALIZATION_FAILURE),
-    (4101, "HY000", "Deadlock", Kind.DEADLOCK_DETECTED),
-    (6002, "HY000", "transaction is rolled back", Kind.SERIALIZATION_FAILURE),
-    (5019, "42S02", "Table doesn't exist", Kind.UNDEFINED_TABLE),
-    (4078, "22012", "Divided by zero", Kind.DIVISION_BY_ZERO),
-])
+@pytest.mark.parametrize(
+    ("errno", "sqlstate", "message", "kind"),
+    [
+        (6005, "HY000", "Try lock row conflict", Kind.LOCK_NOT_AVAILABLE),
+        (
+            6003,
+            "HY000",
+            "Lock wait timeout exceeded; try restarting transaction",
+            Kind.LOCK_NOT_AVAILABLE,
+        ),
+        (4012, "HY000", "Timeout", Kind.STATEMENT_TIMEOUT),
+        (6212, "HY000", "Statement is timeout", Kind.STATEMENT_TIMEOUT),
+        (4038, "HY000", "Not master", Kind.SERIALIZATION_FAILURE),
+        (4101, "HY000", "Deadlock", Kind.DEADLOCK_DETECTED),
+        (6002, "HY000", "transaction is rolled back", Kind.SERIALIZATION_FAILURE),
+        (5019, "42S02", "Table doesn't exist", Kind.UNDEFINED_TABLE),
+        (4078, "22012", "Divided by zero", Kind.DIVISION_BY_ZERO),
+    ],
+)
 def test_oceanbase_codes(errno: int, sqlstate: str, message: str, kind: Kind) -> None:
     answer = classify_error(ob_error(errno, sqlstate, message), db_type="oceanbase")
     assert answer.backend == "seekdb"
@@ -64,8 +71,12 @@ def test_retry_decisions_follow_the_kind_table() -> None:
 
 
 def test_drop_referenced_parent_in_oceanbase_wording() -> None:
-    exc = ob_error(3730, "HY000", "Cannot drop table 'customers' referenced by foreign key"
-                   " constraint 'sales_OBFK_1692342343213' on table 'sales'.")
+    exc = ob_error(
+        3730,
+        "HY000",
+        "Cannot drop table 'customers' referenced by foreign key"
+        " constraint 'sales_OBFK_1692342343213' on table 'sales'.",
+    )
     answer = classify_error(exc, db_type="seekdb")
     assert answer.kind is Kind.DEPENDENT_OBJECTS_STILL_EXIST
     assert answer.affected_resources[0] == "customers"
@@ -77,7 +88,11 @@ def test_mysql_numbers_are_delegated_with_their_names() -> None:
     exc = ob_error(1146, "42S02", "Table 'test.orders' doesn't exist")
     answer = classify_error(exc, db_type="seekdb")
     assert (answer.backend, answer.kind, answer.affected_resources, answer.schema) == (
-        "seekdb", Kind.UNDEFINED_TABLE, ("orders",), "test")
+        "seekdb",
+        Kind.UNDEFINED_TABLE,
+        ("orders",),
+        "test",
+    )
 
 
 def test_without_db_type_pymysql_errors_stay_mysql() -> None:

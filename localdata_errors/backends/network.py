@@ -1,0 +1,157 @@
+"""
+Python's own network exceptions, raised from inside a driver call.
+
+Some drivers let the operating system's error through unwrapped: asyncpg
+raises `ConnectionRefusedError` from `connect()`, `socket.gaierror` for a
+host that does not resolve, `TimeoutError` when its own timeout fires.
+Such an exception belongs to no driver's module, so the core finds the
+driver in its traceback (the first frame of a module a backend claims) and
+the backend answers; what the exception means is the same for every
+backend, and is decided here.
+
+Where in the call it was raised decides whether anything reached the
+server: in the connect phase (a frame of a function named `connect`, or of
+a driver module for connecting) nothing did, so a retry is safe even for a
+write; mid-statement, a write may have committed.
+"""
+
+from __future__ import annotations
+
+import errno
+import socket
+import ssl
+from types import TracebackType
+from typing import Final
+
+from localdata_errors.kinds import Kind, RetrySafety
+from localdata_errors.mapper import MappedError
+
+__all__ = ["NETWORK_ERRORS", "in_connect_phase", "network_error"]
+
+#: The exception classes this module answers for (and their subclasses).
+NETWORK_ERRORS: Final = (OSError, EOFError)
+
+_SAFE: Final = RetrySafety.SAFE
+_IDEMPOTENT: Final = RetrySafety.IDEMPOTENT_ONLY
+
+# getaddrinfo's answers that mean "this name does not exist" (the same call
+# cannot succeed), as opposed to EAI_AGAIN, a resolver that may answer later.
+_NO_SUCH_HOST: Final = frozenset(
+    code
+    for code in (
+        getattr(socket, "EAI_NONAME", None),
+        getattr(socket, "EAI_NODATA", None),
+        getattr(socket, "EAI_SERVICE", None),
+        getattr(socket, "EAI_FAMILY", None),
+        getattr(socket, "EAI_ADDRFAMILY", None),
+    )
+    if code is not None
+)
+
+# errno -> kind, for OSErrors without a more specific class.
+_ERRNO_KINDS: Final[dict[int, Kind]] = {
+    code: kind
+    for name, kind in (
+        ("ECONNREFUSED", Kind.CONNECTION_FAILURE),
+        ("EHOSTUNREACH", Kind.CONNECTION_FAILURE),
+        ("ENETUNREACH", Kind.CONNECTION_FAILURE),
+        ("EHOSTDOWN", Kind.CONNECTION_FAILURE),
+        ("ENETDOWN", Kind.CONNECTION_FAILURE),
+        ("EADDRNOTAVAIL", Kind.CONNECTION_MISCONFIGURED),
+        ("ETIMEDOUT", Kind.CONNECTION_FAILURE),
+        ("ECONNRESET", Kind.CONNECTION_LOST),
+        ("ECONNABORTED", Kind.CONNECTION_LOST),
+        ("EPIPE", Kind.CONNECTION_LOST),
+        ("ENOTCONN", Kind.CONNECTION_LOST),
+        ("ESHUTDOWN", Kind.CONNECTION_LOST),
+        ("ENOENT", Kind.CONNECTION_MISCONFIGURED),  # a Unix socket path that is not there
+        ("EACCES", Kind.CONNECTION_MISCONFIGURED),
+    )
+    if (code := getattr(errno, name, None)) is not None
+}
+
+# getaddrinfo's error numbers by name, for the native code: "EAI_NONAME".
+_EAI_NAMES: Final[dict[int, str]] = {
+    value: name
+    for name in dir(socket)
+    if name.startswith("EAI_") and isinstance(value := getattr(socket, name), int)
+}
+
+_CONNECT_WORDS: Final = ("connect", "_connect", "__connect", "open_connection", "create_connection")
+_FRAME_LIMIT: Final = 64
+
+
+def in_connect_phase(tb: TracebackType | None) -> bool:
+    """
+    Whether a traceback passes through a function that opens a connection.
+
+    Args:
+        tb: The exception's traceback.
+
+    Returns:
+        `True` when a frame's function is named like `connect` (asyncpg's
+        `connect_utils`, psycopg's `connect`, `asyncio`'s
+        `create_connection`, ...).
+    """
+    for _ in range(_FRAME_LIMIT):
+        if tb is None:
+            return False
+        code = tb.tb_frame.f_code
+        name = code.co_name
+        if name.startswith(_CONNECT_WORDS) or "connect_utils" in code.co_filename:
+            return True
+        tb = tb.tb_next
+    return False
+
+
+def network_error(exc: BaseException) -> MappedError | None:
+    """
+    The answer for one of Python's network exceptions.
+
+    Args:
+        exc: An `OSError` (refused, reset, unreachable, timed out, a
+            `socket.gaierror`, an `ssl.SSLError`) or an `EOFError` (the
+            peer closed the stream).
+
+    Returns:
+        The kind, its retry safety for the phase it was raised in, and the
+        errno or the class as the native code; `None` for other exceptions.
+    """
+    if not isinstance(exc, NETWORK_ERRORS):
+        return None
+    connecting = in_connect_phase(exc.__traceback__)
+    code: str | None = type(exc).__name__
+    kind: Kind | None = None
+    if isinstance(exc, socket.gaierror):
+        number = exc.errno
+        kind = Kind.CONNECTION_MISCONFIGURED if number in _NO_SUCH_HOST else Kind.CONNECTION_FAILURE
+        code = _EAI_NAMES.get(number, code) if isinstance(number, int) else code
+        connecting = True
+    elif isinstance(exc, ssl.SSLCertVerificationError):
+        kind, connecting = Kind.CONNECTION_MISCONFIGURED, True
+    elif isinstance(exc, ssl.SSLError):
+        kind = Kind.CONNECTION_FAILURE if connecting else Kind.CONNECTION_LOST
+    elif isinstance(exc, TimeoutError):
+        kind = Kind.CONNECTION_FAILURE if connecting else Kind.STATEMENT_TIMEOUT
+    elif isinstance(exc, ConnectionRefusedError):
+        kind, connecting = Kind.CONNECTION_FAILURE, True
+    elif isinstance(exc, ConnectionError | EOFError):
+        kind = Kind.CONNECTION_FAILURE if connecting else Kind.CONNECTION_LOST
+    else:
+        number = exc.errno
+        if isinstance(number, int):
+            kind = _ERRNO_KINDS.get(number)
+            code = errno.errorcode.get(number, code)
+        if kind is Kind.CONNECTION_LOST and connecting:
+            kind = Kind.CONNECTION_FAILURE
+        if kind is Kind.CONNECTION_FAILURE:
+            connecting = True
+    if kind is None:
+        return None
+    if isinstance(exc, OSError) and isinstance(exc.errno, int) and code == type(exc).__name__:
+        code = errno.errorcode.get(exc.errno, code)
+    # Nothing reached the server while connecting; mid-statement, a write may have.
+    safety = _SAFE if connecting or kind is Kind.CONNECTION_MISCONFIGURED else _IDEMPOTENT
+    if kind is Kind.CONNECTION_MISCONFIGURED:
+        safety = RetrySafety.NOT_APPLICABLE
+    return MappedError(kind, code, None, (), (), None, None, None, None, None, safety)
