@@ -166,8 +166,13 @@ def _text(out: TextIO, color: bool) -> int:
 
 def _jsonl(out: TextIO) -> int:
     for step, resp in _steps():
-        record = {"engine": step.engine, "title": step.title, "sql": step.sql,
-                  "exception": type(step.error).__name__, **resp.to_dict()}
+        record = {
+            "engine": step.engine,
+            "title": step.title,
+            "sql": step.sql,
+            "exception": type(step.error).__name__,
+            **resp.to_dict(),
+        }
         out.write(json.dumps(record, ensure_ascii=False) + "\n")
     return 0
 

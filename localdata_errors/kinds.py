@@ -1,9 +1,9 @@
 """
 The vocabulary: error categories, fine-grained kinds, and the one Kind table.
 
-Every backend maps its native codes to a :class:`Kind`; everything else an
-agent needs (category, retry decision, tool-shape type, JSON-RPC code,
-suggestion) is read from :data:`KIND_TABLE` here, and nowhere else.
+Every backend maps its native codes to a `Kind`; everything else an agent
+needs (category, retry decision, next step, retry safety, tool-shape type,
+JSON-RPC code, suggestion) is read from `KIND_TABLE` here, and nowhere else.
 """
 
 from __future__ import annotations
@@ -14,20 +14,19 @@ from typing import Final, NamedTuple
 
 __all__ = [
     "KIND_TABLE",
+    "Action",
     "ErrorCategory",
     "Kind",
     "KindInfo",
+    "RetrySafety",
     "ToolErrorType",
     "kind_info",
+    "render_suggestion",
 ]
 
 
 class ErrorCategory(StrEnum):
-    """
-    The coarse category: LocalData's eight values, so existing consumers keep working.
-
-    .. versionadded:: 0.1.0
-    """
+    """The coarse category: LocalData's eight values, so existing consumers keep working."""
 
     AUTH_ERROR = "auth_error"
     SCHEMA_ERROR = "schema_error"
@@ -40,11 +39,7 @@ class ErrorCategory(StrEnum):
 
 
 class ToolErrorType(StrEnum):
-    """
-    The ``error_type`` of the tool shape (:meth:`StructuredErrorResponse.to_tool_error`).
-
-    .. versionadded:: 0.1.0
-    """
+    """The `error_type` of the tool shape (`StructuredErrorResponse.to_tool_error`)."""
 
     FOREIGN_KEY_CONSTRAINT = "foreign_key_constraint"
     SYNTAX_ERROR = "syntax_error"
@@ -56,12 +51,50 @@ class ToolErrorType(StrEnum):
     UNKNOWN = "unknown"
 
 
-class Kind(StrEnum):
+class Action(StrEnum):
     """
-    The fine-grained reason, named after PostgreSQL's SQLSTATE condition names.
+    The next step after an error: who acts, and how.
 
-    .. versionadded:: 0.1.0
+    - `fix_query`: the model must change the statement or its arguments
+      (syntax, unknown object, constraint, data).
+    - `retry`: the code backs off and calls again, unchanged, without
+      spending a model turn (deadlock, lock wait, too many connections).
+    - `reconnect`: the code discards the connection, opens a new one, then
+      calls again (the connection was lost).
+    - `rollback`: the session is in a failed transaction: roll it back, then
+      continue (and fix the statement that failed first).
+    - `stop`: neither the model nor the code can help (credentials,
+      privileges, read-only, quota, misconfiguration): tell the user.
     """
+
+    FIX_QUERY = "fix_query"
+    RETRY = "retry"
+    RECONNECT = "reconnect"
+    ROLLBACK = "rollback"
+    STOP = "stop"
+
+
+class RetrySafety(StrEnum):
+    """
+    Whether calling again unchanged is safe for a statement that writes.
+
+    - `safe`: the failed call provably had no effect: it never reached the
+      server (refused connect, DNS failure, pool timeout, login phase) or the
+      server rolled it back (deadlock victim, lock wait, server-side
+      statement timeout).  Safe even for a non-idempotent write.
+    - `idempotent_only`: the connection was lost or timed out mid-statement;
+      a write may have committed.  Retry reads and idempotent writes only,
+      or check first.
+    - `not_applicable`: the same call will not succeed; do not retry it.
+    """
+
+    SAFE = "safe"
+    IDEMPOTENT_ONLY = "idempotent_only"
+    NOT_APPLICABLE = "not_applicable"
+
+
+class Kind(StrEnum):
+    """The fine-grained reason, named after PostgreSQL's SQLSTATE condition names."""
 
     # fix the SQL
     SYNTAX_ERROR = "syntax_error"
@@ -102,6 +135,7 @@ class Kind(StrEnum):
     STATEMENT_TIMEOUT = "statement_timeout"
     QUERY_CANCELED = "query_canceled"
     SNAPSHOT_TOO_OLD = "snapshot_too_old"
+    STATEMENT_COMPLETION_UNKNOWN = "statement_completion_unknown"
     # the connection
     CONNECTION_FAILURE = "connection_failure"
     CONNECTION_LOST = "connection_lost"
@@ -112,6 +146,7 @@ class Kind(StrEnum):
     OUT_OF_MEMORY = "out_of_memory"
     DISK_FULL = "disk_full"
     CONFIGURATION_LIMIT_EXCEEDED = "configuration_limit_exceeded"
+    QUOTA_EXCEEDED = "quota_exceeded"
     IO_ERROR = "io_error"
     DATA_CORRUPTED = "data_corrupted"
     # the data or the statement's execution
@@ -132,17 +167,22 @@ class Kind(StrEnum):
 
 class KindInfo(NamedTuple):
     """
-    What follows from a :class:`Kind`: one row of :data:`KIND_TABLE`.
+    What follows from a `Kind`: one row of `KIND_TABLE`.
 
     Attributes:
         category: The coarse category.
         retryable: Whether the same call may succeed if repeated (after the
-            back-off the kind's hint says).
-        tool_error_type: The tool shape's ``error_type``.
+            back-off `retry_after_ms` says).
+        tool_error_type: The tool shape's `error_type`.
         jsonrpc_code: The JSON-RPC error code (-32000..-32099).
-        suggestion: A template; ``{target}`` and ``{dependency}`` are filled
-            from the response's resources when known.
+        suggestion: A template; `{target}`, `{target_cap}`, `{on_target}`,
+            `{constraint}` and `{dependency}` are filled from the response's
+            names when known.
         actions: Concrete next steps, in order.
+        action: The next step (`Action`).
+        retry_safety: Whether repeating a write is safe (`RetrySafety`).
+        retry_after_ms: How long to wait before the first retry, where the
+            kind says; `None` for kinds not retried.
     """
 
     category: ErrorCategory
@@ -151,6 +191,9 @@ class KindInfo(NamedTuple):
     jsonrpc_code: int
     suggestion: str
     actions: tuple[str, ...]
+    action: Action
+    retry_safety: RetrySafety
+    retry_after_ms: int | None
 
 
 # JSON-RPC server-error codes (the -32000..-32099 range is the server's own).
@@ -165,17 +208,27 @@ JSONRPC_RESOURCE: Final = -32007
 
 _C = ErrorCategory
 _T = ToolErrorType
+_FIX: Final = Action.FIX_QUERY
+_RETRY: Final = Action.RETRY
+_RECONNECT: Final = Action.RECONNECT
+_ROLLBACK: Final = Action.ROLLBACK
+_STOP: Final = Action.STOP
+_SAFE: Final = RetrySafety.SAFE
+_IDEMPOTENT: Final = RetrySafety.IDEMPOTENT_ONLY
+_NA: Final = RetrySafety.NOT_APPLICABLE
 
 
 def _row(
-    category: ErrorCategory,
-    retryable: bool,
-    tool: ToolErrorType,
-    jsonrpc: int,
+    what: tuple[ErrorCategory, bool, ToolErrorType, int],
+    next_step: tuple[Action, RetrySafety, int | None],
     suggestion: str,
     *actions: str,
 ) -> KindInfo:
-    return KindInfo(category, retryable, tool, jsonrpc, suggestion, actions)
+    category, retryable, tool, jsonrpc = what
+    action, safety, after_ms = next_step
+    return KindInfo(
+        category, retryable, tool, jsonrpc, suggestion, actions, action, safety, after_ms
+    )
 
 
 _NOT_FOUND_ACTIONS = (
@@ -199,314 +252,386 @@ _DATA_ACTIONS = (
     "Bind values as parameters instead of formatting them into the SQL",
 )
 
+# Each row: (category, retryable, tool type, JSON-RPC code), (next step,
+# retry safety, first wait in ms), the suggestion, the concrete actions.
+# docs/kinds.md gives the reason for every decision.
 KIND_TABLE: Final[MappingProxyType[Kind, KindInfo]] = MappingProxyType(
     {
         Kind.SYNTAX_ERROR: _row(
-            _C.SYNTAX_ERROR, False, _T.SYNTAX_ERROR, JSONRPC_VALIDATION,
-            "The SQL is malformed{near}. Fix the statement; "
-            "repeating it unchanged will fail again.",
+            (_C.SYNTAX_ERROR, False, _T.SYNTAX_ERROR, JSONRPC_VALIDATION),
+            (_FIX, _NA, None),
+            "The SQL is malformed. Fix the statement; repeating it unchanged will fail again.",
             "Check the SQL near the reported position for typos, missing commas or quotes",
             "Check that keywords and functions exist in this database's dialect",
         ),
         Kind.GROUPING_ERROR: _row(
-            _C.SYNTAX_ERROR, False, _T.SYNTAX_ERROR, JSONRPC_VALIDATION,
+            (_C.SYNTAX_ERROR, False, _T.SYNTAX_ERROR, JSONRPC_VALIDATION),
+            (_FIX, _NA, None),
             "Every selected column must appear in GROUP BY or be used in an aggregate function.",
             "Add the column to GROUP BY, or wrap it in an aggregate such as MAX()",
         ),
         Kind.UNDEFINED_TABLE: _row(
-            _C.SCHEMA_ERROR, False, _T.RESOURCE_NOT_FOUND, JSONRPC_NOT_FOUND,
+            (_C.SCHEMA_ERROR, False, _T.RESOURCE_NOT_FOUND, JSONRPC_NOT_FOUND),
+            (_FIX, _NA, None),
             "The table {target}does not exist. List the tables and check the name.",
             *_NOT_FOUND_ACTIONS,
         ),
         Kind.UNDEFINED_COLUMN: _row(
-            _C.SCHEMA_ERROR, False, _T.RESOURCE_NOT_FOUND, JSONRPC_NOT_FOUND,
+            (_C.SCHEMA_ERROR, False, _T.RESOURCE_NOT_FOUND, JSONRPC_NOT_FOUND),
+            (_FIX, _NA, None),
             "The column {target}does not exist. Describe the table and check the column names.",
             "Describe the table to see its columns",
             "Check the spelling, the case and the table alias of the column",
         ),
         Kind.UNDEFINED_FUNCTION: _row(
-            _C.SCHEMA_ERROR, False, _T.RESOURCE_NOT_FOUND, JSONRPC_NOT_FOUND,
+            (_C.SCHEMA_ERROR, False, _T.RESOURCE_NOT_FOUND, JSONRPC_NOT_FOUND),
+            (_FIX, _NA, None),
             "The function {target}does not exist with these argument types in this database.",
             "Check the function name against this database's dialect",
             "Cast the arguments to the types the function expects",
         ),
         Kind.UNDEFINED_OBJECT: _row(
-            _C.SCHEMA_ERROR, False, _T.RESOURCE_NOT_FOUND, JSONRPC_NOT_FOUND,
+            (_C.SCHEMA_ERROR, False, _T.RESOURCE_NOT_FOUND, JSONRPC_NOT_FOUND),
+            (_FIX, _NA, None),
             "The object {target}does not exist.",
             *_NOT_FOUND_ACTIONS,
         ),
         Kind.UNDEFINED_DATABASE: _row(
-            _C.SCHEMA_ERROR, False, _T.RESOURCE_NOT_FOUND, JSONRPC_NOT_FOUND,
+            (_C.SCHEMA_ERROR, False, _T.RESOURCE_NOT_FOUND, JSONRPC_NOT_FOUND),
+            (_STOP, _NA, None),
             "The database {target}does not exist. Check the database name in the connection.",
             "List the available databases",
             "Create the database first if it should exist",
         ),
         Kind.UNDEFINED_SCHEMA: _row(
-            _C.SCHEMA_ERROR, False, _T.RESOURCE_NOT_FOUND, JSONRPC_NOT_FOUND,
+            (_C.SCHEMA_ERROR, False, _T.RESOURCE_NOT_FOUND, JSONRPC_NOT_FOUND),
+            (_FIX, _NA, None),
             "The schema {target}does not exist.",
             "List the schemas and check the name",
             "Create the schema first if it should exist",
         ),
         Kind.DUPLICATE_TABLE: _row(
-            _C.SCHEMA_ERROR, False, _T.RESOURCE_EXISTS, JSONRPC_CONFLICT,
+            (_C.SCHEMA_ERROR, False, _T.RESOURCE_EXISTS, JSONRPC_CONFLICT),
+            (_FIX, _NA, None),
             "The table {target}already exists.",
             *_EXISTS_ACTIONS,
         ),
         Kind.DUPLICATE_COLUMN: _row(
-            _C.SCHEMA_ERROR, False, _T.RESOURCE_EXISTS, JSONRPC_CONFLICT,
+            (_C.SCHEMA_ERROR, False, _T.RESOURCE_EXISTS, JSONRPC_CONFLICT),
+            (_FIX, _NA, None),
             "The column {target}already exists (or is named twice).",
             "Rename the column, or skip adding it",
             "Use column aliases to make selected names distinct",
         ),
         Kind.DUPLICATE_OBJECT: _row(
-            _C.SCHEMA_ERROR, False, _T.RESOURCE_EXISTS, JSONRPC_CONFLICT,
+            (_C.SCHEMA_ERROR, False, _T.RESOURCE_EXISTS, JSONRPC_CONFLICT),
+            (_FIX, _NA, None),
             "The object {target}already exists.",
             *_EXISTS_ACTIONS,
         ),
         Kind.DUPLICATE_DATABASE: _row(
-            _C.SCHEMA_ERROR, False, _T.RESOURCE_EXISTS, JSONRPC_CONFLICT,
+            (_C.SCHEMA_ERROR, False, _T.RESOURCE_EXISTS, JSONRPC_CONFLICT),
+            (_FIX, _NA, None),
             "The database {target}already exists.",
             *_EXISTS_ACTIONS,
         ),
         Kind.DUPLICATE_SCHEMA: _row(
-            _C.SCHEMA_ERROR, False, _T.RESOURCE_EXISTS, JSONRPC_CONFLICT,
+            (_C.SCHEMA_ERROR, False, _T.RESOURCE_EXISTS, JSONRPC_CONFLICT),
+            (_FIX, _NA, None),
             "The schema {target}already exists.",
             *_EXISTS_ACTIONS,
         ),
         Kind.AMBIGUOUS_COLUMN: _row(
-            _C.SCHEMA_ERROR, False, _T.UNKNOWN, JSONRPC_VALIDATION,
+            (_C.SCHEMA_ERROR, False, _T.UNKNOWN, JSONRPC_VALIDATION),
+            (_FIX, _NA, None),
             "The column {target}is ambiguous: more than one table in the query has it.",
             "Qualify the column with its table name or alias (t.column)",
         ),
         Kind.WRONG_OBJECT_TYPE: _row(
-            _C.SCHEMA_ERROR, False, _T.UNKNOWN, JSONRPC_VALIDATION,
+            (_C.SCHEMA_ERROR, False, _T.UNKNOWN, JSONRPC_VALIDATION),
+            (_FIX, _NA, None),
             "The object {target}is not of the type the statement expects "
             "(for example a view where a table is needed).",
             "Check what kind of object the name refers to",
             "Use the statement that fits it (DROP VIEW for a view, ...)",
         ),
         Kind.INVALID_OBJECT_DEFINITION: _row(
-            _C.SCHEMA_ERROR, False, _T.UNKNOWN, JSONRPC_VALIDATION,
+            (_C.SCHEMA_ERROR, False, _T.UNKNOWN, JSONRPC_VALIDATION),
+            (_FIX, _NA, None),
             "The definition of {target}is invalid.",
             "Check the column types, keys and references in the definition",
         ),
         Kind.UNIQUE_VIOLATION: _row(
-            _C.CONSTRAINT_ERROR, False, _T.UNKNOWN, JSONRPC_CONFLICT,
+            (_C.CONSTRAINT_ERROR, False, _T.UNKNOWN, JSONRPC_CONFLICT),
+            (_FIX, _NA, None),
             "A row with the same unique key already exists{constraint}.",
             "Look up the existing row and update it instead of inserting",
             "Use an upsert (ON CONFLICT / ON DUPLICATE KEY UPDATE) or skip duplicates",
         ),
         Kind.FOREIGN_KEY_VIOLATION: _row(
-            _C.CONSTRAINT_ERROR, False, _T.FOREIGN_KEY_CONSTRAINT, JSONRPC_CONFLICT,
+            (_C.CONSTRAINT_ERROR, False, _T.FOREIGN_KEY_CONSTRAINT, JSONRPC_CONFLICT),
+            (_FIX, _NA, None),
             "A foreign key{constraint} blocks this change{dependency}.",
             "Insert the referenced (parent) row first, or use an existing key",
             "Delete or update the referencing (child) rows first",
         ),
         Kind.NOT_NULL_VIOLATION: _row(
-            _C.CONSTRAINT_ERROR, False, _T.UNKNOWN, JSONRPC_VALIDATION,
+            (_C.CONSTRAINT_ERROR, False, _T.UNKNOWN, JSONRPC_VALIDATION),
+            (_FIX, _NA, None),
             "A required column {target}was given no value (NULL).",
             "Provide a value for every NOT NULL column",
             "Describe the table to see which columns are required",
         ),
         Kind.CHECK_VIOLATION: _row(
-            _C.CONSTRAINT_ERROR, False, _T.UNKNOWN, JSONRPC_VALIDATION,
+            (_C.CONSTRAINT_ERROR, False, _T.UNKNOWN, JSONRPC_VALIDATION),
+            (_FIX, _NA, None),
             "A value breaks a CHECK constraint{constraint}.",
             "Read the constraint's definition and change the value to satisfy it",
         ),
         Kind.EXCLUSION_VIOLATION: _row(
-            _C.CONSTRAINT_ERROR, False, _T.UNKNOWN, JSONRPC_CONFLICT,
+            (_C.CONSTRAINT_ERROR, False, _T.UNKNOWN, JSONRPC_CONFLICT),
+            (_FIX, _NA, None),
             "The row conflicts with an existing row under an exclusion constraint{constraint}.",
             "Find the conflicting row and change one of the two",
         ),
         Kind.DEPENDENT_OBJECTS_STILL_EXIST: _row(
-            _C.CONSTRAINT_ERROR, False, _T.FOREIGN_KEY_CONSTRAINT, JSONRPC_CONFLICT,
+            (_C.CONSTRAINT_ERROR, False, _T.FOREIGN_KEY_CONSTRAINT, JSONRPC_CONFLICT),
+            (_FIX, _NA, None),
             "{target_cap}cannot be changed or removed while other objects depend on it"
             "{dependency}.",
             "Drop or change the dependent objects first, then retry this statement",
             "Or use CASCADE if removing the dependents too is intended",
         ),
         Kind.INVALID_PASSWORD: _row(
-            _C.AUTH_ERROR, False, _T.PERMISSION_DENIED, JSONRPC_PERMISSION,
+            (_C.AUTH_ERROR, False, _T.PERMISSION_DENIED, JSONRPC_PERMISSION),
+            (_STOP, _NA, None),
             "Authentication failed: the user name or password is wrong.",
             "Check the credentials in the connection settings",
             "Ask the user for valid credentials; do not retry with the same ones",
         ),
         Kind.INVALID_AUTHORIZATION: _row(
-            _C.AUTH_ERROR, False, _T.PERMISSION_DENIED, JSONRPC_PERMISSION,
+            (_C.AUTH_ERROR, False, _T.PERMISSION_DENIED, JSONRPC_PERMISSION),
+            (_STOP, _NA, None),
             "The login was refused (unknown, locked or expired account, or not allowed "
             "from this host).",
             "Check the user name and that the account is enabled",
             "Ask an administrator to unlock or renew the account",
         ),
         Kind.INSUFFICIENT_PRIVILEGE: _row(
-            _C.AUTH_ERROR, False, _T.PERMISSION_DENIED, JSONRPC_PERMISSION,
+            (_C.AUTH_ERROR, False, _T.PERMISSION_DENIED, JSONRPC_PERMISSION),
+            (_STOP, _NA, None),
             "The current user lacks the privilege for this operation{on_target}.",
             "Use an object the current user may access",
             "Ask an administrator to GRANT the privilege",
         ),
         Kind.READ_ONLY: _row(
-            _C.AUTH_ERROR, False, _T.PERMISSION_DENIED, JSONRPC_PERMISSION,
+            (_C.AUTH_ERROR, False, _T.PERMISSION_DENIED, JSONRPC_PERMISSION),
+            (_STOP, _NA, None),
             "The database or transaction is read-only: writes are refused.",
             "Run only read statements here",
             "Use a writable connection or transaction for changes",
         ),
         Kind.DEADLOCK_DETECTED: _row(
-            _C.TRANSIENT_ERROR, True, _T.UNKNOWN, JSONRPC_DATABASE,
+            (_C.TRANSIENT_ERROR, True, _T.UNKNOWN, JSONRPC_DATABASE),
+            (_RETRY, _SAFE, 0),
             "The transaction was chosen as a deadlock victim and rolled back; retry it.",
             "Retry the whole transaction at once, with a little random jitter",
             "Touch tables and rows in a consistent order to avoid deadlocks",
         ),
         Kind.SERIALIZATION_FAILURE: _row(
-            _C.TRANSIENT_ERROR, True, _T.UNKNOWN, JSONRPC_DATABASE,
+            (_C.TRANSIENT_ERROR, True, _T.UNKNOWN, JSONRPC_DATABASE),
+            (_RETRY, _SAFE, 0),
             "A concurrent transaction changed the same data; retry the whole transaction.",
             "Roll back and retry the whole transaction",
         ),
         Kind.LOCK_NOT_AVAILABLE: _row(
-            _C.TRANSIENT_ERROR, True, _T.TIMEOUT, JSONRPC_TIMEOUT,
+            (_C.TRANSIENT_ERROR, True, _T.TIMEOUT, JSONRPC_TIMEOUT),
+            (_RETRY, _SAFE, 1000),
             "A lock could not be obtained (another transaction holds it); retry after a back-off.",
             *_LOCK_ACTIONS,
         ),
         Kind.DATABASE_LOCKED: _row(
-            _C.TRANSIENT_ERROR, True, _T.TIMEOUT, JSONRPC_TIMEOUT,
+            (_C.TRANSIENT_ERROR, True, _T.TIMEOUT, JSONRPC_TIMEOUT),
+            (_RETRY, _SAFE, 1000),
             "The database is locked by another connection or process; retry after a back-off.",
             *_LOCK_ACTIONS,
         ),
         Kind.STATEMENT_TIMEOUT: _row(
-            _C.TRANSIENT_ERROR, True, _T.TIMEOUT, JSONRPC_TIMEOUT,
+            (_C.TRANSIENT_ERROR, True, _T.TIMEOUT, JSONRPC_TIMEOUT),
+            (_RETRY, _SAFE, 2000),
             "The statement ran longer than the allowed time and was cancelled.",
             "Narrow the query (filters, LIMIT) or add an index",
             "Retry when the database is less busy, or raise the timeout",
         ),
         Kind.QUERY_CANCELED: _row(
-            _C.TRANSIENT_ERROR, True, _T.TIMEOUT, JSONRPC_TIMEOUT,
+            (_C.TRANSIENT_ERROR, True, _T.TIMEOUT, JSONRPC_TIMEOUT),
+            (_RETRY, _SAFE, 1000),
             "The statement was interrupted before it finished.",
             "Retry if the interruption was not intended",
         ),
         Kind.SNAPSHOT_TOO_OLD: _row(
-            _C.TRANSIENT_ERROR, True, _T.UNKNOWN, JSONRPC_DATABASE,
+            (_C.TRANSIENT_ERROR, True, _T.UNKNOWN, JSONRPC_DATABASE),
+            (_RETRY, _SAFE, 1000),
             "The data the query was reading changed too much while it ran; retry it.",
             "Retry the query, ideally when fewer concurrent writes run",
         ),
+        Kind.STATEMENT_COMPLETION_UNKNOWN: _row(
+            (_C.TRANSIENT_ERROR, True, _T.UNKNOWN, JSONRPC_DATABASE),
+            (_RETRY, _IDEMPOTENT, 1000),
+            "The database cannot tell whether the statement completed (its transaction "
+            "may have committed); check before repeating a write.",
+            "Read back what the statement would have changed before running it again",
+            "Repeat reads and idempotent writes as they are",
+        ),
         Kind.CONNECTION_FAILURE: _row(
-            _C.CONNECTION_ERROR, True, _T.CONNECTION_ERROR, JSONRPC_CONNECTION,
+            (_C.CONNECTION_ERROR, True, _T.CONNECTION_ERROR, JSONRPC_CONNECTION),
+            (_RECONNECT, _SAFE, 1000),
             "Could not connect to the database server.",
             *_CONNECTION_ACTIONS,
         ),
         Kind.CONNECTION_LOST: _row(
-            _C.CONNECTION_ERROR, True, _T.CONNECTION_ERROR, JSONRPC_CONNECTION,
+            (_C.CONNECTION_ERROR, True, _T.CONNECTION_ERROR, JSONRPC_CONNECTION),
+            (_RECONNECT, _IDEMPOTENT, 500),
             "The connection to the database was lost; reconnect before retrying.",
             *_CONNECTION_ACTIONS,
         ),
         Kind.ADMIN_SHUTDOWN: _row(
-            _C.CONNECTION_ERROR, True, _T.CONNECTION_ERROR, JSONRPC_CONNECTION,
+            (_C.CONNECTION_ERROR, True, _T.CONNECTION_ERROR, JSONRPC_CONNECTION),
+            (_RECONNECT, _IDEMPOTENT, 5000),
             "The database server is shutting down, starting up or terminated this session.",
             "Wait a few seconds, reconnect and retry",
         ),
         Kind.CONNECTION_MISCONFIGURED: _row(
-            _C.CONNECTION_ERROR, False, _T.CONNECTION_ERROR, JSONRPC_CONNECTION,
+            (_C.CONNECTION_ERROR, False, _T.CONNECTION_ERROR, JSONRPC_CONNECTION),
+            (_STOP, _NA, None),
             "The connection settings cannot work as given (unknown host or service, "
             "or a database file that cannot be opened).",
             "Check the host, port, service name or file path in the connection settings",
         ),
         Kind.TOO_MANY_CONNECTIONS: _row(
-            _C.RESOURCE_ERROR, True, _T.CONNECTION_ERROR, JSONRPC_RESOURCE,
+            (_C.RESOURCE_ERROR, True, _T.CONNECTION_ERROR, JSONRPC_RESOURCE),
+            (_RETRY, _SAFE, 2000),
             "The server (or this user) has reached its connection limit; retry after a back-off.",
             "Close idle connections or use a connection pool",
             "Retry after a back-off of a few seconds",
         ),
         Kind.OUT_OF_MEMORY: _row(
-            _C.RESOURCE_ERROR, False, _T.UNKNOWN, JSONRPC_RESOURCE,
+            (_C.RESOURCE_ERROR, False, _T.UNKNOWN, JSONRPC_RESOURCE),
+            (_FIX, _NA, None),
             "The database ran out of memory for this statement.",
             "Process less data at once (filters, LIMIT, batches)",
             "Raise the memory limit if this workload needs it",
         ),
         Kind.DISK_FULL: _row(
-            _C.RESOURCE_ERROR, False, _T.UNKNOWN, JSONRPC_RESOURCE,
+            (_C.RESOURCE_ERROR, False, _T.UNKNOWN, JSONRPC_RESOURCE),
+            (_STOP, _NA, None),
             "The database's storage is full.",
             "Free disk space or extend the tablespace; retrying will not help until then",
         ),
         Kind.CONFIGURATION_LIMIT_EXCEEDED: _row(
-            _C.RESOURCE_ERROR, False, _T.UNKNOWN, JSONRPC_RESOURCE,
+            (_C.RESOURCE_ERROR, False, _T.UNKNOWN, JSONRPC_RESOURCE),
+            (_FIX, _NA, None),
             "A configured limit of the database was exceeded.",
             "Split the work into smaller pieces, or raise the limit",
         ),
+        Kind.QUOTA_EXCEEDED: _row(
+            (_C.RESOURCE_ERROR, False, _T.UNKNOWN, JSONRPC_RESOURCE),
+            (_STOP, _NA, None),
+            "A quota of this account, user or project is used up (queries, data scanned, "
+            "updates per hour); it resets over time or an administrator raises it.",
+            "Tell the user which quota was exceeded; do not retry until it resets",
+            "Ask an administrator to raise the quota if the workload needs it",
+        ),
         Kind.IO_ERROR: _row(
-            _C.RESOURCE_ERROR, False, _T.UNKNOWN, JSONRPC_RESOURCE,
+            (_C.RESOURCE_ERROR, False, _T.UNKNOWN, JSONRPC_RESOURCE),
+            (_STOP, _NA, None),
             "The database could not read or write its storage.",
             "Check the storage (permissions, device health, free space)",
         ),
         Kind.DATA_CORRUPTED: _row(
-            _C.RESOURCE_ERROR, False, _T.UNKNOWN, JSONRPC_RESOURCE,
+            (_C.RESOURCE_ERROR, False, _T.UNKNOWN, JSONRPC_RESOURCE),
+            (_STOP, _NA, None),
             "The database's data files are damaged.",
             "Stop writing; restore from a backup or run the database's recovery tool",
         ),
         Kind.DIVISION_BY_ZERO: _row(
-            _C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_VALIDATION,
+            (_C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_VALIDATION),
+            (_FIX, _NA, None),
             "The query divides by zero.",
             "Guard the divisor, e.g. NULLIF(divisor, 0)",
         ),
         Kind.INVALID_TEXT_REPRESENTATION: _row(
-            _C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_VALIDATION,
+            (_C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_VALIDATION),
+            (_FIX, _NA, None),
             "A value cannot be converted to the column's type.",
             *_DATA_ACTIONS,
         ),
         Kind.INVALID_DATETIME_FORMAT: _row(
-            _C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_VALIDATION,
+            (_C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_VALIDATION),
+            (_FIX, _NA, None),
             "A date or time value is not in a format the database accepts.",
-            "Use ISO 8601 (YYYY-MM-DD, YYYY-MM-DD HH:MM:SS) or an explicit format "
-            "function",
+            "Use ISO 8601 (YYYY-MM-DD, YYYY-MM-DD HH:MM:SS) or an explicit format function",
         ),
         Kind.NUMERIC_VALUE_OUT_OF_RANGE: _row(
-            _C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_VALIDATION,
+            (_C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_VALIDATION),
+            (_FIX, _NA, None),
             "A number is too large or too small for its column type.",
             *_DATA_ACTIONS,
         ),
         Kind.STRING_DATA_RIGHT_TRUNCATION: _row(
-            _C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_VALIDATION,
+            (_C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_VALIDATION),
+            (_FIX, _NA, None),
             "A value is too long for its column{on_target}.",
             "Shorten the value, or widen the column",
         ),
         Kind.DATATYPE_MISMATCH: _row(
-            _C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_VALIDATION,
+            (_C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_VALIDATION),
+            (_FIX, _NA, None),
             "A value or expression has the wrong type for where it is used.",
             "Cast the value to the expected type",
-            *_DATA_ACTIONS[:1],
+            "Check the values against the column types and constraints",
         ),
         Kind.CARDINALITY_VIOLATION: _row(
-            _C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_VALIDATION,
+            (_C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_VALIDATION),
+            (_FIX, _NA, None),
             "A subquery or lookup returned more (or fewer) rows than the statement allows.",
             "Make the subquery return one row (a tighter filter, LIMIT 1, or an aggregate)",
         ),
         Kind.INVALID_PARAMETER: _row(
-            _C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_VALIDATION,
+            (_C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_VALIDATION),
+            (_FIX, _NA, None),
             "The statement's parameters or arguments are invalid (count, name or value).",
             "Pass exactly one bound value per placeholder, in the driver's placeholder style",
         ),
         Kind.TRANSACTION_ABORTED: _row(
-            _C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_DATABASE,
+            (_C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_DATABASE),
+            (_ROLLBACK, _NA, None),
             "An earlier statement failed, so the transaction is aborted; roll back first.",
             "ROLLBACK the transaction before anything else",
             "Then fix the statement that failed first and run the transaction again",
         ),
         Kind.INVALID_TRANSACTION_STATE: _row(
-            _C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_VALIDATION,
-            "The statement does not fit the transaction's state (none is open, or one "
-            "already is).",
+            (_C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_VALIDATION),
+            (_FIX, _NA, None),
+            "The statement does not fit the transaction's state (none is open, or one already is).",
             "Pair each BEGIN with one COMMIT or ROLLBACK",
             "Commit or roll back the open transaction before starting another",
         ),
         Kind.FEATURE_NOT_SUPPORTED: _row(
-            _C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_VALIDATION,
+            (_C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_VALIDATION),
+            (_FIX, _NA, None),
             "This database does not support what the statement asks for.",
             "Rewrite the statement with features this database supports",
         ),
         Kind.INTERNAL_ERROR: _row(
-            _C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_DATABASE,
+            (_C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_DATABASE),
+            (_STOP, _NA, None),
             "The database reported an internal error.",
             "Report the error to the database administrator, with the statement",
         ),
         Kind.UNKNOWN: _row(
-            _C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_DATABASE,
+            (_C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_DATABASE),
+            (_FIX, _NA, None),
             "The database reported an error that could not be classified. Read the message.",
             "Read the error message and check the statement",
         ),
@@ -516,14 +641,93 @@ KIND_TABLE: Final[MappingProxyType[Kind, KindInfo]] = MappingProxyType(
 
 def kind_info(kind: Kind) -> KindInfo:
     """
-    Return the :class:`KindInfo` row for *kind*.
+    Return the `KindInfo` row for *kind*.
 
     Args:
-        kind: Any :class:`Kind`.
+        kind: Any `Kind`.
 
     Returns:
-        The row of :data:`KIND_TABLE`.
-
-    .. versionadded:: 0.1.0
+        The row of `KIND_TABLE`.
     """
     return KIND_TABLE[kind]
+
+
+class _Fields(dict[str, str]):
+    """A suggestion template's fields; the ones not given render as nothing."""
+
+    def __missing__(self, key: str) -> str:
+        return "The object " if key == "target_cap" else ""
+
+
+# Each kind's suggestion when no name is known, rendered once.
+_PLAIN: Final[dict[Kind, str]] = {
+    kind: info.suggestion.format_map(_Fields()) for kind, info in KIND_TABLE.items()
+}
+# Templates with one field, split around it once: the common case renders
+# with two concatenations.  Field -> (what the name becomes: before, after).
+_AROUND: Final[dict[str, tuple[str, str]]] = {
+    "target": ("'", "' "),
+    "target_cap": ("'", "' "),
+    "on_target": (" on '", "'"),
+    "constraint": (" (", ")"),
+}
+
+
+def _one_field() -> dict[Kind, tuple[str, str, str, str, str]]:
+    found: dict[Kind, tuple[str, str, str, str, str]] = {}
+    for kind, info in KIND_TABLE.items():
+        parts = info.suggestion.split("{")
+        if len(parts) == 2:
+            field, _, tail = parts[1].partition("}")
+            if field in _AROUND:
+                before, after = _AROUND[field]
+                found[kind] = (field, parts[0], before, after, tail)
+    return found
+
+
+# Kind -> (field, text before it, before the name, after the name, text after it).
+_ONE_FIELD: Final = _one_field()
+
+
+def render_suggestion(
+    kind: Kind,
+    target: str | None = None,
+    constraint: str | None = None,
+    dependencies: tuple[str, ...] = (),
+) -> str:
+    """
+    The kind's suggestion, with the names of the objects involved.
+
+    The template is this module's own; the names are only ever substituted
+    into it, never read as a template themselves, so a table named `p{0}`
+    is just a name.
+
+    Args:
+        kind: The kind.
+        target: The first affected object.
+        constraint: The constraint's name.
+        dependencies: What must change first.
+
+    Returns:
+        One sentence.
+    """
+    if target is None and constraint is None and not dependencies:
+        return _PLAIN[kind]
+    one = _ONE_FIELD.get(kind)
+    if one is not None:
+        field, head, before, after, tail = one
+        value = constraint if field == "constraint" else target
+        return _PLAIN[kind] if not value else f"{head}{before}{value}{after}{tail}"
+    template = KIND_TABLE[kind].suggestion
+    if "{" not in template:
+        return template
+    fields = _Fields()
+    if target:
+        fields["target"] = f"'{target}' "
+        fields["target_cap"] = f"'{target}' "
+        fields["on_target"] = f" on '{target}'"
+    if constraint:
+        fields["constraint"] = f" ({constraint})"
+    if dependencies:
+        fields["dependency"] = f" (change {', '.join(dependencies)} first)"
+    return template.format_map(fields)

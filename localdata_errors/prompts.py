@@ -2,13 +2,11 @@
 Prompt guidance: the text that tells a language model how to use the
 structured error fields and the ``<TOOL_EXECUTION_SUMMARY>`` block.
 
-.. code-block:: python
+```python
+from localdata_errors.prompts import with_error_guidance
 
-    from localdata_errors.prompts import with_error_guidance
-
-    system_prompt = with_error_guidance("You are a careful database assistant.")
-
-.. versionadded:: 0.1.0
+system_prompt = with_error_guidance("You are a careful database assistant.")
+```
 """
 
 from __future__ import annotations
@@ -23,22 +21,23 @@ ERROR_HANDLING_GUIDANCE: Final = """\
 When a tool call fails, read its structured error before acting:
 1. error_type says what went wrong; dependencies name what must change first;
    affected_resources name the tables, columns and constraints involved.
-2. Check <TOOL_EXECUTION_SUMMARY> for state changes since the failure. Retry an
-   operation listed as "Possibly unblocked": its dependencies were resolved.
+2. Check <TOOL_EXECUTION_SUMMARY> for state changes since the failure. Retry a
+   call listed as "Possibly unblocked" exactly as you first sent it (same
+   arguments, same values): its dependencies were resolved.
 3. Otherwise apply suggested_actions (fix the SQL, handle the dependency first).
 4. If is_retryable is false, never repeat the same call unchanged.
 5. If is_retryable is true, wait briefly and retry; roll back first if told to.
 6. Ask the user only when nothing above applies.
 Example: DROP TABLE customers and DROP TABLE products fail with
 foreign_key_constraint, dependencies [sales]. DROP TABLE sales succeeds. The
-summary says "Possibly unblocked: DROP TABLE customers, DROP TABLE products" -
-retry both now instead of giving up.
+summary says "Possibly unblocked: retry `DROP TABLE customers`,
+`DROP TABLE products` unchanged" - send both again now instead of giving up.
 </ERROR_HANDLING>"""
 
 
 def with_error_guidance(system_prompt: str) -> str:
     """
-    Compose a caller's system prompt with :data:`ERROR_HANDLING_GUIDANCE`.
+    Compose a caller's system prompt with `ERROR_HANDLING_GUIDANCE`.
 
     Args:
         system_prompt: The caller's prompt; kept first and unchanged.  A

@@ -1,47 +1,71 @@
 """
-:class:`StructuredErrorResponse`, the one answer, and the shapes it renders to.
+`StructuredErrorResponse`, the one answer, and the shapes it renders to.
+
+The response is a record: it imports the vocabulary (`kinds`) and nothing
+that reads it (retry policies, OpenTelemetry attributes, the MCP server):
+those import it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
-from localdata_errors.kinds import KIND_TABLE, ErrorCategory, Kind, KindInfo
+from localdata_errors.kinds import (
+    KIND_TABLE,
+    Action,
+    ErrorCategory,
+    Kind,
+    KindInfo,
+    RetrySafety,
+    render_suggestion,
+)
+from localdata_errors.redact import redact
 
 if TYPE_CHECKING:
     from datetime import datetime
 
-    from localdata_errors.retry import RetryHint
-
 __all__ = ["StructuredErrorResponse"]
 
 JSONDict = dict[str, Any]
+
+# Read on every rendering: plain dicts of plain strings, built once (an
+# enum's `.value` is a descriptor call, several times dearer than a look-up).
+_TOOL_TYPE: Final[dict[str, str]] = {
+    k.value: i.tool_error_type.value for k, i in KIND_TABLE.items()
+}
+_JSONRPC: Final[dict[str, int]] = {k.value: i.jsonrpc_code for k, i in KIND_TABLE.items()}
+_TEXT: Final[dict[str, str]] = {
+    member.value: member.value
+    for enum in (Kind, Action, RetrySafety, ErrorCategory)
+    for member in enum
+}
 
 
 class StructuredErrorResponse(NamedTuple):
     """
     One database error, classified: what went wrong, whether to retry, what to do next.
 
-    Frozen, slotted, picklable and JSON-serialisable (:meth:`to_json`).  It is
-    a named tuple: built on every classification, it must be cheap to build,
-    and a tuple is the cheapest immutable record Python has.  Build
-    it with :func:`~localdata_errors.classify_error`; every string field is
-    already redacted.
+    Frozen, slotted, picklable and JSON-serialisable (`to_json`).  It is a
+    named tuple: built on every classification, it must be cheap to build,
+    and a tuple is the cheapest immutable record Python has.  Build it with
+    `classify_error`; every string field is already redacted.  To build one
+    by hand (a tool's own refusal, say), use `for_kind`, which fills the
+    kind's decisions from the Kind table.
 
     Attributes:
         error_type: The coarse category.
         kind: The fine-grained reason.
         is_retryable: Whether repeating the same call may succeed.
-        message: The driver's own text (redacted; the ``[SQL: ...]`` trailer
+        message: The driver's own text (redacted; the `[SQL: ...]` trailer
             SQLAlchemy appends is removed).
         suggestion: One sentence on what to do next.
         suggested_actions: Concrete next steps, in order.
         database_error_code: The most specific native code: the SQLSTATE for
-            PostgreSQL, the errno for MySQL/MariaDB, ``ORA-00942``, the SQL
+            PostgreSQL, the errno for MySQL/MariaDB, `ORA-00942`, the SQL
             Server number, the SQLite extended result name.
         sqlstate: The SQLSTATE, where the driver reported one.
         database: The database name the caller passed, else the backend.
-        backend: The name of the mapper that answered (``generic`` for the
+        backend: The name of the mapper that answered (`generic` for the
             keyword fallback).
         affected_resources: Tables, columns, constraints, indexes, functions,
             schemas or databases the error names, unqualified and unquoted.
@@ -50,8 +74,12 @@ class StructuredErrorResponse(NamedTuple):
         constraint: The constraint's name, where known.
         schema: The schema (or database) a qualified name carried, where known.
         driver: The top-level module of the driver that raised, where known.
-
-    .. versionadded:: 0.1.0
+        action: The next step: `fix_query`, `retry`, `reconnect`, `rollback`
+            or `stop` (see `Action`).
+        retry_safety: Whether calling again unchanged is safe for a write:
+            `safe`, `idempotent_only` or `not_applicable` (see `RetrySafety`).
+        retry_after_ms: How long to wait before retrying, where the kind or
+            the server says; `None` otherwise.
     """
 
     error_type: ErrorCategory
@@ -69,6 +97,39 @@ class StructuredErrorResponse(NamedTuple):
     constraint: str | None = None
     schema: str | None = None
     driver: str | None = None
+    action: Action = Action.FIX_QUERY
+    retry_safety: RetrySafety = RetrySafety.NOT_APPLICABLE
+    retry_after_ms: int | None = None
+
+    @classmethod
+    def for_kind(cls, kind: Kind, message: str, **fields: Any) -> StructuredErrorResponse:
+        """
+        Build a response of *kind* with the Kind table's decisions.
+
+        Args:
+            kind: The kind.
+            message: The message (already redacted: nothing here masks it).
+            **fields: Any other field; these win over the table's values.
+
+        Returns:
+            The response.
+
+        Raises:
+            TypeError: A name in *fields* is not a field.
+        """
+        info = KIND_TABLE[kind]
+        base = cls(
+            info.category,
+            kind,
+            info.retryable,
+            message,
+            render_suggestion(kind),
+            info.actions,
+            action=info.action,
+            retry_safety=info.retry_safety,
+            retry_after_ms=info.retry_after_ms,
+        )
+        return base.replace(**fields) if fields else base
 
     def replace(self, **changes: Any) -> StructuredErrorResponse:
         """
@@ -84,36 +145,13 @@ class StructuredErrorResponse(NamedTuple):
 
     @property
     def info(self) -> KindInfo:
-        """The :data:`~localdata_errors.KIND_TABLE` row of this response's kind."""
+        """The `KIND_TABLE` row of this response's kind."""
         return KIND_TABLE[self.kind]
 
     @property
-    def retry_after_hint(self) -> RetryHint:
-        """
-        How to retry, if at all: strategy, first delay, attempts, reconnect or
-        roll back first (see :func:`localdata_errors.retry.retry_after_hint`).
-
-        .. versionadded:: 0.1.0
-        """
-        from localdata_errors.retry import retry_after_hint  # noqa: PLC0415 - avoids a cycle
-
-        return retry_after_hint(self)
-
-    def to_otel_attributes(self) -> dict[str, str | bool | int | float]:
-        """
-        Render OpenTelemetry attributes (database semantic conventions):
-        ``db.system.name``, ``db.response.status_code``, ``error.type``, ...
-
-        .. versionadded:: 0.1.0
-        """
-        from localdata_errors.observability import to_otel_attributes  # noqa: PLC0415
-
-        return to_otel_attributes(self)
-
-    @property
     def error_code(self) -> str:
-        """The kind as UPPER_SNAKE (``UNDEFINED_TABLE``), as the MCP shape names it."""
-        return self.kind.value.upper()
+        """The kind as UPPER_SNAKE (`UNDEFINED_TABLE`), as the MCP shape names it."""
+        return self.kind.upper()
 
     # -- shapes ---------------------------------------------------------------
 
@@ -126,13 +164,13 @@ class StructuredErrorResponse(NamedTuple):
         """
         return {
             "error": True,
-            "error_type": self.error_type.value,
+            "error_type": _TEXT[self.error_type],
             "is_retryable": self.is_retryable,
             "message": self.message,
             "suggestion": self.suggestion,
             "database_error_code": self.database_error_code,
             "database": self.database,
-            "kind": self.kind.value,
+            "kind": _TEXT[self.kind],
             "sqlstate": self.sqlstate,
             "backend": self.backend,
             "suggested_actions": list(self.suggested_actions),
@@ -140,23 +178,35 @@ class StructuredErrorResponse(NamedTuple):
             "dependencies": list(self.dependencies),
             "constraint": self.constraint,
             "schema": self.schema,
+            "action": _TEXT[self.action],
+            "retry_safety": _TEXT[self.retry_safety],
+            "retry_after_ms": self.retry_after_ms,
         }
 
     def to_tool_error(self) -> JSONDict:
         """
         Render the tool shape.
 
-        ``affected_resources``, ``dependencies`` and ``suggested_actions`` are
-        omitted, not empty, when nothing was found.
+        `affected_resources`, `dependencies`, `suggested_actions` and
+        `retry_after_ms` are omitted, not empty, when nothing was found.
 
         Returns:
-            ``{"status": "error", "error", "error_code", "error_type", ...}``.
+            `{"status": "error", "error", "error_code", "error_type", ...}`,
+            with `is_retryable`, `action`, `retry_safety`, `kind` and
+            `suggestion` as additive keys.
         """
+        kind = self.kind
+        text = _TEXT
         out: JSONDict = {
             "status": "error",
             "error": self.message,
             "error_code": self.database_error_code,
-            "error_type": self.info.tool_error_type.value,
+            "error_type": _TOOL_TYPE[kind],
+            "is_retryable": self.is_retryable,
+            "action": text[self.action],
+            "retry_safety": text[self.retry_safety],
+            "kind": text[kind],
+            "suggestion": self.suggestion,
         }
         if self.affected_resources:
             out["affected_resources"] = list(self.affected_resources)
@@ -164,6 +214,8 @@ class StructuredErrorResponse(NamedTuple):
             out["dependencies"] = list(self.dependencies)
         if self.suggested_actions:
             out["suggested_actions"] = list(self.suggested_actions)
+        if self.retry_after_ms is not None:
+            out["retry_after_ms"] = self.retry_after_ms
         return out
 
     def to_jsonrpc_error(
@@ -173,56 +225,63 @@ class StructuredErrorResponse(NamedTuple):
         Render the MCP / JSON-RPC shape.
 
         Args:
-            tool_name: The tool that failed, echoed back.
+            tool_name: The tool that failed, echoed back (masked like the message).
             timestamp: When it failed; now (UTC) by default.
 
         Returns:
-            ``{"success": false, "error_type", "error_code", "jsonrpc_error_code",
-            "message", "details", "suggestions", "tool_name", "timestamp"}``.
+            `{"success": false, "error_type", "error_code", "jsonrpc_error_code",
+            "message", "details", "suggestions", "tool_name", "timestamp"}`.
         """
         from datetime import UTC, datetime  # noqa: PLC0415 - only this shape needs it
 
         when = (timestamp or datetime.now(UTC)).astimezone(UTC)
         return {
             "success": False,
-            "error_type": self.error_type.value,
+            "error_type": _TEXT[self.error_type],
             "error_code": self.error_code,
-            "jsonrpc_error_code": self.info.jsonrpc_code,
+            "jsonrpc_error_code": _JSONRPC[self.kind],
             "message": self.message,
             "details": self._details(),
             "suggestions": [self.suggestion, *self.suggested_actions],
-            "tool_name": tool_name,
+            # The caller's text, echoed: masked like every other field.
+            "tool_name": redact(tool_name) if isinstance(tool_name, str) else tool_name,
             "timestamp": when.isoformat().replace("+00:00", "Z"),
         }
 
     def to_agent_response(self) -> JSONDict:
         """
-        Render the agent-tool shape (n8n style): ``success, error, errorType, details``.
+        Render the agent-tool shape (n8n style): `success, error, errorType, details`.
 
         Returns:
-            A JSON-serialisable dict; ``details`` carries no credentials.
+            A JSON-serialisable dict; `details` carries the suggestion and the
+            next step, and no credentials.
         """
+        details = self._details()
+        details["suggestion"] = self.suggestion
         return {
             "success": False,
             "error": self.message,
-            "errorType": self.error_type.value,
-            "details": self._details(),
+            "errorType": _TEXT[self.error_type],
+            "details": details,
         }
 
     def to_json(self, **dumps_kwargs: Any) -> str:
-        """Serialise :meth:`to_dict` with :func:`json.dumps`."""
+        """Serialise `to_dict` with `json.dumps`."""
         import json  # noqa: PLC0415 - imported on use, to keep the package's import cheap
 
         return json.dumps(self.to_dict(), **dumps_kwargs)
 
     def _details(self) -> JSONDict:
         details: JSONDict = {
-            "kind": self.kind.value,
+            "kind": _TEXT[self.kind],
             "is_retryable": self.is_retryable,
+            "action": _TEXT[self.action],
+            "retry_safety": _TEXT[self.retry_safety],
             "database_error_code": self.database_error_code,
             "backend": self.backend,
         }
         optional = {
+            "retry_after_ms": self.retry_after_ms,
             "sqlstate": self.sqlstate,
             "database": self.database,
             "constraint": self.constraint,

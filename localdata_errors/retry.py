@@ -1,39 +1,35 @@
 """
 Retry helpers: predicates for tenacity and stamina, and a back-off hint per kind.
 
-.. code-block:: python
+```python
+import stamina
+import tenacity
+from localdata_errors.retry import is_retryable_exception, retry_after_hint, retry_if_retryable
 
-    import stamina
-    import tenacity
-    from localdata_errors.retry import is_retryable_exception, retry_after_hint, retry_if_retryable
+@tenacity.retry(retry=retry_if_retryable(), stop=tenacity.stop_after_attempt(5))
+def transfer(): ...
 
-    @tenacity.retry(retry=retry_if_retryable(), stop=tenacity.stop_after_attempt(5))
-    def transfer(): ...
+@stamina.retry(on=is_retryable_exception, attempts=5)
+def transfer_again(): ...
 
-    @stamina.retry(on=is_retryable_exception, attempts=5)
-    def transfer_again(): ...
-
-    hint = retry_after_hint(classify_error(exc))  # RetryHint(strategy="immediate", ...)
-
+hint = retry_after_hint(classify_error(exc))  # RetryHint(strategy="immediate", ...)
+```
 Neither tenacity nor stamina is imported by this module; the tenacity
 predicate imports it when built.  The retry decision itself is
-:func:`~localdata_errors.is_error_retryable`'s.
-
-.. versionadded:: 0.1.0
+`is_error_retryable`'s.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from localdata_errors.classify import is_error_retryable
-from localdata_errors.kinds import Kind
+from localdata_errors.kinds import KIND_TABLE, Action, Kind
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-
     from localdata_errors.response import StructuredErrorResponse
 
 __all__ = [
@@ -83,41 +79,58 @@ class RetryHint:
 
 
 NO_RETRY: Final = RetryHint("none", 0.0, 0)
-_DEFAULT_RETRYABLE: Final = RetryHint("backoff", 1.0, 3, jitter_s=0.5, max_delay_s=10.0)
 
-#: The hint for each kind that has one; every other kind gets :data:`NO_RETRY`
-#: when not retryable, else a short exponential back-off.
+# How to retry each kind that is retried: (strategy, attempts in all, jitter
+# in seconds, cap of the back-off in seconds).  Whether to retry, the next
+# step and the first wait are the Kind table's (`KindInfo.action`,
+# `KindInfo.retry_after_ms`); this table only adds the policy around them.
+_POLICY: Final[dict[Kind, tuple[RetryStrategy, int, float, float]]] = {
+    # The loser's transaction was rolled back (MySQL) or must be (PostgreSQL):
+    # the conflict is over, so retry the whole transaction at once; jitter
+    # keeps two losers from meeting again.
+    Kind.DEADLOCK_DETECTED: ("immediate", 5, 0.1, 1.0),
+    Kind.SERIALIZATION_FAILURE: ("immediate", 5, 0.1, 1.0),
+    # Someone else holds the lock, or every connection slot: give them seconds.
+    Kind.LOCK_NOT_AVAILABLE: ("backoff", 5, 0.5, 30.0),
+    Kind.DATABASE_LOCKED: ("backoff", 5, 0.5, 30.0),
+    Kind.TOO_MANY_CONNECTIONS: ("backoff", 5, 1.0, 60.0),
+    Kind.STATEMENT_TIMEOUT: ("backoff", 2, 1.0, 30.0),
+    Kind.QUERY_CANCELED: ("backoff", 2, 0.5, 10.0),
+    Kind.SNAPSHOT_TOO_OLD: ("backoff", 3, 0.5, 10.0),
+    # The connection is gone: a retry on it fails again.
+    Kind.CONNECTION_FAILURE: ("reconnect", 3, 0.5, 30.0),
+    Kind.CONNECTION_LOST: ("reconnect", 3, 0.5, 30.0),
+    Kind.ADMIN_SHUTDOWN: ("reconnect", 3, 1.0, 60.0),
+}
+_DEFAULT_POLICY: Final[tuple[RetryStrategy, int, float, float]] = ("backoff", 3, 0.5, 10.0)
+
+
+def _hint(kind: Kind, after_ms: int | None) -> RetryHint:
+    info = KIND_TABLE[kind]
+    if info.action is Action.ROLLBACK:
+        # PostgreSQL 25P02, SQL Server 3930: nothing runs until the transaction
+        # is rolled back, and the statement that failed first still needs fixing.
+        return RetryHint("rollback", 0.0, 0, rollback_first=True)
+    strategy, attempts, jitter, cap = _POLICY.get(kind, _DEFAULT_POLICY)
+    delay = (info.retry_after_ms if after_ms is None else after_ms) or 0
+    return RetryHint(
+        strategy,
+        delay / 1000,
+        attempts,
+        reconnect_first=strategy == "reconnect",
+        rollback_first=strategy == "immediate",
+        jitter_s=jitter,
+        max_delay_s=max(cap, delay / 1000),
+    )
+
+
+#: The hint for each kind that is retried or rolled back; every other kind
+#: gets `NO_RETRY`.
 RETRY_HINTS: Final[Mapping[Kind, RetryHint]] = MappingProxyType(
     {
-        # The loser's transaction was rolled back (MySQL) or must be (PostgreSQL):
-        # the conflict is over, so retry the whole transaction at once; jitter
-        # keeps two losers from meeting again.
-        Kind.DEADLOCK_DETECTED: RetryHint(
-            "immediate", 0.0, 5, rollback_first=True, jitter_s=0.1, max_delay_s=1.0
-        ),
-        Kind.SERIALIZATION_FAILURE: RetryHint(
-            "immediate", 0.0, 5, rollback_first=True, jitter_s=0.1, max_delay_s=1.0
-        ),
-        # Someone else holds the lock, or every connection slot: give them seconds.
-        Kind.LOCK_NOT_AVAILABLE: RetryHint("backoff", 1.0, 5, jitter_s=0.5, max_delay_s=30.0),
-        Kind.DATABASE_LOCKED: RetryHint("backoff", 1.0, 5, jitter_s=0.5, max_delay_s=30.0),
-        Kind.TOO_MANY_CONNECTIONS: RetryHint("backoff", 2.0, 5, jitter_s=1.0, max_delay_s=60.0),
-        Kind.STATEMENT_TIMEOUT: RetryHint("backoff", 2.0, 2, jitter_s=1.0, max_delay_s=30.0),
-        Kind.QUERY_CANCELED: RetryHint("backoff", 1.0, 2, jitter_s=0.5, max_delay_s=10.0),
-        Kind.SNAPSHOT_TOO_OLD: RetryHint("backoff", 1.0, 3, jitter_s=0.5, max_delay_s=10.0),
-        # The connection is gone: a retry on it fails again.
-        Kind.CONNECTION_FAILURE: RetryHint(
-            "reconnect", 1.0, 3, reconnect_first=True, jitter_s=0.5, max_delay_s=30.0
-        ),
-        Kind.CONNECTION_LOST: RetryHint(
-            "reconnect", 0.5, 3, reconnect_first=True, jitter_s=0.5, max_delay_s=30.0
-        ),
-        Kind.ADMIN_SHUTDOWN: RetryHint(
-            "reconnect", 5.0, 3, reconnect_first=True, jitter_s=1.0, max_delay_s=60.0
-        ),
-        # PostgreSQL 25P02, SQL Server 3930: nothing runs until the transaction is
-        # rolled back, and the statement that failed first still needs fixing.
-        Kind.TRANSACTION_ABORTED: RetryHint("rollback", 0.0, 0, rollback_first=True),
+        kind: _hint(kind, None)
+        for kind, info in KIND_TABLE.items()
+        if info.retryable or info.action is Action.ROLLBACK
     }
 )
 
@@ -127,16 +140,20 @@ def retry_after_hint(response: StructuredErrorResponse) -> RetryHint:
     The back-off hint for a classified error.
 
     Args:
-        response: From :func:`~localdata_errors.classify_error`.
+        response: From `classify_error`.
 
     Returns:
-        The kind's :class:`RetryHint`; :data:`NO_RETRY` for an error that is
-        not retryable (except that a transaction to roll back still says so).
+        The kind's `RetryHint`, its first wait the response's
+        `retry_after_ms` (the server's own, where it said); `NO_RETRY` for
+        an error that is not retryable, except that a transaction to roll
+        back still says so.
     """
-    hint = RETRY_HINTS.get(response.kind)
-    if hint is not None and (response.is_retryable or hint.rollback_first):
-        return hint if response.is_retryable or not hint.should_retry else NO_RETRY
-    return _DEFAULT_RETRYABLE if response.is_retryable else NO_RETRY
+    kind = response.kind
+    if response.action is Action.ROLLBACK or KIND_TABLE[kind].action is Action.ROLLBACK:
+        return RETRY_HINTS[Kind.TRANSACTION_ABORTED]
+    if not response.is_retryable:
+        return NO_RETRY
+    return _hint(kind, response.retry_after_ms)
 
 
 def is_retryable_exception(exc: BaseException) -> bool:
@@ -147,7 +164,7 @@ def is_retryable_exception(exc: BaseException) -> bool:
         exc: Any exception (a driver's, or a wrapper's such as SQLAlchemy's).
 
     Returns:
-        :func:`~localdata_errors.is_error_retryable`'s answer; never raises.
+        `is_error_retryable`'s answer; never raises.
     """
     return is_error_retryable(exc)
 

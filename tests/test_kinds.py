@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from localdata_errors import KIND_TABLE, ErrorCategory, Kind, ToolErrorType, kind_info
+from localdata_errors import (
+    KIND_TABLE,
+    Action,
+    ErrorCategory,
+    Kind,
+    RetrySafety,
+    ToolErrorType,
+    kind_info,
+)
 
 C = ErrorCategory
 T = ToolErrorType
@@ -16,39 +24,90 @@ def test_every_kind_has_exactly_one_row() -> None:
 
 def test_categories_are_localdatas_eight_values() -> None:
     assert {c.value for c in ErrorCategory} == {
-        "auth_error", "schema_error", "syntax_error", "transient_error",
-        "resource_error", "constraint_error", "connection_error", "query_execution",
+        "auth_error",
+        "schema_error",
+        "syntax_error",
+        "transient_error",
+        "resource_error",
+        "constraint_error",
+        "connection_error",
+        "query_execution",
     }
 
 
 # (kind, category, retryable) exactly as the design's starting table fixes them.
 DESIGN_TABLE = [
     (Kind.SYNTAX_ERROR, C.SYNTAX_ERROR, False),
-    *[(k, C.SCHEMA_ERROR, False) for k in (
-        Kind.UNDEFINED_TABLE, Kind.UNDEFINED_COLUMN, Kind.UNDEFINED_FUNCTION,
-        Kind.UNDEFINED_OBJECT, Kind.UNDEFINED_DATABASE, Kind.UNDEFINED_SCHEMA,
-        Kind.DUPLICATE_TABLE, Kind.DUPLICATE_COLUMN, Kind.DUPLICATE_OBJECT,
-        Kind.DUPLICATE_DATABASE, Kind.DUPLICATE_SCHEMA, Kind.AMBIGUOUS_COLUMN)],
-    *[(k, C.CONSTRAINT_ERROR, False) for k in (
-        Kind.UNIQUE_VIOLATION, Kind.FOREIGN_KEY_VIOLATION, Kind.NOT_NULL_VIOLATION,
-        Kind.CHECK_VIOLATION, Kind.EXCLUSION_VIOLATION, Kind.DEPENDENT_OBJECTS_STILL_EXIST)],
-    *[(k, C.AUTH_ERROR, False) for k in (
-        Kind.INVALID_PASSWORD, Kind.INVALID_AUTHORIZATION, Kind.INSUFFICIENT_PRIVILEGE,
-        Kind.READ_ONLY)],
-    *[(k, C.TRANSIENT_ERROR, True) for k in (
-        Kind.DEADLOCK_DETECTED, Kind.SERIALIZATION_FAILURE, Kind.LOCK_NOT_AVAILABLE,
-        Kind.DATABASE_LOCKED, Kind.STATEMENT_TIMEOUT)],
-    *[(k, C.CONNECTION_ERROR, True) for k in (
-        Kind.CONNECTION_FAILURE, Kind.CONNECTION_LOST, Kind.ADMIN_SHUTDOWN)],
+    *[
+        (k, C.SCHEMA_ERROR, False)
+        for k in (
+            Kind.UNDEFINED_TABLE,
+            Kind.UNDEFINED_COLUMN,
+            Kind.UNDEFINED_FUNCTION,
+            Kind.UNDEFINED_OBJECT,
+            Kind.UNDEFINED_DATABASE,
+            Kind.UNDEFINED_SCHEMA,
+            Kind.DUPLICATE_TABLE,
+            Kind.DUPLICATE_COLUMN,
+            Kind.DUPLICATE_OBJECT,
+            Kind.DUPLICATE_DATABASE,
+            Kind.DUPLICATE_SCHEMA,
+            Kind.AMBIGUOUS_COLUMN,
+        )
+    ],
+    *[
+        (k, C.CONSTRAINT_ERROR, False)
+        for k in (
+            Kind.UNIQUE_VIOLATION,
+            Kind.FOREIGN_KEY_VIOLATION,
+            Kind.NOT_NULL_VIOLATION,
+            Kind.CHECK_VIOLATION,
+            Kind.EXCLUSION_VIOLATION,
+            Kind.DEPENDENT_OBJECTS_STILL_EXIST,
+        )
+    ],
+    *[
+        (k, C.AUTH_ERROR, False)
+        for k in (
+            Kind.INVALID_PASSWORD,
+            Kind.INVALID_AUTHORIZATION,
+            Kind.INSUFFICIENT_PRIVILEGE,
+            Kind.READ_ONLY,
+        )
+    ],
+    *[
+        (k, C.TRANSIENT_ERROR, True)
+        for k in (
+            Kind.DEADLOCK_DETECTED,
+            Kind.SERIALIZATION_FAILURE,
+            Kind.LOCK_NOT_AVAILABLE,
+            Kind.DATABASE_LOCKED,
+            Kind.STATEMENT_TIMEOUT,
+        )
+    ],
+    *[
+        (k, C.CONNECTION_ERROR, True)
+        for k in (Kind.CONNECTION_FAILURE, Kind.CONNECTION_LOST, Kind.ADMIN_SHUTDOWN)
+    ],
     (Kind.CONNECTION_MISCONFIGURED, C.CONNECTION_ERROR, False),
     (Kind.TOO_MANY_CONNECTIONS, C.RESOURCE_ERROR, True),
-    *[(k, C.RESOURCE_ERROR, False) for k in (
-        Kind.OUT_OF_MEMORY, Kind.DISK_FULL, Kind.CONFIGURATION_LIMIT_EXCEEDED)],
-    *[(k, C.QUERY_EXECUTION, False) for k in (
-        Kind.DIVISION_BY_ZERO, Kind.INVALID_TEXT_REPRESENTATION,
-        Kind.NUMERIC_VALUE_OUT_OF_RANGE, Kind.STRING_DATA_RIGHT_TRUNCATION,
-        Kind.DATATYPE_MISMATCH, Kind.INVALID_PARAMETER, Kind.TRANSACTION_ABORTED,
-        Kind.FEATURE_NOT_SUPPORTED)],
+    *[
+        (k, C.RESOURCE_ERROR, False)
+        for k in (Kind.OUT_OF_MEMORY, Kind.DISK_FULL, Kind.CONFIGURATION_LIMIT_EXCEEDED)
+    ],
+    *[
+        (k, C.QUERY_EXECUTION, False)
+        for k in (
+            Kind.DIVISION_BY_ZERO,
+            Kind.INVALID_TEXT_REPRESENTATION,
+            Kind.NUMERIC_VALUE_OUT_OF_RANGE,
+            Kind.STRING_DATA_RIGHT_TRUNCATION,
+            Kind.DATATYPE_MISMATCH,
+            Kind.INVALID_PARAMETER,
+            Kind.TRANSACTION_ABORTED,
+            Kind.FEATURE_NOT_SUPPORTED,
+        )
+    ],
 ]
 
 
@@ -60,18 +119,33 @@ def test_design_decisions(kind: Kind, category: ErrorCategory, retryable: bool) 
 
 TOOL_TYPES = {
     T.RESOURCE_NOT_FOUND: {
-        Kind.UNDEFINED_TABLE, Kind.UNDEFINED_COLUMN, Kind.UNDEFINED_FUNCTION,
-        Kind.UNDEFINED_OBJECT, Kind.UNDEFINED_DATABASE, Kind.UNDEFINED_SCHEMA},
+        Kind.UNDEFINED_TABLE,
+        Kind.UNDEFINED_COLUMN,
+        Kind.UNDEFINED_FUNCTION,
+        Kind.UNDEFINED_OBJECT,
+        Kind.UNDEFINED_DATABASE,
+        Kind.UNDEFINED_SCHEMA,
+    },
     T.RESOURCE_EXISTS: {
-        Kind.DUPLICATE_TABLE, Kind.DUPLICATE_COLUMN, Kind.DUPLICATE_OBJECT,
-        Kind.DUPLICATE_DATABASE, Kind.DUPLICATE_SCHEMA},
+        Kind.DUPLICATE_TABLE,
+        Kind.DUPLICATE_COLUMN,
+        Kind.DUPLICATE_OBJECT,
+        Kind.DUPLICATE_DATABASE,
+        Kind.DUPLICATE_SCHEMA,
+    },
     T.FOREIGN_KEY_CONSTRAINT: {Kind.FOREIGN_KEY_VIOLATION, Kind.DEPENDENT_OBJECTS_STILL_EXIST},
     T.PERMISSION_DENIED: {
-        Kind.INVALID_PASSWORD, Kind.INVALID_AUTHORIZATION, Kind.INSUFFICIENT_PRIVILEGE,
-        Kind.READ_ONLY},
+        Kind.INVALID_PASSWORD,
+        Kind.INVALID_AUTHORIZATION,
+        Kind.INSUFFICIENT_PRIVILEGE,
+        Kind.READ_ONLY,
+    },
     T.TIMEOUT: {
-        Kind.STATEMENT_TIMEOUT, Kind.LOCK_NOT_AVAILABLE, Kind.DATABASE_LOCKED,
-        Kind.QUERY_CANCELED},
+        Kind.STATEMENT_TIMEOUT,
+        Kind.LOCK_NOT_AVAILABLE,
+        Kind.DATABASE_LOCKED,
+        Kind.QUERY_CANCELED,
+    },
     T.SYNTAX_ERROR: {Kind.SYNTAX_ERROR, Kind.GROUPING_ERROR},
 }
 
@@ -80,14 +154,22 @@ def test_tool_error_types_follow_the_mapping() -> None:
     for kind, info in KIND_TABLE.items():
         expected = next((t for t, kinds in TOOL_TYPES.items() if kind in kinds), None)
         if expected is None:
-            expected = (T.CONNECTION_ERROR if info.category is C.CONNECTION_ERROR
-                        or kind is Kind.TOO_MANY_CONNECTIONS else T.UNKNOWN)
+            expected = (
+                T.CONNECTION_ERROR
+                if info.category is C.CONNECTION_ERROR or kind is Kind.TOO_MANY_CONNECTIONS
+                else T.UNKNOWN
+            )
         assert info.tool_error_type is expected, kind
 
 
 def test_unique_and_deadlock_are_unknown_in_the_tool_shape() -> None:
-    for kind in (Kind.UNIQUE_VIOLATION, Kind.NOT_NULL_VIOLATION, Kind.CHECK_VIOLATION,
-                 Kind.DEADLOCK_DETECTED, Kind.DIVISION_BY_ZERO):
+    for kind in (
+        Kind.UNIQUE_VIOLATION,
+        Kind.NOT_NULL_VIOLATION,
+        Kind.CHECK_VIOLATION,
+        Kind.DEADLOCK_DETECTED,
+        Kind.DIVISION_BY_ZERO,
+    ):
         assert kind_info(kind).tool_error_type is T.UNKNOWN
 
 
@@ -104,3 +186,73 @@ def test_every_kind_suggests_something_concrete() -> None:
     for kind, info in KIND_TABLE.items():
         assert info.suggestion.strip(), kind
         assert info.actions, kind
+
+
+# The next step as the design states it (DESIGN.md, "The response"): the
+# model's loop, the code's loop (retry unchanged, or after a reconnect), a
+# rollback, or stop and tell the user.
+MODEL_LOOP = {
+    Kind.SYNTAX_ERROR,
+    Kind.UNDEFINED_TABLE,
+    Kind.UNDEFINED_COLUMN,
+    Kind.UNDEFINED_FUNCTION,
+    Kind.UNIQUE_VIOLATION,
+    Kind.FOREIGN_KEY_VIOLATION,
+    Kind.NOT_NULL_VIOLATION,
+    Kind.CHECK_VIOLATION,
+    Kind.DIVISION_BY_ZERO,
+    Kind.INVALID_TEXT_REPRESENTATION,
+    Kind.NUMERIC_VALUE_OUT_OF_RANGE,
+    Kind.STRING_DATA_RIGHT_TRUNCATION,
+    Kind.DATATYPE_MISMATCH,
+}
+CODE_LOOP = {
+    Kind.DEADLOCK_DETECTED,
+    Kind.SERIALIZATION_FAILURE,
+    Kind.LOCK_NOT_AVAILABLE,
+    Kind.CONNECTION_LOST,
+    Kind.TOO_MANY_CONNECTIONS,
+}
+STOP = {
+    Kind.INVALID_PASSWORD,
+    Kind.INVALID_AUTHORIZATION,
+    Kind.INSUFFICIENT_PRIVILEGE,
+    Kind.READ_ONLY,
+    Kind.DISK_FULL,
+    Kind.QUOTA_EXCEEDED,
+    Kind.CONNECTION_MISCONFIGURED,
+}
+
+
+@pytest.mark.parametrize("kind", sorted(MODEL_LOOP))
+def test_what_the_model_must_change_is_fix_query(kind: Kind) -> None:
+    assert KIND_TABLE[kind].action is Action.FIX_QUERY
+    assert KIND_TABLE[kind].retry_safety is RetrySafety.NOT_APPLICABLE
+
+
+@pytest.mark.parametrize("kind", sorted(CODE_LOOP))
+def test_what_the_code_retries_never_spends_a_model_turn(kind: Kind) -> None:
+    assert KIND_TABLE[kind].action in {Action.RETRY, Action.RECONNECT}
+    assert KIND_TABLE[kind].retry_after_ms is not None
+
+
+@pytest.mark.parametrize("kind", sorted(STOP))
+def test_what_no_change_can_fix_stops(kind: Kind) -> None:
+    assert KIND_TABLE[kind].action is Action.STOP
+
+
+def test_a_lost_connection_is_discarded_and_a_write_may_have_committed() -> None:
+    info = KIND_TABLE[Kind.CONNECTION_LOST]
+    assert info.action is Action.RECONNECT
+    assert info.retry_safety is RetrySafety.IDEMPOTENT_ONLY
+
+
+def test_an_aborted_transaction_is_rolled_back() -> None:
+    assert KIND_TABLE[Kind.TRANSACTION_ABORTED].action is Action.ROLLBACK
+
+
+@pytest.mark.parametrize("kind", list(Kind))
+def test_retryable_means_the_codes_loop(kind: Kind) -> None:
+    info = KIND_TABLE[kind]
+    assert info.retryable == (info.action in {Action.RETRY, Action.RECONNECT})
+    assert (info.retry_safety is RetrySafety.NOT_APPLICABLE) == (not info.retryable)

@@ -11,8 +11,13 @@ import pytest
 from localdata_errors import ErrorCategory, Kind, StructuredErrorResponse, classify_message
 
 LOCALDATA_KEYS = [
-    "error", "error_type", "is_retryable", "message", "suggestion",
-    "database_error_code", "database",
+    "error",
+    "error_type",
+    "is_retryable",
+    "message",
+    "suggestion",
+    "database_error_code",
+    "database",
 ]
 
 
@@ -67,6 +72,11 @@ def test_tool_shape() -> None:
         "error": "cannot drop table customers because other objects depend on it",
         "error_code": "2BP01",
         "error_type": "foreign_key_constraint",
+        "is_retryable": False,
+        "action": "fix_query",
+        "retry_safety": "not_applicable",
+        "kind": "dependent_objects_still_exist",
+        "suggestion": "Drop sales first.",
         "affected_resources": ["customers"],
         "dependencies": ["sales"],
         "suggested_actions": ["Drop sales first"],
@@ -117,12 +127,36 @@ def test_agent_shape_never_carries_credentials() -> None:
     assert resp.kind is Kind.CONNECTION_FAILURE
 
 
-def test_retry_hint_and_otel_attributes_are_on_the_response() -> None:
-    deadlock = classify_message("deadlock detected", db_type="generic")
-    assert deadlock.retry_after_hint.strategy == "immediate"
-    fk = _fk()
-    assert fk.retry_after_hint.max_attempts == 0
-    attrs = fk.to_otel_attributes()
-    assert attrs["db.system.name"] == "postgresql"
-    assert attrs["db.response.status_code"] == "2BP01"
-    json.dumps(attrs)
+def test_the_response_is_a_record_that_imports_no_policy() -> None:
+    # Data flows one way: retry policies and OpenTelemetry read the response.
+    import ast
+    from pathlib import Path
+
+    import localdata_errors
+
+    source = Path(localdata_errors.__file__).with_name("response.py").read_text()
+    tree = ast.parse(source)
+    imported = {
+        node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+    } | {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    }
+    # redact is a function of text alone (it imports nothing of the package's):
+    # the echoed tool_name is masked with it.
+    assert not {m for m in imported if m.startswith("localdata_errors.")} - {
+        "localdata_errors.kinds",
+        "localdata_errors.redact",
+    }
+
+
+def test_for_kind_fills_the_kind_tables_decisions() -> None:
+    resp = StructuredErrorResponse.for_kind(Kind.DEADLOCK_DETECTED, "deadlock")
+    assert (resp.action, resp.retry_safety, resp.is_retryable) == ("retry", "safe", True)
+    assert resp.error_type is ErrorCategory.TRANSIENT_ERROR
+    stop = StructuredErrorResponse.for_kind(Kind.INVALID_PASSWORD, "no", backend="tool")
+    assert (stop.action, stop.retry_safety, stop.backend) == ("stop", "not_applicable", "tool")
+    with pytest.raises(TypeError, match="not a field"):
+        StructuredErrorResponse.for_kind(Kind.UNKNOWN, "x", colour="red")

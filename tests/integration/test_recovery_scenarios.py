@@ -11,6 +11,7 @@ database (MariaDB) and drops it afterwards.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import uuid
 from collections.abc import Iterator
@@ -44,6 +45,11 @@ class Engine:
     # the referencing one for a blocked DROP, the referenced one for a child row.
     names_dependents = False
     names_parent = False
+    # How the history showed each statement (its values masked).
+    shown: dict[str, str]
+
+    def __init__(self) -> None:
+        self.shown = {}
 
     def execute(self, sql: str) -> object:
         """Run *sql*; return the result (``{"rowcount": n}``) or raise the driver's error."""
@@ -58,9 +64,9 @@ class Engine:
             result = self.execute(sql)
         except Exception as exc:
             response = classify_error(exc, self.db_type)
-            history.record("execute_sql", {"sql": sql}, error=response)
+            self.shown[sql] = history.record("execute_sql", {"sql": sql}, error=response).operation
             return False, response
-        history.record("execute_sql", {"sql": sql}, result=result)
+        self.shown[sql] = history.record("execute_sql", {"sql": sql}, result=result).operation
         return True, result
 
 
@@ -68,6 +74,7 @@ class SQLiteEngine(Engine):
     db_type = "sqlite"
 
     def __init__(self, path: Path) -> None:
+        super().__init__()
         self.conn = sqlite3.connect(path, isolation_level=None)
         self.conn.execute("PRAGMA foreign_keys=ON")
 
@@ -85,6 +92,7 @@ class PostgresEngine(Engine):
     names_parent = True  # 23503's DETAIL names the referenced table
 
     def __init__(self, settings: dict[str, object]) -> None:
+        super().__init__()
         psycopg = require_module("psycopg")
         self.schema = f"lde_recovery_{uuid.uuid4().hex[:12]}"
         self.conn = psycopg.connect(**settings, autocommit=True)
@@ -111,6 +119,7 @@ class MariaDBEngine(Engine):
     names_parent = True  # 1452 quotes the constraint; 1451 on DROP names nothing
 
     def __init__(self, settings: dict[str, object]) -> None:
+        super().__init__()
         pymysql = require_module("pymysql")
         self.database = f"lde_recovery_{uuid.uuid4().hex[:12]}"
         options = {k: v for k, v in settings.items() if k != "database"}
@@ -200,12 +209,13 @@ def test_drop_scenario(engine: Engine) -> None:
         else "table sales dropped since they failed"
     )
     assert lines[6] == (
-        f"Possibly unblocked: DROP TABLE customers, DROP TABLE products ({reason}) — retry them."
+        "Possibly unblocked: retry `DROP TABLE customers`, `DROP TABLE products` unchanged "
+        f"({reason})."
     )
     assert lines[7:] == ["</TOOL_EXECUTION_SUMMARY>"]
 
     assert engine.run(history, "DROP TABLE customers")[0]
-    assert unblocked_line(history).startswith("Possibly unblocked: DROP TABLE products (")
+    assert unblocked_line(history).startswith("Possibly unblocked: retry `DROP TABLE products` ")
     assert engine.run(history, "DROP TABLE products")[0]
     assert unblocked_line(history) == ""
     assert engine.tables() == {"staging"}
@@ -232,9 +242,10 @@ def agent(
                 pass  # would ask the user to fix it; never re-sent unchanged
             else:
                 parked.append(sql)
-        line = unblocked_line(history)
+        # The summary names each call as it showed it, and only asks to repeat it.
+        named = re.findall(r"`([^`]*)`", unblocked_line(history))
         for waiting in list(parked):
-            if waiting in line:
+            if engine.shown[waiting] in named:
                 parked.remove(waiting)
                 queue.append(waiting)
     return calls
@@ -278,7 +289,7 @@ def test_child_insert_unblocked_by_parent_insert(engine: Engine) -> None:
         else "1 row inserted into customers since it failed"
     )
     assert unblocked_line(history) == (
-        f"Possibly unblocked: INSERT INTO sales VALUES (2, 7, 1) ({reason}) — retry it."
+        f"Possibly unblocked: retry `INSERT INTO sales VALUES (?, ?, ?)` unchanged ({reason})."
     )
     assert engine.run(history, "INSERT INTO sales VALUES (2, 7, 1)")[0]
     assert unblocked_line(history) == ""
@@ -292,7 +303,7 @@ def test_rename_resolves_the_new_name_only(engine: Engine) -> None:
     assert not engine.run(history, "SELECT * FROM staging_old")[0]
     assert engine.run(history, "ALTER TABLE staging RENAME TO report")[0]
     assert unblocked_line(history) == (
-        "Possibly unblocked: SELECT * FROM report (table report now exists) — retry it."
+        "Possibly unblocked: retry `SELECT * FROM report` unchanged (table report now exists)."
     )
     assert engine.run(history, "SELECT * FROM report")[0]
     assert unblocked_line(history) == ""
@@ -321,6 +332,6 @@ def test_unrelated_successes_unblock_nothing(engine: Engine) -> None:
         assert unblocked_line(history) == ""
     else:
         assert unblocked_line(history) == (
-            "Possibly unblocked: INSERT INTO sales VALUES (5, 99, 1) "
-            "(1 row inserted into notes since it failed) — retry it."
+            "Possibly unblocked: retry `INSERT INTO sales VALUES (?, ?, ?)` unchanged "
+            "(1 row inserted into notes since it failed)."
         )

@@ -1,0 +1,452 @@
+"""
+What every framework adapter shares: which exceptions are database errors,
+the code's own retry loop, and the report a model reads.
+
+No framework is imported here; each adapter module imports its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import inspect
+import json
+import random
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Final, ParamSpec, TypeVar, cast, overload
+
+from localdata_errors.classify import classify_error
+from localdata_errors.kinds import Action, RetrySafety
+from localdata_errors.registry import ErrorMapperRegistry
+from localdata_errors.response import StructuredErrorResponse
+from localdata_errors.retry import retry_after_hint
+
+__all__ = [
+    "CodeRetry",
+    "ToolErrorReport",
+    "is_database_error",
+    "report_for",
+    "retry_in_code",
+]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+#: The attribute the code's retry loop leaves on the exception it gives up on.
+REPORT_ATTRIBUTE: Final = "localdata_tool_error"
+
+# PEP 249's exception names: a driver no backend claims still names its
+# errors so (SQLAlchemy's wrappers do too).  Every error a driver raises
+# derives from DatabaseError or InterfaceError; the bare name `Error` is
+# left out, since binascii, csv, shutil and others name their errors so too.
+_PEP249_NAMES: Final = frozenset(
+    {
+        "DatabaseError",
+        "InterfaceError",
+        "OperationalError",
+        "ProgrammingError",
+        "IntegrityError",
+        "DataError",
+        "InternalError",
+        "NotSupportedError",
+        "DBAPIError",
+    }
+)
+_CHAIN_LIMIT: Final = 8
+
+
+def _names_a_database_error(exc: BaseException) -> bool:
+    if ErrorMapperRegistry.claim_for_type(type(exc)) is not None:
+        return True
+    return any(
+        klass.__name__ in _PEP249_NAMES and klass.__module__ != "builtins"
+        for klass in type(exc).__mro__
+    )
+
+
+def is_database_error(exc: BaseException) -> bool:
+    """
+    Whether *exc* is, or wraps, a database driver's error.
+
+    True for an exception a registered backend claims, for one whose class
+    carries a PEP 249 name (`OperationalError`, `DatabaseError`, ...; not
+    the bare `Error`) outside the builtins, and for an exception raised from one of those
+    (`raise ToolError(...) from exc`, SQLAlchemy's `.orig`).
+
+    Args:
+        exc: Any exception.
+
+    Returns:
+        Whether the adapters treat it as a database error; a bug in the
+        tool's own code (a `KeyError`, a `TypeError`) is not one.
+    """
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    for _ in range(_CHAIN_LIMIT):
+        if current is None or id(current) in seen:
+            return False
+        seen.add(id(current))
+        if _names_a_database_error(current):
+            return True
+        orig = getattr(current, "orig", None)
+        if isinstance(orig, BaseException) and _names_a_database_error(orig):
+            return True
+        current = current.__cause__ or current.__context__
+    return False
+
+
+# The first line a model reads: the next step, in words.
+_INSTRUCTION: Final[dict[Action, str]] = {
+    Action.FIX_QUERY: (
+        "fix_query: the statement or its arguments must change; "
+        "do not send the same call again unchanged."
+    ),
+    Action.ROLLBACK: (
+        "rollback: the transaction has failed and runs nothing more; roll it back, "
+        "then fix the statement that failed first and send the work again."
+    ),
+    Action.RETRY: "retry: a transient conflict; the same call may succeed after a short wait.",
+    Action.RECONNECT: (
+        "reconnect: the connection failed; the same call may succeed on a new connection."
+    ),
+    Action.STOP: (
+        "stop: tell the user. Neither a rewritten call nor a retry can fix this; "
+        "do not call the tool again for it."
+    ),
+}
+_ROLLED_BACK: Final = (
+    "rollback: the failed transaction was rolled back, undoing its earlier statements; "
+    "fix the statement that failed first and send the work again."
+)
+_WITHHELD: Final = (
+    "{action}: the connection was lost while the statement ran, so a write may have "
+    "committed. Check whether it took effect before sending it again; a read can be "
+    "sent again."
+)
+_EXHAUSTED: Final = (
+    "{action}: still failing after {attempts} attempts in code. Try again later, or tell the user."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolErrorReport:
+    """
+    A database error as a tool reports it to the model.
+
+    Attributes:
+        answer: The classified error.
+        attempts: Calls made in all (1: the code did not retry it).
+        rolled_back: The `rollback` callback ran after the error.
+    """
+
+    answer: StructuredErrorResponse
+    attempts: int = 1
+    rolled_back: bool = False
+
+    @property
+    def action(self) -> Action:
+        """The answer's next step."""
+        return self.answer.action
+
+    def instruction(self) -> str:
+        """The next step in one sentence, beginning with the action's name."""
+        action = self.answer.action
+        if action is Action.ROLLBACK and self.rolled_back:
+            return _ROLLED_BACK
+        if action in {Action.RETRY, Action.RECONNECT}:
+            if self.attempts > 1:
+                return _EXHAUSTED.format(action=action.value, attempts=self.attempts)
+            if self.answer.retry_safety is RetrySafety.IDEMPOTENT_ONLY:
+                # Not resent by the code (or no code loop ran): the model decides,
+                # and must know that the write may have landed.
+                return _WITHHELD.format(action=action.value)
+        return _INSTRUCTION[action]
+
+    def to_dict(self) -> dict[str, Any]:
+        """
+        The structured part: what went wrong and which objects are involved.
+
+        Returns:
+            `kind`, `action`, `retry_safety`, `message`, `suggestion` and
+            `error_code`, then `affected_resources`, `dependencies`,
+            `retry_after_ms` and `attempts` where there is something to say.
+        """
+        answer = self.answer
+        out: dict[str, Any] = {
+            "kind": answer.kind.value,
+            "action": answer.action.value,
+            "retry_safety": answer.retry_safety.value,
+            "message": answer.message,
+            "suggestion": answer.suggestion,
+            "error_code": answer.database_error_code,
+        }
+        if answer.affected_resources:
+            out["affected_resources"] = list(answer.affected_resources)
+        if answer.dependencies:
+            out["dependencies"] = list(answer.dependencies)
+        if answer.retry_after_ms is not None:
+            out["retry_after_ms"] = answer.retry_after_ms
+        if self.attempts > 1:
+            out["attempts"] = self.attempts
+        if self.rolled_back:
+            out["rolled_back"] = True
+        return out
+
+    def render(self) -> str:
+        """The text a model reads: the instruction, then the structured part as compact JSON."""
+        body = json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+        return f"{self.instruction()}\n{body}"
+
+
+def _attach(exc: BaseException, report: ToolErrorReport) -> None:
+    # A driver exception without a __dict__ keeps nothing: `report_for`
+    # classifies it again.
+    with contextlib.suppress(AttributeError, TypeError):
+        setattr(exc, REPORT_ATTRIBUTE, report)
+
+
+def report_for(exc: BaseException, db_type: str | None = None) -> ToolErrorReport:
+    """
+    The report for an exception a tool raised.
+
+    Args:
+        exc: The exception; the report the code's retry loop left on it
+            (or on the exception it was raised from) wins.
+        db_type: The backend, when detection from the driver is not enough.
+
+    Returns:
+        The report; never raises.
+    """
+    current: BaseException | None = exc
+    for _ in range(_CHAIN_LIMIT):
+        if current is None:
+            break
+        report = getattr(current, REPORT_ATTRIBUTE, None)
+        if isinstance(report, ToolErrorReport):
+            return report
+        current = current.__cause__ or current.__context__
+    return ToolErrorReport(classify_error(exc, db_type))
+
+
+Callback = Callable[[], object]
+
+
+async def _call_async(callback: Callback) -> None:
+    result = callback()
+    if inspect.isawaitable(result):
+        await result
+
+
+@dataclass(frozen=True, slots=True)
+class CodeRetry:
+    """
+    The code's retry loop: back off and call again, without a model turn.
+
+    Only errors whose action is `retry` or `reconnect` are retried, each
+    with the back-off `retry_after_hint` gives for its kind; an
+    `idempotent_only` error only when `idempotent` is true.  Every other
+    error, and the last one when the attempts run out, is raised again
+    with a `ToolErrorReport` attached (read it with `report_for`).
+
+    Attributes:
+        idempotent: The tool only reads, or its writes may be repeated
+            safely: retry errors after which a write may have committed.
+        max_attempts: Calls in all; by default the kind's
+            (`RetryHint.max_attempts`).
+        max_delay_s: A cap on each wait, in seconds.
+        reconnect: Called before retrying a `reconnect` error (dispose of
+            a pool, open a new connection).  Sync or async.
+        rollback: Called after a `rollback` error, and before retrying an
+            error whose hint says to roll back first (a deadlock victim's
+            transaction).  Sync or async.
+        db_type: The backend, when detection from the driver is not enough.
+        errors: The exceptions to handle; by default the database errors
+            (`is_database_error`).  Anything else passes through untouched.
+        passthrough: Exceptions never handled, even when raised from a
+            database error: a framework's own signals (`ModelRetry`).
+    """
+
+    idempotent: bool = False
+    max_attempts: int | None = None
+    max_delay_s: float | None = None
+    reconnect: Callback | None = None
+    rollback: Callback | None = None
+    db_type: str | None = None
+    errors: tuple[type[BaseException], ...] | None = None
+    passthrough: tuple[type[BaseException], ...] = ()
+
+    def handles(self, exc: BaseException) -> bool:
+        """Whether *exc* is one of the errors this loop classifies."""
+        if isinstance(exc, self.passthrough):
+            return False
+        if self.errors is not None:
+            return isinstance(exc, self.errors)
+        return is_database_error(exc)
+
+    def _plan(
+        self, answer: StructuredErrorResponse, attempt: int
+    ) -> tuple[float | None, ToolErrorReport]:
+        """Return (the wait before the next call, or None to give up; the report if giving up)."""
+        action = answer.action
+        report = ToolErrorReport(answer, attempts=attempt)
+        if action not in {Action.RETRY, Action.RECONNECT}:
+            return None, report
+        if answer.retry_safety is RetrySafety.IDEMPOTENT_ONLY and not self.idempotent:
+            return None, report
+        if answer.retry_safety not in {RetrySafety.SAFE, RetrySafety.IDEMPOTENT_ONLY}:
+            return None, report
+        hint = retry_after_hint(answer)
+        limit = self.max_attempts if self.max_attempts is not None else hint.max_attempts
+        if attempt >= limit:
+            return None, report
+        delay = hint.initial_delay_s
+        if hint.strategy != "immediate":
+            delay = min(delay * 2 ** (attempt - 1), hint.max_delay_s)
+        # Jitter spreads competing clients apart; it is not a secret.
+        delay += random.uniform(0.0, hint.jitter_s)  # noqa: S311
+        if self.max_delay_s is not None:
+            delay = min(delay, self.max_delay_s)
+        return delay, report
+
+    def _prepare(self, answer: StructuredErrorResponse) -> list[Callback]:
+        hint = retry_after_hint(answer)
+        steps: list[Callback] = []
+        if self.rollback is not None and hint.rollback_first:
+            steps.append(self.rollback)
+        if self.reconnect is not None and (
+            hint.reconnect_first or answer.action is Action.RECONNECT
+        ):
+            steps.append(self.reconnect)
+        return steps
+
+    def call(self, func: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+        """Call *func*, retrying in code as the class says (the synchronous loop)."""
+        attempt = 1
+        while True:
+            try:
+                return func(*args, **kwargs)
+            except Exception as exc:
+                if not self.handles(exc):
+                    raise
+                answer = classify_error(exc, self.db_type)
+                delay, report = self._plan(answer, attempt)
+                if delay is None:
+                    if answer.action is Action.ROLLBACK and self.rollback is not None:
+                        self.rollback()
+                        report = ToolErrorReport(answer, attempts=attempt, rolled_back=True)
+                    _attach(exc, report)
+                    raise
+                time.sleep(delay)
+                for step in self._prepare(answer):
+                    step()
+            attempt += 1
+
+    async def acall(self, func: Callable[P, Awaitable[R]], *args: P.args, **kwargs: P.kwargs) -> R:
+        """Await *func*, retrying in code as the class says (the asynchronous loop)."""
+        attempt = 1
+        while True:
+            try:
+                return await func(*args, **kwargs)
+            except Exception as exc:
+                if not self.handles(exc):
+                    raise
+                answer = classify_error(exc, self.db_type)
+                delay, report = self._plan(answer, attempt)
+                if delay is None:
+                    if answer.action is Action.ROLLBACK and self.rollback is not None:
+                        await _call_async(self.rollback)
+                        report = ToolErrorReport(answer, attempts=attempt, rolled_back=True)
+                    _attach(exc, report)
+                    raise
+                await asyncio.sleep(delay)
+                for step in self._prepare(answer):
+                    await _call_async(step)
+            attempt += 1
+
+    def wrap(self, func: Callable[P, R]) -> Callable[P, R]:
+        """Wrap a sync or async function in the loop, keeping its signature."""
+        if inspect.iscoroutinefunction(func):
+            async_func = cast("Callable[P, Awaitable[Any]]", func)
+
+            @functools.wraps(func)
+            async def async_wrapper(*args: P.args, **kwargs: P.kwargs) -> Any:
+                return await self.acall(async_func, *args, **kwargs)
+
+            return cast("Callable[P, R]", async_wrapper)
+
+        @functools.wraps(func)
+        def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+            return self.call(func, *args, **kwargs)
+
+        return wrapper
+
+
+@overload
+def retry_in_code(func: Callable[P, R], /) -> Callable[P, R]: ...
+
+
+@overload
+def retry_in_code(
+    *,
+    idempotent: bool = False,
+    max_attempts: int | None = None,
+    max_delay_s: float | None = None,
+    reconnect: Callback | None = None,
+    rollback: Callback | None = None,
+    db_type: str | None = None,
+    errors: tuple[type[BaseException], ...] | None = None,
+) -> Callable[[Callable[P, R]], Callable[P, R]]: ...
+
+
+def retry_in_code(  # noqa: PLR0913 - keyword-only options, one per CodeRetry field
+    func: Callable[P, R] | None = None,
+    /,
+    *,
+    idempotent: bool = False,
+    max_attempts: int | None = None,
+    max_delay_s: float | None = None,
+    reconnect: Callback | None = None,
+    rollback: Callback | None = None,
+    db_type: str | None = None,
+    errors: tuple[type[BaseException], ...] | None = None,
+) -> Callable[P, R] | Callable[[Callable[P, R]], Callable[P, R]]:
+    """
+    Retry a tool function's transient database errors in code, for any framework.
+
+    Use it under a framework's own tool decorator (the framework's error
+    handler then renders what is left with `report_for`):
+
+    ```python
+    @function_tool(failure_error_function=failure_error_function)
+    @retry_in_code(idempotent=True)
+    def run_query(sql: str) -> list[tuple]: ...
+    ```
+
+    Args:
+        func: The tool function, sync or async (when used without arguments).
+        idempotent: See `CodeRetry`.
+        max_attempts: See `CodeRetry`.
+        max_delay_s: See `CodeRetry`.
+        reconnect: See `CodeRetry`.
+        rollback: See `CodeRetry`.
+        db_type: See `CodeRetry`.
+        errors: See `CodeRetry`.
+
+    Returns:
+        The wrapped function (or a decorator, when called with options only).
+    """
+    loop = CodeRetry(
+        idempotent=idempotent,
+        max_attempts=max_attempts,
+        max_delay_s=max_delay_s,
+        reconnect=reconnect,
+        rollback=rollback,
+        db_type=db_type,
+        errors=errors,
+    )
+    if func is not None:
+        return loop.wrap(func)
+    return loop.wrap
