@@ -9,19 +9,33 @@ not be processed; 2: usage error (argparse's convention); 130: interrupted.
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import json
 import logging
 import os
+import shutil
 import sys
+import textwrap
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TextIO
+from typing import Any, Final
 
 from localdata_errors import __version__
 from localdata_errors.classify import classify_message
+from localdata_errors.redact import redact
 from localdata_errors.registry import ErrorMapperRegistry, normalize_db_type
 from localdata_errors.response import StructuredErrorResponse
 
-__all__ = ["main"]
+__all__ = [
+    "DEFAULT_URL",
+    "MIN_TOKEN_LENGTH",
+    "TOKEN_ENV",
+    "URL_ENV",
+    "add_serve_arguments",
+    "http_problem",
+    "is_loopback",
+    "main",
+    "serve_main",
+]
 
 PROG = "localdata-errors"
 SHAPES: dict[str, Callable[[StructuredErrorResponse], dict[str, Any]]] = {
@@ -43,9 +57,23 @@ def _dump(obj: object, pretty: bool) -> str:
 # -- classify -------------------------------------------------------------------
 
 
-def _stdin_records(stream: TextIO) -> Iterator[tuple[int, dict[str, Any] | str]]:
-    """Yield (line number, record or error text) for each non-blank line."""
-    for number, line in enumerate(stream, start=1):
+def _stdin_records(text: str) -> Iterator[tuple[int, dict[str, Any] | str]]:
+    """
+    Yield (line number, record or error text) for the standard input.
+
+    JSON lines (a string, or an object with a "message") when the first
+    non-blank line is JSON; otherwise the whole input is one message, as an
+    error pasted from a terminal is (a psql error with its LINE lines, a
+    Python traceback).
+    """
+    lines = text.splitlines()
+    first = next((line for line in lines if line.strip()), "")
+    try:
+        json.loads(first)
+    except json.JSONDecodeError:
+        yield 1, {"message": text.strip("\n")}
+        return
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
@@ -70,7 +98,7 @@ def _backend_name(db: str) -> str:
     """
     if normalize_db_type(db) != "generic" and ErrorMapperRegistry.lookup(db) is None:
         known = ", ".join(["generic", *ErrorMapperRegistry.names()])
-        raise UsageError(f"unknown backend {db!r} (known: {known})")
+        raise UsageError(f"unknown backend {redact(db)!r} (known: {known})")
     return db
 
 
@@ -103,10 +131,15 @@ def _cmd_classify(args: argparse.Namespace) -> int:
         out.write(_dump(_classify_record(record, args), args.pretty) + "\n")
         return 0
     if sys.stdin is None or sys.stdin.isatty():
-        raise UsageError("give a message, or JSON lines on standard input "
-                         f"(try: {PROG} classify 'no such table: t' --db sqlite)")
+        raise UsageError(
+            "give a message, or JSON lines on standard input "
+            f"(try: {PROG} classify 'no such table: t' --db sqlite)"
+        )
+    text = sys.stdin.read()
+    if not text.strip():
+        raise UsageError("no error text on standard input (give a message, or pipe one in)")
     failed = 0
-    for number, item in _stdin_records(sys.stdin):
+    for number, item in _stdin_records(text):
         if isinstance(item, str):
             failed += 1
             sys.stderr.write(f"{PROG}: line {number}: {item}\n")
@@ -115,7 +148,7 @@ def _cmd_classify(args: argparse.Namespace) -> int:
             out.write(_dump(_classify_record(item, args), args.pretty) + "\n")
         except UsageError as exc:
             failed += 1
-            sys.stderr.write(f"{PROG}: line {number}: {exc}\n")
+            sys.stderr.write(f"{PROG}: line {number}: {redact(str(exc))}\n")
     return 1 if failed else 0
 
 
@@ -146,18 +179,44 @@ def _cmd_backends(args: argparse.Namespace) -> int:
             str(row["name"]),
             ", ".join(row["aliases"]) or "-",
             ", ".join(row["driver_modules"]) or "-",
-            (f"{row['distribution']} {row['version']}" if row["distribution"]
-             else str(row["source"])),
+            (
+                f"{row['distribution']} {row['version']}"
+                if row["distribution"]
+                else str(row["source"])
+            ),
         )
         for row in rows
     ]
-    widths = [max(len(r[i]) for r in table) for i in range(len(header) - 1)]
-    for line in table:
-        cells = [cell.ljust(width) for cell, width in zip(line, widths, strict=False)]
-        sys.stdout.write("  ".join([*cells, line[-1]]).rstrip() + "\n")
+    for line in _columns(table, shutil.get_terminal_size((100, 24)).columns):
+        sys.stdout.write(line + "\n")
     if not rows:
         sys.stdout.write("(no backends registered: only the generic fallback answers)\n")
     return 0
+
+
+def _columns(table: list[tuple[str, ...]], width: int) -> Iterator[str]:
+    """
+    Lay *table* out in columns within *width* (at least 80) characters.
+
+    The first and last columns keep their widths; the middle ones share what
+    is left and wrap their comma-separated lists onto more lines.
+    """
+    width = max(width, 80)
+    first = max(len(row[0]) for row in table)
+    last = max(len(row[-1]) for row in table)
+    middle = len(table[0]) - 2
+    share = max(12, (width - first - last - 2 * (middle + 1)) // max(middle, 1))
+    for row in table:
+        cells = [
+            textwrap.wrap(cell, share, break_on_hyphens=False, break_long_words=False) or [""]
+            for cell in row[1:-1]
+        ]
+        height = max(len(c) for c in cells)
+        for i in range(height):
+            parts = [row[0] if i == 0 else ""] + [c[i] if i < len(c) else "" for c in cells]
+            parts.append(row[-1] if i == 0 else "")
+            padded = [parts[0].ljust(first)] + [p.ljust(share) for p in parts[1:-1]]
+            yield "  ".join([*padded, parts[-1]]).rstrip()
 
 
 # -- demo -----------------------------------------------------------------------
@@ -177,8 +236,145 @@ def _use_color(args: argparse.Namespace) -> bool:
 
 # -- serve ----------------------------------------------------------------------
 
+#: The database a first run opens when no URL is given.
+DEFAULT_URL: Final = "sqlite:///localdata.db"
+#: The environment variable read when ``--url`` is not given: a URL holding a
+#: password is then not visible in the process list.
+URL_ENV: Final = "LOCALDATA_ERRORS_URL"
+#: The environment variable holding the HTTP transport's bearer token, read
+#: when ``--auth-token`` is not given (the process list shows flags).
+TOKEN_ENV: Final = "LOCALDATA_ERRORS_TOKEN"  # noqa: S105 - a variable's name, not a secret
 
-def _cmd_serve(args: argparse.Namespace) -> int:
+
+#: The shortest bearer token accepted: a guessable token protects nothing.
+MIN_TOKEN_LENGTH: Final = 16
+
+
+def is_loopback(host: str) -> bool:
+    """Whether *host* names this machine only (``127.0.0.0/8``, ``::1``, ``localhost``)."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def http_problem(host: str, *, allow_remote: bool, token: str | None) -> str | None:
+    """
+    What is wrong with the HTTP settings, in one line; ``None`` when they are usable.
+
+    Args:
+        host: The address to bind.
+        allow_remote: Whether a non-loopback address was asked for on purpose.
+        token: The bearer token, if any.
+
+    Returns:
+        The problem, or ``None``.
+    """
+    if token is not None and (len(token) < MIN_TOKEN_LENGTH or any(c.isspace() for c in token)):
+        return (
+            f"the bearer token must be at least {MIN_TOKEN_LENGTH} characters without spaces "
+            "(e.g. python -c 'import secrets; print(secrets.token_urlsafe(32))')"
+        )
+    if allow_remote and token is None:
+        return (
+            "--allow-remote needs a bearer token: set LOCALDATA_ERRORS_TOKEN (or pass --auth-token)"
+        )
+    if not allow_remote and not is_loopback(host):
+        return f"--host {host} is not a loopback address: add --allow-remote and a bearer token"
+    return None
+
+
+def add_serve_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """
+    Add the SQL tool server's flags: the one definition ``localdata-errors serve``
+    and ``python -m localdata_errors.mcp.server`` share.
+
+    Args:
+        parser: The parser to add them to.
+
+    Returns:
+        The same parser.
+    """
+    parser.add_argument(
+        "--url",
+        default=None,
+        help=f"SQLAlchemy database URL (default: ${URL_ENV}, else {DEFAULT_URL}); "
+        "the environment keeps a password out of the process list",
+    )
+    parser.add_argument(
+        "--read-only",
+        action="store_true",
+        help="serve only the tools that read; execute_sql runs only statements proven to read, "
+        "on a database that refuses writes",
+    )
+    parser.add_argument(
+        "--max-rows", type=_positive_int, default=1000, help="row cap for results (default: 1000)"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=30.0,
+        help="statement timeout in seconds, 0 for none (default: 30)",
+    )
+    parser.add_argument(
+        "--allow-multi-statement",
+        action="store_true",
+        help="allow several statements in one execute_sql call",
+    )
+    parser.add_argument("--transport", choices=("stdio", "http"), default="stdio")
+    parser.add_argument(
+        "--host",
+        default=None,
+        help="http transport: address (default: 127.0.0.1; 0.0.0.0 with --allow-remote)",
+    )
+    parser.add_argument(
+        "--port", type=_port, default=8000, help="http transport: port (default: 8000)"
+    )
+    parser.add_argument(
+        "--allow-remote",
+        action="store_true",
+        help="http transport: accept connections from other machines; needs a bearer token",
+    )
+    parser.add_argument(
+        "--auth-token",
+        default=None,
+        help=f"http transport: the bearer token every request must carry (prefer ${TOKEN_ENV}: "
+        "flags show in the process list)",
+    )
+    return parser
+
+
+def _serve_settings(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, Any]:
+    """Check the serve flags together; a problem ends like argparse's own errors (status 2)."""
+    http = args.transport == "http"
+    if not http and (args.allow_remote or args.auth_token is not None or args.host is not None):
+        parser.error("--host, --allow-remote and --auth-token apply to --transport http")
+    token = args.auth_token
+    if token is None and http:
+        token = os.environ.get(TOKEN_ENV) or None
+    host = args.host or ("0.0.0.0" if args.allow_remote else "127.0.0.1")  # noqa: S104 - asked for
+    if http:
+        problem = http_problem(host, allow_remote=args.allow_remote, token=token)
+        if problem:
+            parser.error(problem)
+    return {
+        "read_only": args.read_only,
+        "max_rows": args.max_rows,
+        "timeout": args.timeout,
+        "allow_multi_statement": args.allow_multi_statement,
+        "transport": args.transport,
+        "host": host,
+        "port": args.port,
+        "allow_remote": args.allow_remote,
+        "auth_token": token,
+    }
+
+
+def _serve(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    settings = _serve_settings(parser, args)
+    url = args.url or os.environ.get(URL_ENV) or DEFAULT_URL
     try:
         from localdata_errors.mcp._sql import DatabaseURLError  # noqa: PLC0415 - optional extra
         from localdata_errors.mcp.server import run_server  # noqa: PLC0415 - optional extra
@@ -188,20 +384,47 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             f"pip install 'localdata-errors[mcp]' ({exc})"
         ) from None
     try:
-        run_server(
-            args.url,
-            read_only=args.read_only,
-            max_rows=args.max_rows,
-            timeout=args.timeout,
-            allow_multi_statement=args.allow_multi_statement,
-            transport=args.transport,
-            host=args.host,
-            port=args.port,
-        )
+        run_server(url, **settings)
     except DatabaseURLError as exc:
-        sys.stderr.write(f"{PROG} serve: --url: {exc}\n")
+        sys.stderr.write(f"{parser.prog}: --url: {redact(str(exc))}\n")
         return 2
     return 0
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    parser: argparse.ArgumentParser = args.serve_parser
+    return _serve(parser, args)
+
+
+def serve_main(argv: Sequence[str] | None = None, *, prog: str = f"{PROG} serve") -> int:
+    """
+    Run the SQL tool server from the command line.
+
+    ``python -m localdata_errors.mcp.server`` is this function; ``localdata-errors
+    serve`` parses the same flags (``add_serve_arguments``) and checks them the
+    same way.
+
+    Args:
+        argv: The arguments (``sys.argv[1:]`` by default).
+        prog: The program's name in usage and error lines.
+
+    Returns:
+        The exit status: 0; 1 when the mcp extra is missing; 2 for a usage
+        error or an unusable URL (one line on stderr, the password masked).
+    """
+    parser = add_serve_arguments(
+        argparse.ArgumentParser(
+            prog=prog, description="SQL tools over MCP, with structured, actionable errors."
+        )
+    )
+    args = parser.parse_args(argv)
+    try:
+        return _serve(parser, args)
+    except UsageError as exc:
+        sys.stderr.write(f"{prog}: {exc}\n")
+        return 1
+    except KeyboardInterrupt:
+        return 130
 
 
 # -- parser ---------------------------------------------------------------------
@@ -214,6 +437,13 @@ def _positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
+    return value
+
+
+def _port(text: str) -> int:
+    value = _positive_int(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"not a TCP port (1-65535): {text!r}")
     return value
 
 
@@ -243,43 +473,43 @@ def build_parser() -> argparse.ArgumentParser:
         'standard input as JSON: a string, or {"message": ..., "db": ..., "code": ...}.',
     )
     p.add_argument("message", nargs="*", help="the error text (joined with spaces)")
-    p.add_argument("--db", type=_db_argument,
-                   help="the backend: postgresql, mysql, sqlite, ... (default: generic)")
+    p.add_argument(
+        "--db",
+        type=_db_argument,
+        help="the backend: postgresql, mysql, sqlite, ... (default: generic)",
+    )
     p.add_argument("--code", help="the native code: SQLSTATE, errno, ORA-00942, ...")
-    p.add_argument("--shape", choices=sorted(SHAPES), default="localdata",
-                   help="output shape (default: localdata)")
+    p.add_argument(
+        "--shape",
+        choices=sorted(SHAPES),
+        default="localdata",
+        help="output shape (default: localdata)",
+    )
     p.add_argument("--tool-name", help="tool name for the jsonrpc shape")
     p.add_argument("--pretty", action="store_true", help="indent the JSON output")
-    p.set_defaults(func=_cmd_classify)
+    p.set_defaults(func=_cmd_classify, command_parser=p)
 
     p = sub.add_parser("backends", help="list the registered backends and where they came from")
     p.add_argument("--format", choices=("text", "json"), default="text")
-    p.set_defaults(func=_cmd_backends)
+    p.set_defaults(func=_cmd_backends, command_parser=p)
 
     p = sub.add_parser("demo", help="a tour of real errors on embedded SQLite (and DuckDB)")
-    p.add_argument("--format", choices=("text", "json"), default="text",
-                   help="text for a terminal (default), json for JSON lines")
+    p.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text for a terminal (default), json for JSON lines",
+    )
     p.add_argument("--no-color", action="store_true", help="never colour the text output")
-    p.set_defaults(func=_cmd_demo)
+    p.set_defaults(func=_cmd_demo, command_parser=p)
 
-    p = sub.add_parser("serve", help="run the MCP SQL tool server (extra: mcp)")
-    default_url = os.environ.get("LOCALDATA_ERRORS_URL", "sqlite:///localdata.db")
-    p.add_argument("--url", default=default_url,
-                   help="SQLAlchemy database URL (default: $LOCALDATA_ERRORS_URL, else "
-                   "sqlite:///localdata.db); the environment keeps a password out of ps")
-    p.add_argument("--read-only", action="store_true", help="refuse every write")
-    p.add_argument("--max-rows", type=_positive_int, default=1000,
-                   help="row cap for results (default: 1000)")
-    p.add_argument("--timeout", type=_seconds, default=30.0,
-                   help="statement timeout in seconds, 0 for none (default: 30)")
-    p.add_argument("--allow-multi-statement", action="store_true",
-                   help="allow several statements in one execute_sql call")
-    p.add_argument("--transport", choices=("stdio", "http"), default="stdio")
-    p.add_argument("--host", default="127.0.0.1",
-                   help="http transport: address (default: 127.0.0.1)")
-    p.add_argument("--port", type=_positive_int, default=8000,
-                   help="http transport: port (default: 8000)")
-    p.set_defaults(func=_cmd_serve)
+    p = sub.add_parser(
+        "serve",
+        help="run the MCP SQL tool server (extra: mcp)",
+        description="SQL tools over MCP, with structured, actionable errors.",
+    )
+    add_serve_arguments(p)
+    p.set_defaults(func=_cmd_serve, serve_parser=p, command_parser=p)
     return parser
 
 
@@ -302,28 +532,46 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns:
         The exit status.
     """
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        # The subcommand's own usage, as argparse gives for its other mistakes.
+        getattr(args, "command_parser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
     handler = _log_warnings_to_stderr()
     try:
         status: int = args.func(args)
     except UsageError as exc:
-        sys.stderr.write(f"{PROG}: {exc}\n")
+        sys.stderr.write(f"{PROG}: {redact(str(exc))}\n")
         return 1
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         # The reader went away (| head); exit quietly like other Unix tools.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _silence_stdout()
         return 1
+    except OSError as exc:
+        return _unwritable(exc)
     finally:
         logging.getLogger("localdata_errors").removeHandler(handler)
     try:
         sys.stdout.flush()
     except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _silence_stdout()
+    except OSError as exc:
+        return _unwritable(exc)
     return status
+
+
+def _silence_stdout() -> None:
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
+def _unwritable(exc: OSError) -> int:
+    """The output cannot be written (a full disk, /dev/full): one line, status 1."""
+    sys.stderr.write(f"{PROG}: cannot write the output: {exc.strerror or exc}\n")
+    _silence_stdout()  # the interpreter's own flush at exit must not fail again
+    return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

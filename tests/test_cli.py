@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 
@@ -13,8 +14,14 @@ from localdata_errors.cli import main
 
 
 def _run(args: list[str], stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "localdata_errors", *args], input=stdin,
-                          capture_output=True, text=True, timeout=120, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "localdata_errors", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 def test_classify_from_arguments(capsys: pytest.CaptureFixture[str]) -> None:
@@ -25,15 +32,19 @@ def test_classify_from_arguments(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_classify_json_lines_from_stdin_reports_bad_lines(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    lines = "\n".join([
-        json.dumps({"message": "Deadlock found when trying to get lock", "db": "mysql",
-                    "code": 1213}),
-        "{not json",
-        json.dumps("permission denied for table orders"),
-        json.dumps({"msg": "no message key"}),
-        "",
-    ])
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = "\n".join(
+        [
+            json.dumps(
+                {"message": "Deadlock found when trying to get lock", "db": "mysql", "code": 1213}
+            ),
+            "{not json",
+            json.dumps("permission denied for table orders"),
+            json.dumps({"msg": "no message key"}),
+            "",
+        ]
+    )
     monkeypatch.setattr(sys, "stdin", io.StringIO(lines))
     status = main(["classify", "--shape", "jsonrpc", "--tool-name", "run_sql"])
     captured = capsys.readouterr()
@@ -52,19 +63,31 @@ def test_usage_errors_are_one_line_and_nonzero() -> None:
     assert "invalid choice" in bad_shape.stderr
     assert "Traceback" not in bad_shape.stderr
     no_input = _run(["classify"], stdin="")
-    assert no_input.returncode == 0  # empty stdin: nothing to do, like cat
+    assert no_input.returncode == 1
+    assert no_input.stderr == (
+        "localdata-errors: no error text on standard input (give a message, or pipe one in)\n"
+    )
+    bogus = _run(["classify", "--bogus"])
+    assert bogus.returncode == 2
+    # The subcommand's usage, not the top-level one.
+    assert bogus.stderr.startswith("usage: localdata-errors classify ")
+    assert bogus.stderr.endswith("classify: error: unrecognized arguments: --bogus\n")
     unknown_db = _run(["classify", "x", "--db", "postgress"])
     assert unknown_db.returncode == 2
-    assert "unknown backend 'postgress' (known: generic, duckdb," in unknown_db.stderr
+    assert "unknown backend 'postgress' (known: generic, " in unknown_db.stderr
+    known = unknown_db.stderr.partition("(known: ")[2].partition(")")[0].split(", ")
+    assert {"duckdb", "mssql", "mysql", "oracle", "postgresql", "sqlite"} <= set(known)
     assert unknown_db.stdout == ""
     unknown_in_record = _run(["classify"], stdin='{"message": "x", "db": "nodb"}\n')
     assert unknown_in_record.returncode == 1
     assert "line 1: unknown backend 'nodb'" in unknown_in_record.stderr
     assert _run(["classify", "x", "--db", "PostgreSQL+psycopg"]).returncode == 0
     assert _run(["classify", "x", "--db", "generic"]).returncode == 0
-    for url, words in [("nosuch://x", "knows no dialect or driver 'nosuch'"),
-                       ("not a url", "not a database URL"),
-                       ("mysql+nodriver://u:hunter22@h/db", "knows no dialect or driver")]:
+    for url, words in [
+        ("nosuch://x", "knows no dialect or driver 'nosuch'"),
+        ("not a url", "not a database URL"),
+        ("mysql+nodriver://u:hunter22@h/db", "knows no dialect or driver"),
+    ]:
         bad_url = _run(["serve", "--url", url], stdin="")
         assert bad_url.returncode == 2, bad_url.stderr
         assert words in bad_url.stderr
@@ -87,7 +110,7 @@ def test_backends_lists_builtin_backends_with_their_distribution() -> None:
     rows = {r["name"]: r for r in map(json.loads, out.stdout.splitlines())}
     assert "sqlite" in rows
     assert rows["sqlite"]["distribution"] == "localdata-errors"
-    assert rows["sqlite"]["source"] == "entry point"
+    assert rows["sqlite"]["source"] == "built-in"
     text = _run(["backends"])
     assert text.stdout.splitlines()[0].split() == ["NAME", "ALIASES", "DRIVERS", "FROM"]
 
@@ -97,8 +120,14 @@ def test_demo_shows_real_errors_beside_their_answers() -> None:
     assert out.returncode == 0, out.stderr
     records = [json.loads(line) for line in out.stdout.splitlines()]
     kinds = {r["kind"] for r in records if r["engine"] == "SQLite"}
-    assert {"undefined_table", "syntax_error", "unique_violation", "foreign_key_violation",
-            "database_locked", "read_only"} <= kinds
+    assert {
+        "undefined_table",
+        "syntax_error",
+        "unique_violation",
+        "foreign_key_violation",
+        "database_locked",
+        "read_only",
+    } <= kinds
     locked = next(r for r in records if r["kind"] == "database_locked")
     assert locked["is_retryable"] is True
     text = _run(["demo", "--no-color"])
@@ -109,6 +138,56 @@ def test_demo_shows_real_errors_beside_their_answers() -> None:
 
 def test_broken_pipe_is_quiet() -> None:
     proc = subprocess.run(
-        f"{sys.executable} -m localdata_errors demo | head -n 1", shell=True,
-        capture_output=True, text=True, timeout=120, check=False)
+        f"{sys.executable} -m localdata_errors demo | head -n 1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert "Traceback" not in proc.stderr
+
+
+def test_an_unwritable_output_is_one_line_and_nonzero() -> None:
+    with open("/dev/full", "w") as full:
+        out = subprocess.run(
+            [sys.executable, "-m", "localdata_errors", "classify", "no such table: t"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    assert out.returncode == 1
+    assert out.stderr == "localdata-errors: cannot write the output: No space left on device\n"
+
+
+def test_plain_text_on_stdin_is_one_message() -> None:
+    pasted = (
+        'ERROR:  42P01: relation "orders" does not exist\n'
+        "LINE 1: SELECT * FROM orders\n"
+        "                      ^\n"
+    )
+    out = _run(["classify", "--shape", "tool"], stdin=pasted)
+    assert out.returncode == 0, out.stderr
+    records = [json.loads(line) for line in out.stdout.splitlines()]
+    assert len(records) == 1
+    assert (records[0]["error_code"], records[0]["kind"]) == ("42P01", "undefined_table")
+    assert records[0]["affected_resources"] == ["orders"]
+
+
+def test_backends_fits_a_100_column_terminal() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "localdata_errors", "backends"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "COLUMNS": "100"},
+    )
+    assert out.returncode == 0
+    lines = out.stdout.splitlines()
+    assert lines[0].split() == ["NAME", "ALIASES", "DRIVERS", "FROM"]
+    assert max(len(line) for line in lines) <= 100
+    names = {line.split()[0] for line in lines[1:] if line[:1].strip()}
+    assert {"duckdb", "mssql", "mysql", "oracle", "postgresql", "sqlite"} <= names

@@ -3,26 +3,25 @@ Structured tool errors for any MCP server built on the official ``mcp`` SDK.
 
 A tool that fails returns a tool result with ``isError: true`` whose JSON
 text content and structured content are the same MCP / JSON-RPC payload
-(:meth:`~localdata_errors.StructuredErrorResponse.to_jsonrpc_error`): the
-model reads what went wrong, whether to retry and what to change.  Tool
-failures stay tool results, so the model sees them; only protocol faults
-(the SDK's ``MCPError``) become JSON-RPC errors.
+(`StructuredErrorResponse.to_jsonrpc_error`): the model reads what went
+wrong, whether to retry and what to change.  Tool failures stay tool
+results, so the model sees them; only protocol faults (the SDK's
+``MCPError``) become JSON-RPC errors.
 
-.. code-block:: python
+```python
+from mcp.server.mcpserver import MCPServer
+from localdata_errors.mcp import install_structured_errors, structured_errors
 
-    from mcp.server.mcpserver import MCPServer
-    from localdata_errors.mcp import install_structured_errors, structured_errors
+server = MCPServer("orders")
+install_structured_errors(server)  # every tool, argument validation included
 
-    server = MCPServer("orders")
-    install_structured_errors(server)      # every tool, argument validation included
 
-    @server.tool()
-    @structured_errors(db_type="postgresql")   # or per tool, without install
-    def count_orders(customer_id: int) -> dict: ...
+@server.tool()
+@structured_errors(db_type="postgresql")  # or per tool, without install
+def count_orders(customer_id: int) -> dict: ...
+```
 
-Importing :mod:`localdata_errors` never imports ``mcp``; this module does.
-
-.. versionadded:: 0.1.0
+Importing `localdata_errors` never imports ``mcp``; this module does.
 """
 
 from __future__ import annotations
@@ -34,29 +33,34 @@ import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any, Protocol, TypeVar, cast, overload
+from typing import Any, NamedTuple, Protocol, TypeVar, cast, overload
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.shared.exceptions import MCPError
 from mcp.types import CallToolResult, TextContent
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, PrivateAttr, ValidationError
 
+from localdata_errors.classify import classify_error
+from localdata_errors.kinds import Kind
 from localdata_errors.mcp._results import (
     JSONRPC_INTERNAL_ERROR,
+    ClassifiedError,
     ToolInputError,
     anticipated_error_payload,
-    database_error_payload,
+    classified_payload,
     internal_error_payload,
     is_database_error,
     make_response,
-    tool_error_payload,
-    validation_error_payload,
+    response_from_payload,
+    validation_response,
 )
 from localdata_errors.redact import redact
+from localdata_errors.response import StructuredErrorResponse
 
 __all__ = [
     "JSONRPC_INTERNAL_ERROR",
+    "ClassifiedError",
     "HistoryLike",
     "ToolInputError",
     "error_payload",
@@ -73,11 +77,17 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 
 class HistoryLike(Protocol):
-    """What an execution history offers (:class:`localdata_errors.history.ExecutionHistory`)."""
+    """What an execution history offers (`localdata_errors.history.ExecutionHistory`)."""
 
-    def record(self, tool_name: str, arguments: dict[str, Any], *,
-               error: Any = None, result: dict[str, Any] | None = None,
-               db_type: str | None = None) -> Any:
+    def record(
+        self,
+        tool_name: str,
+        arguments: Any,
+        *,
+        error: Any = None,
+        result: dict[str, Any] | None = None,
+        db_type: str | None = None,
+    ) -> Any:
         """Record one tool call."""
 
     def summary(self) -> str:
@@ -101,6 +111,40 @@ def _innermost(exc: BaseException) -> BaseException:
     return current
 
 
+class _Failure(NamedTuple):
+    """A failed call, classified once: the payload the client reads and the answer behind it."""
+
+    payload: JSONDict
+    response: StructuredErrorResponse
+
+
+def _failure(
+    exc: BaseException,
+    tool_name: str | None,
+    *,
+    db_type: str | None,
+    database_errors: tuple[type[BaseException], ...],
+    secrets: Iterable[object],
+) -> _Failure:
+    inner = _innermost(exc)
+    if isinstance(inner, ClassifiedError):
+        payload = classified_payload(inner.response, tool_name, inner.details, secrets=secrets)
+        return _Failure(payload, inner.response)
+    if isinstance(inner, ValidationError):
+        refusal = validation_response(cast(list[JSONDict], inner.errors()), tool_name)
+        return _Failure(
+            classified_payload(refusal.response, tool_name, refusal.details), refusal.response
+        )
+    if is_database_error(inner, database_errors):
+        response = classify_error(inner, db_type, secrets=secrets)
+        return _Failure(response.to_jsonrpc_error(tool_name=tool_name), response)
+    if isinstance(inner, ToolError) and not isinstance(inner, UnexpectedToolError):
+        payload = anticipated_error_payload(str(inner), tool_name)
+        return _Failure(payload, make_response(Kind.INVALID_PARAMETER, payload["message"]))
+    payload = internal_error_payload(inner, tool_name)
+    return _Failure(payload, make_response(Kind.UNKNOWN, payload["message"]))
+
+
 def error_payload(
     exc: BaseException,
     tool_name: str | None = None,
@@ -114,10 +158,11 @@ def error_payload(
 
     Args:
         exc: The exception: a database exception (classified), a
-            :class:`ToolInputError` (rendered as is), pydantic's
-            ``ValidationError`` (invalid arguments, -32000, the fields in
-            ``details.fields``), the SDK's ``ToolError`` (its own text), or
-            anything else (-32603, the class name only).
+            `ToolInputError` or another already classified error (rendered
+            as it is), pydantic's ``ValidationError`` (invalid arguments,
+            -32000, the fields in ``details.fields``), the SDK's
+            ``ToolError`` (its own text), or anything else (-32603, the
+            class name only).
         tool_name: The tool that failed.
         db_type: The backend, when known (otherwise detected).
         database_errors: More exception classes to classify as database errors.
@@ -127,19 +172,24 @@ def error_payload(
         The payload: ``success, error_type, error_code, jsonrpc_error_code,
         message, details, suggestions, tool_name, timestamp``.
     """
-    inner = _innermost(exc)
-    if isinstance(inner, ToolInputError):
-        return tool_error_payload(inner, tool_name, secrets=secrets)
-    if isinstance(inner, ValidationError):
-        return validation_error_payload(cast(list[JSONDict], inner.errors()), tool_name)
-    if is_database_error(inner, database_errors):
-        return database_error_payload(inner, tool_name, db_type=db_type, secrets=secrets)
-    if isinstance(inner, ToolError) and not isinstance(inner, UnexpectedToolError):
-        return anticipated_error_payload(str(inner), tool_name)
-    return internal_error_payload(inner, tool_name)
+    return _failure(
+        exc, tool_name, db_type=db_type, database_errors=database_errors, secrets=secrets
+    ).payload
 
 
-def error_result(payload: JSONDict, history_summary: str = "") -> CallToolResult:
+class _ErrorResult(CallToolResult):
+    """A failed call's result that keeps, on the server, the answer it was rendered from."""
+
+    _response: StructuredErrorResponse | None = PrivateAttr(default=None)
+
+
+def error_result(
+    payload: JSONDict,
+    history_summary: str = "",
+    *,
+    response: StructuredErrorResponse | None = None,
+    repeated: JSONDict | None = None,
+) -> CallToolResult:
     """
     Wrap a payload into the tool result the model receives.
 
@@ -147,16 +197,26 @@ def error_result(payload: JSONDict, history_summary: str = "") -> CallToolResult
         payload: The JSON-RPC payload.
         history_summary: The execution history's summary, attached as
             ``history`` when not empty.
+        response: The classified answer the payload was rendered from; kept
+            on the result (never sent), so that whoever records the call
+            reads that answer instead of classifying the text again.
+        repeated: How often this same call has failed unchanged, attached as
+            ``repeated_call`` (``times``, ``action``) when given.
 
     Returns:
-        ``CallToolResult(isError=True)`` with the payload as JSON text and as
-        structured content.
+        ``CallToolResult(isError=True)`` with the payload as compact JSON
+        text and as structured content.
     """
     if history_summary:
         payload = {**payload, "history": history_summary}
-    text = json.dumps(payload, default=str)
-    return CallToolResult(content=[TextContent(type="text", text=text)],
-                          structured_content=payload, is_error=True)
+    if repeated:
+        payload = {**payload, "repeated_call": repeated}
+    text = json.dumps(payload, default=str, separators=(",", ":"))
+    result = _ErrorResult(
+        content=[TextContent(type="text", text=text)], structured_content=payload, is_error=True
+    )
+    result._response = response
+    return result
 
 
 def _jsonable_arguments(arguments: dict[str, Any]) -> dict[str, Any]:
@@ -177,25 +237,41 @@ def _resolve_history(source: HistorySource, context: Any) -> HistoryLike | None:
     return source(context)
 
 
+class _Recorded(NamedTuple):
+    summary: str = ""
+    repeated: JSONDict | None = None
+
+
 def _record(  # noqa: PLR0913 - mirrors ExecutionHistory.record's keywords
-    history: HistoryLike | None, tool_name: str, arguments: dict[str, Any], *,
-            error: Any = None, result: dict[str, Any] | None = None,
-            db_type: str | None = None) -> str:
-    """Record one call and return the summary; a failing history never fails the call."""
+    history: HistoryLike | None,
+    tool_name: str,
+    arguments: Any,
+    *,
+    error: StructuredErrorResponse | None = None,
+    result: dict[str, Any] | None = None,
+    db_type: str | None = None,
+) -> _Recorded:
+    """
+    Record one call; return the summary and, for a call repeated unchanged, how often.
+
+    A failing history never fails the call.  *arguments* are the call's own
+    (made JSON-ready) or what ``history_arguments`` made of them, e.g. a
+    ``StructuredCall``, passed on as it is.
+    """
     if history is None:
-        return ""
+        return _Recorded()
+    if isinstance(arguments, dict):
+        arguments = _jsonable_arguments(arguments)
     try:
-        history.record(tool_name, _jsonable_arguments(arguments), error=error, result=result,
-                       db_type=db_type)
-        return history.summary()
+        entry = history.record(tool_name, arguments, error=error, result=result, db_type=db_type)
+        summary = history.summary()
     except Exception:  # the history is an aid; the tool's answer matters more
         logger.warning("execution history failed while recording %s", tool_name, exc_info=True)
-        return ""
-
-
-def _history_error(exc: BaseException) -> Any:
-    inner = _innermost(exc)
-    return inner.response if isinstance(inner, ToolInputError) else inner
+        return _Recorded()
+    repeats = getattr(entry, "repeats", 0)
+    if error is not None and isinstance(repeats, int) and repeats >= 1:
+        return _Recorded(summary, {"times": repeats + 1, "action": error.action.value})
+    return _Recorded(summary)
 
 
 @overload
@@ -204,8 +280,13 @@ def structured_errors(fn: _F, /) -> _F: ...
 
 @overload
 def structured_errors(
-    fn: None = None, /, *, tool_name: str | None = None, db_type: str | None = None,
-    history: HistorySource = None, database_errors: tuple[type[BaseException], ...] = (),
+    fn: None = None,
+    /,
+    *,
+    tool_name: str | None = None,
+    db_type: str | None = None,
+    history: HistorySource = None,
+    database_errors: tuple[type[BaseException], ...] = (),
 ) -> Callable[[_F], _F]: ...
 
 
@@ -244,18 +325,31 @@ def structured_errors(
         name = tool_name or func.__name__
 
         def fail(exc: BaseException, kwargs: dict[str, Any]) -> CallToolResult:
-            payload = error_payload(exc, name, db_type=db_type, database_errors=database_errors)
-            if payload["jsonrpc_error_code"] == JSONRPC_INTERNAL_ERROR:
+            failure = _failure(
+                exc, name, db_type=db_type, database_errors=database_errors, secrets=()
+            )
+            if failure.payload["jsonrpc_error_code"] == JSONRPC_INTERNAL_ERROR:
                 logger.exception("tool %s raised an unexpected exception", name, exc_info=exc)
-            summary = _record(_resolve_history(history, None), name, kwargs,
-                              error=_history_error(exc), db_type=db_type)
-            return error_result(payload, summary)
+            recorded = _record(
+                _resolve_history(history, None),
+                name,
+                kwargs,
+                error=failure.response,
+                db_type=db_type,
+            )
+            return error_result(
+                failure.payload,
+                recorded.summary,
+                response=failure.response,
+                repeated=recorded.repeated,
+            )
 
         def succeed(value: Any, kwargs: dict[str, Any]) -> Any:
             if history is not None:
                 result = value if isinstance(value, dict) else None
-                _record(_resolve_history(history, None), name, kwargs, result=result,
-                        db_type=db_type)
+                _record(
+                    _resolve_history(history, None), name, kwargs, result=result, db_type=db_type
+                )
             return value
 
         if inspect.iscoroutinefunction(func):
@@ -332,7 +426,7 @@ def install_structured_errors(  # noqa: PLR0913 - keyword-only settings of one i
     history_per_session: Callable[[], HistoryLike] | None = None,
     database_errors: tuple[type[BaseException], ...] = (),
     secrets: Iterable[object] = (),
-    history_arguments: Callable[[str, dict[str, Any]], dict[str, Any]] | None = None,
+    history_arguments: Callable[[str, dict[str, Any]], Any] | None = None,
 ) -> MCPServer[Any]:
     """
     Make every tool of an ``MCPServer`` fail with structured errors.
@@ -353,51 +447,72 @@ def install_structured_errors(  # noqa: PLR0913 - keyword-only settings of one i
         database_errors: More exception classes to classify as database errors.
         secrets: Values to mask in every field of every error (passwords).
         history_arguments: Maps a call's name and arguments to what the history
-            records, e.g. adding the ``sql`` a structured tool amounts to, so the
-            history can tell what the call changed.
+            records, e.g. a ``localdata_errors.history.StructuredCall``, so the
+            history shows what was called (never the values) and knows what
+            the call changed.
 
     Returns:
         The same server, for chaining.
     """
-    source: HistorySource = (_session_histories(history_per_session)
-                             if history_per_session is not None else history)
+    source: HistorySource = (
+        _session_histories(history_per_session) if history_per_session is not None else history
+    )
     original = server.call_tool
     masked = tuple(secrets)
 
     async def call_tool(name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         current = _resolve_history(source, context)
-        recorded = arguments
+        recorded: Any = arguments
         if current is not None and history_arguments is not None:
             try:
                 recorded = history_arguments(name, arguments)
             except Exception:  # a description for the history never fails the call
                 logger.warning("history_arguments failed for %s", name, exc_info=True)
+                recorded = {}  # the tool's name only: its raw arguments may hold values
         try:
             result = await original(name, arguments, context)
         except MCPError:
             raise
         except Exception as exc:
-            payload = error_payload(exc, name, db_type=db_type, database_errors=database_errors,
-                                    secrets=masked)
-            if payload["jsonrpc_error_code"] == JSONRPC_INTERNAL_ERROR:
-                logger.exception("tool %s raised an unexpected exception", name,
-                                 exc_info=_innermost(exc))
-            summary = _record(current, name, recorded, error=_history_error(exc),
-                              db_type=db_type)
-            return error_result(payload, redact(summary, masked) if masked else summary)
+            failure = _failure(
+                exc, name, db_type=db_type, database_errors=database_errors, secrets=masked
+            )
+            if failure.payload["jsonrpc_error_code"] == JSONRPC_INTERNAL_ERROR:
+                logger.exception(
+                    "tool %s raised an unexpected exception", name, exc_info=_innermost(exc)
+                )
+            recorded_call = _record(
+                current, name, recorded, error=failure.response, db_type=db_type
+            )
+            return error_result(
+                failure.payload,
+                redact(recorded_call.summary, masked) if masked else recorded_call.summary,
+                response=failure.response,
+                repeated=recorded_call.repeated,
+            )
         if isinstance(result, CallToolResult) and current is not None:
             structured = result.structured_content
             if result.is_error:
-                # A decorated tool already rendered its failure: attach the summary.
-                summary = _record(current, name, recorded, error=_payload_error(structured),
-                                  db_type=db_type)
-                if isinstance(structured, dict) and summary:
-                    return error_result(dict(structured),
-                                        redact(summary, masked) if masked else summary)
+                # A decorated tool already rendered its failure: record the answer
+                # it was rendered from, and attach the summary.
+                response = _rendered_response(result)
+                recorded_call = _record(current, name, recorded, error=response, db_type=db_type)
+                if isinstance(structured, dict) and recorded_call.summary:
+                    summary = recorded_call.summary
+                    return error_result(
+                        dict(structured),
+                        redact(summary, masked) if masked else summary,
+                        response=response,
+                        repeated=recorded_call.repeated,
+                    )
             else:
-                _record(current, name, recorded,
-                        result=structured if isinstance(structured, dict) else None,
-                        db_type=db_type)
+                _record(
+                    current,
+                    name,
+                    recorded,
+                    result=structured if isinstance(structured, dict) else None,
+                    db_type=db_type,
+                )
         return result
 
     # The SDK's own handler calls ``self.call_tool``: an instance attribute is
@@ -406,6 +521,17 @@ def install_structured_errors(  # noqa: PLR0913 - keyword-only settings of one i
     return server
 
 
-def _payload_error(structured: Any) -> Any:
+def _rendered_response(result: CallToolResult) -> StructuredErrorResponse:
+    """The answer a failed result was rendered from: kept on it, else read from its payload."""
+    kept = result._response if isinstance(result, _ErrorResult) else None
+    if kept is not None:
+        return kept
+    structured = result.structured_content
+    read = response_from_payload(structured)
+    if read is not None:
+        return read
+    # A tool of someone else's that failed with text only: nothing was classified.
     message = structured.get("message") if isinstance(structured, dict) else None
-    return RuntimeError(str(message or "tool error"))
+    if message is None:
+        message = next((getattr(c, "text", None) for c in result.content), None)
+    return make_response(Kind.UNKNOWN, str(message or "tool error")[:2000])

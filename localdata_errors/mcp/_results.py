@@ -2,10 +2,13 @@
 The payloads of failed tool calls: database errors, invalid arguments, crashes.
 
 Every payload has the MCP / JSON-RPC shape of
-:meth:`~localdata_errors.StructuredErrorResponse.to_jsonrpc_error`, so a
-client reads one structure whatever went wrong.  Nothing here imports the
-``mcp`` SDK: the payloads are plain dicts, wrapped into a ``CallToolResult``
-by :mod:`localdata_errors.mcp`.
+`StructuredErrorResponse.to_jsonrpc_error`, so a client reads one structure
+whatever went wrong.  A failure is classified once, into a
+`StructuredErrorResponse`, and that answer is what the payload, the
+execution history and the server's recovery read: nothing here turns a
+payload's text back into an exception to classify it again.  Nothing here
+imports the ``mcp`` SDK: the payloads are plain dicts, wrapped into a
+``CallToolResult`` by `localdata_errors.mcp`.
 """
 
 from __future__ import annotations
@@ -14,21 +17,22 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any, Final
 
-from localdata_errors.classify import classify_error
-from localdata_errors.kinds import KIND_TABLE, Kind
+from localdata_errors.kinds import KIND_TABLE, Action, Kind, RetrySafety, render_suggestion
 from localdata_errors.redact import redact
 from localdata_errors.response import StructuredErrorResponse
 
 __all__ = [
     "JSONRPC_INTERNAL_ERROR",
+    "ClassifiedError",
     "ToolInputError",
     "anticipated_error_payload",
-    "database_error_payload",
+    "classified_payload",
     "internal_error_payload",
     "is_database_error",
     "make_response",
-    "tool_error_payload",
+    "response_from_payload",
     "validation_error_payload",
+    "validation_response",
 ]
 
 JSONDict = dict[str, Any]
@@ -44,13 +48,41 @@ TOOL_BACKEND: Final = "mcp"
 # one of these names in the MRO marks a database exception even when no
 # backend claims the driver's module.
 _DBAPI_CLASS_NAMES: Final = frozenset(
-    {"DatabaseError", "InterfaceError", "OperationalError", "IntegrityError",
-     "ProgrammingError", "DataError", "NotSupportedError", "InternalError"}
+    {
+        "DatabaseError",
+        "InterfaceError",
+        "OperationalError",
+        "IntegrityError",
+        "ProgrammingError",
+        "DataError",
+        "NotSupportedError",
+        "InternalError",
+    }
 )
 _DATABASE_MODULE_PREFIXES: Final = ("sqlalchemy.", "sqlite3", "_sqlite3", "django.db")
 
 
-class ToolInputError(Exception):
+class ClassifiedError(Exception):
+    """
+    A failure of a tool call, already classified: rendered as it is, never classified again.
+
+    The SQL tool server raises it for a database error it classified once
+    (and perhaps explained with the schema's help, or recovered from), so
+    that the payload, the execution history and the recovery all read the
+    same answer.
+
+    Args:
+        response: The classified answer.
+        details: Extra keys for the payload's ``details`` (e.g. ``did_you_mean``).
+    """
+
+    def __init__(self, response: StructuredErrorResponse, details: JSONDict | None = None):
+        super().__init__(response.message)
+        self.response = response
+        self.details = dict(details or {})
+
+
+class ToolInputError(ClassifiedError):
     """
     A call the tool layer refuses itself, already classified.
 
@@ -62,29 +94,7 @@ class ToolInputError(Exception):
     Args:
         response: The classified answer.
         details: Extra keys for the payload's ``details`` (e.g. ``column``).
-
-    .. versionadded:: 0.1.0
     """
-
-    def __init__(self, response: StructuredErrorResponse, details: JSONDict | None = None):
-        super().__init__(response.message)
-        self.response = response
-        self.details = dict(details or {})
-
-
-def _render(template: str, target: str | None, dependencies: Sequence[str]) -> str:
-    # Mirrors how classification fills the Kind table's suggestion template.
-    if "{" not in template:
-        return template
-    deps = ", ".join(dependencies)
-    return template.format_map({
-        "target": f"'{target}' " if target else "",
-        "target_cap": f"'{target}' " if target else "The object ",
-        "on_target": f" on '{target}'" if target else "",
-        "constraint": "",
-        "dependency": f" (change {deps} first)" if deps else "",
-        "near": "",
-    })
 
 
 def make_response(  # noqa: PLR0913 - keyword-only fields of the response
@@ -113,12 +123,10 @@ def make_response(  # noqa: PLR0913 - keyword-only fields of the response
     info = KIND_TABLE[kind]
     resources = tuple(affected_resources)
     deps = tuple(dependencies)
-    return StructuredErrorResponse(
-        error_type=info.category,
-        kind=kind,
-        is_retryable=info.retryable,
-        message=message,
-        suggestion=_render(info.suggestion, resources[0] if resources else None, deps),
+    return StructuredErrorResponse.for_kind(
+        kind,
+        message,
+        suggestion=render_suggestion(kind, resources[0] if resources else None, None, deps),
         suggested_actions=tuple(actions) if actions is not None else info.actions,
         database=database,
         backend=TOOL_BACKEND,
@@ -162,56 +170,104 @@ def _now() -> str:
     return datetime.now(UTC).isoformat().replace("+00:00", "Z")
 
 
-def database_error_payload(
-    exc: BaseException,
+def classified_payload(
+    response: StructuredErrorResponse,
     tool_name: str | None,
+    details: JSONDict | None = None,
     *,
-    db_type: str | None = None,
     secrets: Iterable[object] = (),
 ) -> JSONDict:
     """
-    Classify a database exception into the JSON-RPC payload.
+    Render a classified answer as the JSON-RPC payload.
 
     Args:
-        exc: The exception (a driver's, or SQLAlchemy's wrapping it).
+        response: The answer, from classification or from the tool layer.
         tool_name: The tool that failed.
-        db_type: The backend, when known.
-        secrets: Values to mask in every field.
+        details: Extra keys merged into the payload's ``details``.
+        secrets: Values to mask in the message (a classified message is
+            already masked; a refusal's may quote the caller).
 
     Returns:
-        :meth:`StructuredErrorResponse.to_jsonrpc_error`'s dict.
+        `StructuredErrorResponse.to_jsonrpc_error`'s dict, *details* merged.
     """
-    return classify_error(exc, db_type, secrets=secrets).to_jsonrpc_error(tool_name=tool_name)
-
-
-def tool_error_payload(
-    error: ToolInputError, tool_name: str | None, *, secrets: Iterable[object] = ()
-) -> JSONDict:
-    """
-    Render a refusal of the tool layer.
-
-    Args:
-        error: The refusal.
-        tool_name: The tool that refused.
-        secrets: Values to mask in the message.
-
-    Returns:
-        The JSON-RPC payload; the refusal's extra details merged into ``details``.
-    """
-    response = error.response
     secrets = tuple(secrets)
     if secrets:
         response = response.replace(message=redact(response.message, secrets))
     payload = response.to_jsonrpc_error(tool_name=tool_name)
-    payload["details"].update(error.details)
+    if details:
+        payload["details"].update(details)
     return payload
 
 
-def validation_error_payload(
-    errors: Sequence[JSONDict], tool_name: str | None
-) -> JSONDict:
+def response_from_payload(payload: object) -> StructuredErrorResponse | None:
     """
-    Render arguments that fail the tool's input schema.
+    Read back the classified answer a JSON-RPC payload carries, without classifying again.
+
+    For a failure a tool rendered itself (a `CallToolResult` with
+    ``isError``): its ``details`` hold the kind and the decisions that were
+    made, and they are taken as they are.
+
+    Args:
+        payload: A payload of the shape `StructuredErrorResponse.to_jsonrpc_error` renders.
+
+    Returns:
+        The answer, or ``None`` when *payload* carries no kind.
+    """
+    if not isinstance(payload, dict):
+        return None
+    details = payload.get("details")
+    if not isinstance(details, dict):
+        return None
+    try:
+        kind = Kind(str(details.get("kind")))
+    except ValueError:
+        return None
+    fields: JSONDict = {}
+    for name, kind_of in _PAYLOAD_FIELDS.items():
+        value = details.get(name)
+        if value is None:
+            continue
+        try:
+            fields[name] = kind_of(value)
+        except (TypeError, ValueError):
+            continue
+    suggestions = payload.get("suggestions")
+    if isinstance(suggestions, list) and suggestions:
+        fields["suggestion"] = str(suggestions[0])
+        fields["suggested_actions"] = tuple(str(s) for s in suggestions[1:])
+    return StructuredErrorResponse.for_kind(kind, str(payload.get("message", "")), **fields)
+
+
+def _names(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise TypeError("not a list of names")
+    return tuple(str(v) for v in value)
+
+
+def _text(value: object) -> str:
+    return str(value)
+
+
+# The details keys read back into a response, with their conversions.
+_PAYLOAD_FIELDS: Final[dict[str, Any]] = {
+    "is_retryable": bool,
+    "action": Action,
+    "retry_safety": RetrySafety,
+    "retry_after_ms": int,
+    "database_error_code": _text,
+    "sqlstate": _text,
+    "database": _text,
+    "backend": _text,
+    "constraint": _text,
+    "schema": _text,
+    "affected_resources": _names,
+    "dependencies": _names,
+}
+
+
+def validation_response(errors: Sequence[JSONDict], tool_name: str | None) -> ClassifiedError:
+    """
+    Classify arguments that fail the tool's input schema.
 
     Args:
         errors: pydantic's ``ValidationError.errors()`` (``loc``, ``msg``,
@@ -220,26 +276,48 @@ def validation_error_payload(
         tool_name: The tool whose arguments were rejected.
 
     Returns:
-        The JSON-RPC payload of kind ``invalid_parameter`` (-32000), the
-        offending fields in ``details.fields``.
+        An ``invalid_parameter`` refusal (-32000), the offending fields in
+        ``details.fields`` and ``details.invalid_fields``.
     """
     fields: list[JSONDict] = []
     for err in errors[:50]:
         loc = ".".join(str(part) for part in err.get("loc", ()))
-        fields.append({"field": loc or "(arguments)", "problem": str(err.get("msg", ""))[:300],
-                       "type": str(err.get("type", ""))})
+        fields.append(
+            {
+                "field": loc or "(arguments)",
+                "problem": str(err.get("msg", ""))[:300],
+                "type": str(err.get("type", "")),
+            }
+        )
     names = sorted({f["field"] for f in fields})
-    message = (f"Invalid arguments for tool {tool_name or '?'}: "
-               + "; ".join(f"{f['field']}: {f['problem']}" for f in fields[:5]))
-    response = make_response(
-        Kind.INVALID_PARAMETER, message, affected_resources=(),
-        actions=("Read the tool's input schema and correct the named fields",
-                 "Send every required field with the type the schema states"),
+    message = f"Invalid arguments for tool {tool_name or '?'}: " + "; ".join(
+        f"{f['field']}: {f['problem']}" for f in fields[:5]
     )
-    payload = response.to_jsonrpc_error(tool_name=tool_name)
-    payload["details"]["fields"] = fields
-    payload["details"]["invalid_fields"] = names
-    return payload
+    response = make_response(
+        Kind.INVALID_PARAMETER,
+        message,
+        affected_resources=(),
+        actions=(
+            "Read the tool's input schema and correct the named fields",
+            "Send every required field with the type the schema states",
+        ),
+    )
+    return ToolInputError(response, {"fields": fields, "invalid_fields": names})
+
+
+def validation_error_payload(errors: Sequence[JSONDict], tool_name: str | None) -> JSONDict:
+    """
+    Render arguments that fail the tool's input schema.
+
+    Args:
+        errors: pydantic's ``ValidationError.errors()``.
+        tool_name: The tool whose arguments were rejected.
+
+    Returns:
+        The JSON-RPC payload of `validation_response`.
+    """
+    refusal = validation_response(errors, tool_name)
+    return classified_payload(refusal.response, tool_name, refusal.details)
 
 
 def internal_error_payload(exc: BaseException, tool_name: str | None) -> JSONDict:
@@ -264,8 +342,10 @@ def internal_error_payload(exc: BaseException, tool_name: str | None) -> JSONDic
         "jsonrpc_error_code": JSONRPC_INTERNAL_ERROR,
         "message": f"The tool failed with an unexpected internal error ({name}).",
         "details": {"exception_type": name, "is_retryable": False},
-        "suggestions": ["This is not a database error: report it to the tool's maintainers",
-                        "Do not retry the same call unchanged"],
+        "suggestions": [
+            "This is not a database error: report it to the tool's maintainers",
+            "Do not retry the same call unchanged",
+        ],
         "tool_name": tool_name,
         "timestamp": _now(),
     }
@@ -283,7 +363,7 @@ def anticipated_error_payload(message: str, tool_name: str | None) -> JSONDict:
         A payload of the JSON-RPC shape with code -32000.
     """
     prefix = f"Error executing tool {tool_name}: "
-    text = message[len(prefix):] if tool_name and message.startswith(prefix) else message
+    text = message[len(prefix) :] if tool_name and message.startswith(prefix) else message
     return {
         "success": False,
         "error_type": "tool_error",

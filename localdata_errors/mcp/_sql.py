@@ -2,19 +2,30 @@
 The database behind the SQL tool server: checked identifiers, bound values, limits.
 
 Every identifier a caller sends (table, column, order-by column) is looked up
-in the schema SQLAlchemy introspects and used as the introspected object, so
-SQLAlchemy quotes it; no caller text is ever interpolated into SQL.  Every
-value is bound.  Read-only mode refuses writes before any SQL runs and, where
-the backend can, makes the transaction itself read-only.  The statement
-timeout is enforced by the backend where it has one (PostgreSQL's
-``statement_timeout``, MariaDB's ``max_statement_time``, MySQL's
-``max_execution_time``) and by interrupting the connection otherwise
-(SQLite, DuckDB).
+in the schema SQLAlchemy introspects (`localdata_errors.mcp._schema`) and
+used as the introspected object, so SQLAlchemy quotes it; no caller text is
+ever interpolated into SQL.  Every value is bound.  Read-only mode has two
+layers, always both: a statement runs only when its parse proves it reads
+(`localdata_errors.mcp._readonly`), and the database itself refuses writes
+(`localdata_errors.mcp._engine`).
+
+The statement timeout is enforced on the database server, which stops the
+statement: PostgreSQL's ``statement_timeout`` (``SET LOCAL``, per call),
+MariaDB's ``max_statement_time`` and MySQL's ``max_execution_time`` (per
+session); SQLite and DuckDB run in the process, and are interrupted from a
+timer (their ``interrupt()``).  Waiting for a pooled connection has its own
+limit, the same number of seconds: running out of it is
+``too_many_connections``, not a statement timeout.
+
+Each call runs in its own transaction on a pooled connection; a connection
+is rolled back when it returns to the pool and checked when it leaves it
+(`Database`'s checkout guard), so no call inherits a failed transaction.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import math
 import threading
 import uuid
@@ -27,12 +38,23 @@ from typing import Any, Final
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from localdata_errors._backends import extra_for_driver
 from localdata_errors.kinds import Kind
+from localdata_errors.mcp import _engine, _schema
 from localdata_errors.mcp._results import ToolInputError, make_response
-from localdata_errors.mcp._sqltext import Statement, count_statements, split_sql
+from localdata_errors.mcp._statements import Statement, to_named_placeholders
 from localdata_errors.redact import redact
 
-__all__ = ["OPERATORS", "Database", "StatementTimeoutError", "jsonable", "statements_of"]
+__all__ = [
+    "OPERATORS",
+    "CallState",
+    "Database",
+    "DatabaseURLError",
+    "StatementTimeoutError",
+    "jsonable",
+]
+
+logger = logging.getLogger("localdata_errors.mcp.server")
 
 JSONDict = dict[str, Any]
 
@@ -41,15 +63,53 @@ OPERATORS: Final = ("=", "!=", "<", "<=", ">", ">=", "like", "in", "is_null", "n
 _TRUE: Final = frozenset({"true", "t", "yes", "y", "1", "on"})
 _FALSE: Final = frozenset({"false", "f", "no", "n", "0", "off"})
 _MAX_IN_VALUES: Final = 1000
+# libpq's transaction states, as psycopg 3 (`info.transaction_status`) and
+# psycopg2 (`get_transaction_status()`) report them without a round trip.
+_PQ_IDLE: Final = 0
+_PQ_INTRANS: Final = 2
+_PQ_INERROR: Final = 3
+_PQ_UNKNOWN: Final = 4
+# Where the checkout guard leaves what it did, for the call to report.
+_CLEANED: Final = "localdata_errors.cleaned"
 
 
 class StatementTimeoutError(Exception):
     """The server interrupted a statement that ran past the configured timeout."""
 
 
-#: The extra that installs a backend's drivers, by SQLAlchemy backend name.
-_EXTRAS: Final = {"postgresql": "postgresql", "mysql": "mysql", "mariadb": "mysql",
-                  "oracle": "oracle", "mssql": "mssql", "duckdb": "duckdb"}
+class CallState:
+    """
+    Where a call's transaction is, and what the server did to give it a clean start.
+
+    Attributes:
+        stage: ``connect`` (taking a pooled connection), ``setup`` (the
+            server's own settings: read-only, timeout), ``work`` (the call's
+            statements), ``commit``, ``done``.
+        notes: What the server recovered from before the work ran (a
+            failed transaction found on the pooled connection, rolled back).
+        keyword: The statement ``execute_sql`` is running, by its first word.
+        text: That statement's text.
+    """
+
+    __slots__ = ("keyword", "notes", "stage", "text")
+
+    def __init__(self) -> None:
+        self.stage = "connect"
+        self.notes: list[JSONDict] = []
+        self.keyword = ""
+        self.text = ""
+
+
+def _transaction_status(dbapi_connection: Any) -> int | None:
+    info = getattr(dbapi_connection, "info", None)
+    status = getattr(info, "transaction_status", None)  # psycopg 3
+    if status is None:
+        get = getattr(dbapi_connection, "get_transaction_status", None)  # psycopg2
+        status = get() if callable(get) else None
+    try:
+        return int(status) if status is not None else None
+    except (TypeError, ValueError):
+        return None
 
 
 class DatabaseURLError(ValueError):
@@ -124,42 +184,37 @@ def _convert(text: str, ptype: type) -> Any:
     return text
 
 
-_DUCKDB_TYPES: Final[dict[str, Any]] = {
-    "INTEGER": sa.Integer, "INT": sa.Integer, "BIGINT": sa.BigInteger, "SMALLINT": sa.SmallInteger,
-    "TINYINT": sa.SmallInteger, "HUGEINT": sa.BigInteger, "UINTEGER": sa.BigInteger,
-    "UBIGINT": sa.BigInteger, "DOUBLE": sa.Float, "FLOAT": sa.Float, "REAL": sa.Float,
-    "DECIMAL": sa.Numeric, "NUMERIC": sa.Numeric, "VARCHAR": sa.String, "TEXT": sa.String,
-    "BOOLEAN": sa.Boolean, "DATE": sa.Date, "TIMESTAMP": sa.DateTime, "TIME": sa.Time,
-    "UUID": sa.Uuid, "BLOB": sa.LargeBinary,
-}
-
-
-def _duckdb_type(name: str) -> Any:
-    base = name.split("(", 1)[0].strip().upper()
-    return _DUCKDB_TYPES.get(base, sa.types.NullType)()
-
-
 class Database:
     """
     One SQLAlchemy engine, with the tool server's checks and limits.
 
     Args:
         url: Any SQLAlchemy URL.
-        read_only: Refuse writes.
+        read_only: Run every call read-only: the engine layer of
+            ``localdata_errors.mcp._engine`` applies, and writing tools refuse.
         max_rows: The most rows any call returns.
-        timeout: The statement timeout in seconds (``None``: none).
+        timeout: The statement timeout in seconds (``None``: none), also the
+            longest wait for a pooled connection (30 s without a timeout).
         allow_multi_statement: Let ``execute_sql`` run several statements.
     """
 
-    def __init__(self, url: str, *, read_only: bool = False, max_rows: int = 1000,
-                 timeout: float | None = 30.0, allow_multi_statement: bool = False) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        read_only: bool = False,
+        max_rows: int = 1000,
+        timeout: float | None = 30.0,
+        allow_multi_statement: bool = False,
+    ) -> None:
         try:
             parsed = sa.make_url(url)
         except sa.exc.ArgumentError:
             # The message repeats the URL, password and all: say it without it.
             raise DatabaseURLError(
                 "not a database URL; expected dialect[+driver]://user@host/database, "
-                "e.g. sqlite:///app.db or postgresql+psycopg://app@localhost/shop") from None
+                "e.g. sqlite:///app.db or postgresql+psycopg://app@localhost/shop"
+            ) from None
         self.read_only = read_only
         self.max_rows = max(1, int(max_rows))
         self.timeout = timeout if timeout and timeout > 0 else None
@@ -171,22 +226,27 @@ class Database:
             # A DuckDB file admits one process at a time: open it per call, so
             # other programs can use it between calls.
             options["poolclass"] = sa.pool.NullPool
-            if read_only:
-                options["connect_args"] = {"read_only": True}
         try:
-            self.engine: Engine = sa.create_engine(parsed, **options)
+            connect_url = _engine.engine_url_and_options(parsed, options) if read_only else parsed
+            if _queued(connect_url, options):
+                # No pooled connection within the timeout: too_many_connections.
+                options["pool_timeout"] = self.timeout or 30.0
+            self.engine: Engine = sa.create_engine(connect_url, **options)
         except sa.exc.NoSuchModuleError:
             raise DatabaseURLError(
-                f"{self.redacted_url}: SQLAlchemy knows no dialect or driver "
-                f"{parsed.drivername!r}") from None
+                f"{self.redacted_url}: SQLAlchemy knows no dialect or driver {parsed.drivername!r}"
+            ) from None
         except ImportError as exc:
-            extra = _EXTRAS.get(parsed.get_backend_name(), "all")
+            extra = extra_for_driver(parsed.get_backend_name(), parsed.get_driver_name()) or "all"
             raise DatabaseURLError(
                 f"{self.redacted_url}: the driver is not installed ({exc.name or exc}); "
-                f"pip install 'localdata-errors[{extra}]' brings the common ones") from None
+                f"pip install 'localdata-errors[{extra}]' brings the common ones"
+            ) from None
         self.dialect = self.engine.dialect.name
-        self._local = threading.local()
         sa.event.listen(self.engine, "connect", self._on_connect)
+        sa.event.listen(self.engine, "checkout", self._on_checkout)
+        if read_only and self.dialect == "duckdb":
+            sa.event.listen(self.engine, "before_cursor_execute", self._duckdb_reads_only)
 
     # -- connections ----------------------------------------------------------------
 
@@ -208,19 +268,36 @@ class Database:
             if self.dialect == "sqlite":
                 # SQLite enforces declared foreign keys only when asked to.
                 cursor.execute("PRAGMA foreign_keys = ON")
-                if self.read_only:
-                    cursor.execute("PRAGMA query_only = ON")
-            elif self.dialect in ("mysql", "mariadb"):
-                if self.read_only:
-                    cursor.execute("SET SESSION TRANSACTION READ ONLY")
-                if self.timeout is not None:
-                    if self._server_is_mariadb(cursor):
-                        cursor.execute(f"SET SESSION max_statement_time = {self.timeout:.3f}")
-                    else:
-                        millis = int(self.timeout * 1000)
-                        cursor.execute(f"SET SESSION max_execution_time = {millis}")
+            elif self.dialect in ("mysql", "mariadb") and self.timeout is not None:
+                if self._server_is_mariadb(cursor):
+                    cursor.execute(f"SET SESSION max_statement_time = {self.timeout:.3f}")
+                else:
+                    millis = int(self.timeout * 1000)
+                    cursor.execute(f"SET SESSION max_execution_time = {millis}")
         finally:
             cursor.close()
+        if self.read_only:
+            _engine.on_connect(self.dialect, dbapi_connection)
+
+    def _on_checkout(self, dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        # The pool rolls a connection back when it returns; this catches one
+        # that left it in a transaction anyway (a reset that failed, a hook
+        # of someone else's), so that no call starts in a failed transaction.
+        status = _transaction_status(dbapi_connection)
+        if status is None or status == _PQ_IDLE:
+            return
+        if status == _PQ_UNKNOWN:
+            # The connection is broken: the pool replaces it.
+            raise sa.exc.DisconnectionError("the pooled connection is in an unknown state")
+        if status in (_PQ_INTRANS, _PQ_INERROR):
+            dbapi_connection.rollback()
+            kind = (
+                Kind.TRANSACTION_ABORTED
+                if status == _PQ_INERROR
+                else Kind.INVALID_TRANSACTION_STATE
+            )
+            record.info[_CLEANED] = kind
+            logger.warning("rolled back a transaction left open on a pooled connection (%s)", kind)
 
     @staticmethod
     def _server_is_mariadb(cursor: Any) -> bool:
@@ -229,27 +306,113 @@ class Database:
         return bool(row) and "mariadb" in str(row[0]).lower()
 
     @contextmanager
-    def transaction(self, *, write: bool) -> Iterator[Connection]:
+    def transaction(self, *, write: bool, state: CallState | None = None) -> Iterator[Connection]:
         """
         Open a transaction with the server's read-only mode and timeout applied.
 
         Args:
             write: Whether the work writes (refused in read-only mode).
+            state: Where the transaction is, updated as it goes (for the
+                server's recovery, `localdata_errors.mcp._recovery`).
 
         Yields:
-            The connection, inside a transaction committed on success.
+            The connection, inside a transaction committed on success; on a
+            read-only server the transaction is read-only where the backend
+            has the switch, and always rolled back.
         """
         if write:
             self.refuse_write("this tool changes data")
-        with self.engine.connect() as conn, conn.begin():
-            if self.dialect == "postgresql":
+        state = state if state is not None else CallState()
+        state.stage = "connect"
+        with self.engine.connect() as conn:
+            state.stage = "setup"
+            cleaned = conn.info.pop(_CLEANED, None)
+            if cleaned is not None:
+                state.notes.append(
+                    {
+                        "kind": str(cleaned),
+                        "action": "rollback",
+                        "done": "rolled_back",
+                        "rerun": False,
+                    }
+                )
+            transaction = conn.begin()
+            try:
                 if self.read_only:
-                    conn.exec_driver_sql("SET TRANSACTION READ ONLY")
-                if self.timeout is not None:
+                    _engine.begin(conn, self.dialect)
+                if self.dialect == "postgresql" and self.timeout is not None:
                     conn.exec_driver_sql(
-                        f"SET LOCAL statement_timeout = {max(1, int(self.timeout * 1000))}")
-            with self._interrupt_after(conn):
-                yield conn
+                        f"SET LOCAL statement_timeout = {max(1, int(self.timeout * 1000))}"
+                    )
+                state.stage = "work"
+                with self._interrupt_after(conn):
+                    yield conn
+            except BaseException:
+                # A connection that broke cannot roll back; the pool discards it.
+                with contextlib.suppress(sa.exc.SQLAlchemyError):
+                    transaction.rollback()
+                raise
+            state.stage = "commit"
+            if self.read_only:
+                transaction.rollback()
+            else:
+                transaction.commit()
+            state.stage = "done"
+
+    def execute(
+        self,
+        conn: Connection,
+        statement: Statement,
+        params: Mapping[str, Any] | Sequence[Any] | None = None,
+    ) -> sa.CursorResult[Any]:
+        """
+        Run one statement of ``execute_sql`` with its bound values.
+
+        Args:
+            conn: A connection from `transaction`.
+            statement: One statement, as ``_operations.statements_of`` returns it.
+            params: An object for ``:name`` placeholders, a list for ``?``
+                placeholders, or ``None``: the text then goes to the driver as it is.
+
+        Returns:
+            The result.
+
+        Raises:
+            ToolInputError: ``invalid_parameter`` when the ``?`` placeholders
+                and the list of values differ in number.
+        """
+        if params is None or (not params and not statement.placeholders):
+            return conn.exec_driver_sql(_escape_percent(conn, statement.text))
+        if isinstance(params, Mapping):
+            clause = sa.text(statement.text)
+            wanted = set(clause.compile().params) if params else set()
+            return conn.execute(clause, {k: v for k, v in params.items() if k in wanted})
+        text, names = to_named_placeholders(statement)
+        values = list(params)
+        if len(names) != len(values):
+            raise ToolInputError(
+                make_response(
+                    Kind.INVALID_PARAMETER,
+                    f"The statement has {len(names)} '?' placeholders but {len(values)} "
+                    "parameters were given.",
+                )
+            )
+        return conn.execute(sa.text(text), dict(zip(names, values, strict=True)))
+
+    def _duckdb_reads_only(
+        self,
+        conn: Connection,
+        _cursor: Any,
+        statement: str,
+        _parameters: Any,
+        _context: Any,
+        _executemany: bool,
+    ) -> None:
+        # DuckDB runs every statement of a text it is given: its own parser
+        # must find exactly one, of a reading type, in what is sent to it.
+        found = _engine.reading_statement_type(conn, statement)
+        if found is not None:
+            self.refuse_write(f"the statement is not a read ({found})")
 
     @contextmanager
     def _interrupt_after(self, conn: Connection) -> Iterator[None]:
@@ -278,7 +441,8 @@ class Database:
             if fired.is_set():
                 raise StatementTimeoutError(
                     f"The statement ran longer than the server's timeout of {self.timeout:g} s "
-                    "and was interrupted") from exc
+                    "and was interrupted"
+                ) from exc
             raise
         finally:
             timer.cancel()
@@ -286,115 +450,31 @@ class Database:
     def refuse_write(self, what: str) -> None:
         """Raise a ``read_only`` refusal when the server is read-only."""
         if self.read_only:
-            raise ToolInputError(make_response(
-                Kind.READ_ONLY,
-                f"The server runs in read-only mode: {what}, so it is refused.",
-                database=self.dialect,
-                actions=("Use select_rows, list_tables, describe_table or a SELECT statement",
-                         "Ask for a server started without --read-only to change data"),
-            ))
+            raise ToolInputError(
+                make_response(
+                    Kind.READ_ONLY,
+                    f"The server runs in read-only mode: {what}; it is refused.",
+                    database=self.dialect,
+                    actions=(
+                        "Use select_rows, list_tables, describe_table or a SELECT statement",
+                        "Ask for a server started without --read-only to change data",
+                    ),
+                )
+            )
 
     def dispose(self) -> None:
         """Close every pooled connection."""
         self.engine.dispose()
 
-    # -- schema ---------------------------------------------------------------------
-
-    def table_names(self, conn: Connection) -> list[str]:
-        """The tables and views of the default schema."""
-        inspector = sa.inspect(conn)
-        names = list(inspector.get_table_names())
-        with contextlib.suppress(NotImplementedError):
-            names += [v for v in inspector.get_view_names() if v not in names]
-        return names
+    # -- schema -------------------------------------------------------------------
 
     def table(self, conn: Connection, name: str) -> sa.Table:
-        """
-        The introspected table called *name*.
-
-        Args:
-            conn: The connection.
-            name: The caller's table name; an exact match first, else the one
-                table whose name differs only in case.
-
-        Returns:
-            The reflected table.
-
-        Raises:
-            ToolInputError: ``undefined_table`` when there is no such table.
-        """
-        names = self.table_names(conn)
-        actual = name if name in names else None
-        if actual is None:
-            folded = [n for n in names if n.lower() == name.lower()]
-            actual = folded[0] if len(folded) == 1 else None
-        if actual is None:
-            raise ToolInputError(
-                make_response(Kind.UNDEFINED_TABLE, f"The table '{name}' does not exist.",
-                              affected_resources=(name,), database=self.dialect),
-                {"available_tables": sorted(names)[:100]},
-            )
-        if self.dialect == "duckdb":
-            return self._duckdb_table(conn, actual)
-        return sa.Table(actual, sa.MetaData(), autoload_with=conn)
-
-    # duckdb_engine's reflection runs PostgreSQL catalogue queries DuckDB
-    # cannot answer (pg_collation, regclass) under SQLAlchemy 2.1; DuckDB's
-    # own information_schema and duckdb_constraints() say the same things.
-    def _duckdb_table(self, conn: Connection, name: str) -> sa.Table:
-        rows = conn.exec_driver_sql(
-            "SELECT column_name, data_type, is_nullable FROM information_schema.columns "
-            "WHERE table_name = $1 AND table_schema = current_schema() "
-            "ORDER BY ordinal_position", (name,)).all()
-        pk: set[str] = set()
-        for ctype, cols in conn.exec_driver_sql(
-                "SELECT constraint_type, constraint_column_names FROM duckdb_constraints() "
-                "WHERE table_name = $1 AND schema_name = current_schema()", (name,)).all():
-            if ctype == "PRIMARY KEY":
-                pk.update(cols)
-        columns = [sa.Column(col, _duckdb_type(str(dtype)), primary_key=col in pk,
-                             nullable=nullable == "YES", autoincrement=False)
-                   for col, dtype, nullable in rows]
-        return sa.Table(name, sa.MetaData(), *columns)
-
-    def foreign_keys(self, conn: Connection, name: str) -> list[JSONDict]:
-        """The foreign keys of table *name*: name, columns, referenced table and columns."""
-        if self.dialect == "duckdb":
-            return [{"name": cname, "constrained_columns": list(cols), "referred_table": ref,
-                     "referred_columns": list(refcols)}
-                    for cname, cols, ref, refcols in conn.exec_driver_sql(
-                        "SELECT constraint_name, constraint_column_names, referenced_table, "
-                        "referenced_column_names FROM duckdb_constraints() WHERE table_name = $1 "
-                        "AND schema_name = current_schema() AND constraint_type = 'FOREIGN KEY'",
-                        (name,)).all()]
-        return [dict(fk) for fk in sa.inspect(conn).get_foreign_keys(name)]
-
-    def indexes(self, conn: Connection, name: str) -> list[JSONDict]:
-        """The indexes of table *name* (none reported for DuckDB, which does not expose them)."""
-        if self.dialect == "duckdb":
-            return []
-        return [{"name": ix.get("name"), "columns": ix.get("column_names"),
-                 "unique": bool(ix.get("unique"))} for ix in sa.inspect(conn).get_indexes(name)]
+        """The introspected table called *name* (see `localdata_errors.mcp._schema.find_table`)."""
+        return _schema.find_table(self, conn, name)
 
     def column(self, table: sa.Table, name: str) -> sa.Column[Any]:
-        """
-        The column *name* of *table*.
-
-        Raises:
-            ToolInputError: ``undefined_column`` naming the column and the table.
-        """
-        if name in table.c:
-            return table.c[name]
-        folded = [c for c in table.c if c.name.lower() == name.lower()]
-        if len(folded) == 1:
-            return folded[0]
-        raise ToolInputError(
-            make_response(Kind.UNDEFINED_COLUMN,
-                          f"The column '{name}' does not exist in table '{table.name}'.",
-                          affected_resources=(name, table.name), database=self.dialect),
-            {"table": table.name, "column": name,
-             "available_columns": [c.name for c in table.c]},
-        )
+        """The column *name* of *table* (see `localdata_errors.mcp._schema.find_column`)."""
+        return _schema.find_column(self, table, name)
 
     def coerce(self, column: sa.Column[Any], value: Any) -> Any:
         """
@@ -417,45 +497,11 @@ class Database:
                     Kind.INVALID_TEXT_REPRESENTATION,
                     f"The value given for column '{column.name}' of table '{table}' cannot be "
                     f"converted to its type {column.type}.",
-                    affected_resources=(column.name, table), database=self.dialect),
+                    affected_resources=(column.name, table),
+                    database=self.dialect,
+                ),
                 {"column": column.name, "table": table, "expected_type": str(column.type)},
             ) from None
-
-    def describe(self, conn: Connection, name: str) -> JSONDict:
-        """Columns, types, keys, foreign keys, indexes and the row count of a table."""
-        table = self.table(conn, name)
-        pk = list(table.primary_key.columns.keys())
-        columns = [
-            {"name": c.name, "type": str(c.type), "nullable": bool(c.nullable),
-             "primary_key": c.name in pk,
-             "default": None if c.server_default is None else str(
-                 getattr(c.server_default, "arg", c.server_default)),
-             "autoincrement": c.name in pk and c.autoincrement is not False
-             and _python_type(c) is int}
-            for c in table.columns
-        ]
-        foreign_keys = [
-            {"name": fk.get("name"), "columns": fk["constrained_columns"],
-             "references_table": fk["referred_table"], "references_columns": fk["referred_columns"]}
-            for fk in self.foreign_keys(conn, table.name)
-        ]
-        referenced_by = self.referencing_tables(conn, table.name)
-        indexes = self.indexes(conn, table.name)
-        count = conn.execute(sa.select(sa.func.count()).select_from(table)).scalar_one()
-        return {"table": table.name, "columns": columns, "primary_key": pk,
-                "foreign_keys": foreign_keys, "referenced_by": referenced_by,
-                "indexes": indexes, "row_count": int(count)}
-
-    def referencing_tables(self, conn: Connection, name: str) -> list[str]:
-        """The other tables whose foreign keys reference table *name*."""
-        return [other for other in sa.inspect(conn).get_table_names()
-                if other != name and any(fk.get("referred_table") == name
-                                         for fk in self.foreign_keys(conn, other))]
-
-    def referenced_tables(self, conn: Connection, name: str) -> list[str]:
-        """The tables that table *name*'s foreign keys reference."""
-        fks = self.foreign_keys(conn, name)
-        return sorted({fk["referred_table"] for fk in fks if fk["referred_table"] != name})
 
     # -- filters --------------------------------------------------------------------
 
@@ -481,8 +527,11 @@ class Database:
                 out.append(col.is_not(None))
             elif op == "in":
                 if not isinstance(value, list) or not value or len(value) > _MAX_IN_VALUES:
-                    raise _bad_filter(index, col.name, "operator 'in' needs a non-empty list "
-                                      f"of at most {_MAX_IN_VALUES} values")
+                    raise _bad_filter(
+                        index,
+                        col.name,
+                        f"operator 'in' needs a non-empty list of at most {_MAX_IN_VALUES} values",
+                    )
                 out.append(col.in_([self.coerce(col, v) for v in value]))
             elif op == "like":
                 if not isinstance(value, str):
@@ -492,48 +541,52 @@ class Database:
                 if isinstance(value, list | dict):
                     raise _bad_filter(index, col.name, f"operator '{op}' needs a single value")
                 bound = self.coerce(col, value)
-                out.append({"=": col == bound, "!=": col != bound, "<": col < bound,
-                            "<=": col <= bound, ">": col > bound, ">=": col >= bound}[op])
+                out.append(
+                    {
+                        "=": col == bound,
+                        "!=": col != bound,
+                        "<": col < bound,
+                        "<=": col <= bound,
+                        ">": col > bound,
+                        ">=": col >= bound,
+                    }[op]
+                )
             else:
-                raise _bad_filter(index, col.name, f"unknown operator {op[:20]!r}; use one of "
-                                  + ", ".join(OPERATORS))
+                raise _bad_filter(
+                    index,
+                    col.name,
+                    f"unknown operator {op[:20]!r}; use one of " + ", ".join(OPERATORS),
+                )
         return out
+
+
+def _queued(url: sa.URL, options: JSONDict) -> bool:
+    """Whether the engine's pool is a queue of connections (it then takes a wait limit)."""
+    poolclass = options.get("poolclass")
+    if poolclass is None:
+        # The default dialects all define it (DefaultDialect); the Dialect protocol does not.
+        choose = getattr(url.get_dialect(), "get_pool_class", None)
+        poolclass = choose(url) if callable(choose) else None
+    return isinstance(poolclass, type) and issubclass(poolclass, sa.pool.QueuePool)
 
 
 def _bad_filter(index: int, column: str, problem: str) -> ToolInputError:
     return ToolInputError(
-        make_response(Kind.INVALID_PARAMETER, f"Filter {index} on column '{column}': {problem}.",
-                      affected_resources=(column,)),
-        {"fields": [{"field": f"filters.{index}", "problem": problem}],
-         "invalid_fields": [f"filters.{index}"]},
+        make_response(
+            Kind.INVALID_PARAMETER,
+            f"Filter {index} on column '{column}': {problem}.",
+            affected_resources=(column,),
+        ),
+        {
+            "fields": [{"field": f"filters.{index}", "problem": problem}],
+            "invalid_fields": [f"filters.{index}"],
+        },
     )
 
 
-def statements_of(db: Database, sql: str) -> list[Statement]:
-    """
-    Check an ``execute_sql`` text against the server's rules and split it.
-
-    Raises:
-        ToolInputError: several statements when only one is allowed
-            (``feature_not_supported``), or a write in read-only mode.
-    """
-    backslash = db.dialect in ("mysql", "mariadb")
-    parts = split_sql(sql, backslash_escapes=backslash)
-    if not parts:
-        raise ToolInputError(make_response(Kind.SYNTAX_ERROR, "The SQL text holds no statement."))
-    count = count_statements(sql, db.dialect, parts)
-    if count > 1 and not db.allow_multi_statement:
-        raise ToolInputError(
-            make_response(
-                Kind.FEATURE_NOT_SUPPORTED,
-                f"The SQL text holds {count} statements; this server runs one statement per "
-                "call (it was started without --allow-multi-statement).",
-                actions=("Send each statement in its own execute_sql call",)),
-            {"statement_count": count},
-        )
-    if db.read_only:
-        for part in parts:
-            if part.writes():
-                db.refuse_write(f"the statement starting with {part.first_keyword or '?'} "
-                                "may change data")
-    return parts
+def _escape_percent(conn: Connection, sql: str) -> str:
+    # Drivers of the "format"/"pyformat" styles read "%" as a placeholder even
+    # when SQLAlchemy passes no parameters through exec_driver_sql.
+    if "%" in sql and conn.dialect.paramstyle in ("format", "pyformat"):
+        return sql.replace("%", "%%")
+    return sql

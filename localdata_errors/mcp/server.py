@@ -1,29 +1,29 @@
 """
 The SQL tool server: point an MCP client at any SQLAlchemy URL.
 
-.. code-block:: console
+```console
+$ localdata-errors serve --url sqlite:///shop.db
+$ python -m localdata_errors.mcp.server --read-only \\
+    --url postgresql+psycopg://app@localhost/shop
+```
 
-    $ localdata-errors serve --url sqlite:///shop.db
-    $ python -m localdata_errors.mcp.server --read-only \\
-        --url postgresql+psycopg://app@localhost/shop
-
-Tools: ``list_tables``, ``describe_table``, ``select_rows``, ``insert_rows``,
-``update_rows``, ``delete_rows``, ``execute_sql``.  Every failure is a tool
-result with ``isError: true`` and the structured JSON-RPC payload of
-:mod:`localdata_errors.mcp`; each client session keeps an execution history
-whose summary is attached to its errors.  Credentials never leave the
-process: the URL is logged redacted, and the password is masked in every
-error.
-
-.. versionadded:: 0.1.0
+Tools: `list_tables`, `describe_table`, `select_rows`, `insert_rows`,
+`update_rows`, `delete_rows`, `execute_sql`; a read-only server lists only
+the four that read, and its `execute_sql` runs only statements proven to
+read.  Results are compact JSON.  Every failure is a tool result with
+`isError: true` and the structured JSON-RPC payload of
+`localdata_errors.mcp`; each client session keeps an execution history whose
+summary is attached to its errors.  The server recovers where only it can
+(`localdata_errors.mcp._recovery`): it rolls back a failed transaction and
+reconnects for a read, and says so.  Credentials never leave the process:
+the URL is logged redacted, and the password is masked in every error.
 """
 
 # No "from __future__ import annotations": the SDK reads the tool functions'
 # annotations at registration, and some name values local to _register_tools.
-import argparse
 import functools
+import json
 import logging
-import os
 import sys
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -31,32 +31,50 @@ from typing import Annotated, Any, Final, Literal
 
 import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
-from mcp.types import ToolAnnotations
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 
+from localdata_errors._calls import quote_name
+from localdata_errors.cli import DEFAULT_URL, TOKEN_ENV, URL_ENV, http_problem, serve_main
+from localdata_errors.history import Condition, Effect, StructuredCall, call_identity
 from localdata_errors.mcp import HistoryLike, install_structured_errors
 from localdata_errors.mcp import _operations as ops
+from localdata_errors.mcp._http import BearerTokenMiddleware
 from localdata_errors.mcp._sql import Database
 
-__all__ = ["DEFAULT_URL", "URL_ENV", "Filter", "OrderBy", "build_server", "history_arguments",
-           "main", "run_server"]
+__all__ = [
+    "DEFAULT_URL",
+    "TOKEN_ENV",
+    "URL_ENV",
+    "Filter",
+    "OrderBy",
+    "build_server",
+    "history_call",
+    "main",
+    "run_server",
+]
 
 logger = logging.getLogger("localdata_errors.mcp.server")
-
-#: The database a first run opens when no URL is given.
-DEFAULT_URL: Final = "sqlite:///localdata.db"
-#: The environment variable read when ``--url`` is not given: a URL holding a
-#: password is then not visible in the process list.
-URL_ENV: Final = "LOCALDATA_ERRORS_URL"
 
 JSONDict = dict[str, Any]
 
 _INSTRUCTIONS: Final = (
     "SQL database tools. Start with list_tables and describe_table; prefer select_rows, "
     "insert_rows, update_rows and delete_rows (identifiers are checked, values bound) over "
-    "execute_sql. A failed call returns isError with a structured error: error_code says why, "
-    "details.dependencies says what must change first, suggestions say what to do next, and "
-    "history summarises the recent calls."
+    "execute_sql. A failed call returns isError with a structured error: details.action says "
+    "the next step (fix_query: change the call; retry: send it again unchanged after "
+    "retry_after_ms; reconnect: the server reconnects, check a write before resending; stop: "
+    "tell the user), details.retry_safety whether resending a write is safe, "
+    "details.dependencies what must change first, details.did_you_mean the closest existing "
+    "names, and history summarises the recent calls."
+)
+_READ_ONLY_INSTRUCTIONS: Final = (
+    "Read-only SQL database tools. Start with list_tables and describe_table; prefer "
+    "select_rows (identifiers are checked, values bound) over execute_sql, which runs only "
+    "statements that read (SELECT, WITH, VALUES, EXPLAIN, SHOW, DESCRIBE). A failed call "
+    "returns isError with a structured error: details.action says the next step (fix_query, "
+    "retry, stop), details.did_you_mean the closest existing names, suggestions what to do "
+    "next, and history summarises the recent calls."
 )
 
 
@@ -67,10 +85,15 @@ class Filter(BaseModel):
 
     column: Annotated[str, Field(min_length=1, max_length=128, description="Column name")]
     operator: Literal["=", "!=", "<", "<=", ">", ">=", "like", "in", "is_null", "not_null"] = Field(
-        default="=", description="Comparison; 'in' takes a list, is_null/not_null no value")
-    value: Any = Field(default=None, description=(
-        "The value, always bound (never part of the SQL); strings are converted to the "
-        "column's type"))
+        default="=", description="Comparison; 'in' takes a list, is_null/not_null no value"
+    )
+    value: Any = Field(
+        default=None,
+        description=(
+            "The value, always bound (never part of the SQL); strings are converted to the "
+            "column's type"
+        ),
+    )
 
 
 class OrderBy(BaseModel):
@@ -82,10 +105,19 @@ class OrderBy(BaseModel):
     direction: Literal["asc", "desc"] = "asc"
 
 
-TableName = Annotated[str, Field(min_length=1, max_length=128,
-                                 description="Table name, as list_tables reports it")]
-Filters = Annotated[list[Filter], Field(max_length=50, description=(
-    "Conditions combined with AND"))]
+TableName = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=257,
+        description="Table name, as list_tables reports it; schema.table for another schema",
+    ),
+]
+#: What every tool returns: compact JSON text and the same dict as structured content.
+ToolResult = Annotated[CallToolResult, dict[str, Any]]
+Filters = Annotated[
+    list[Filter], Field(max_length=50, description=("Conditions combined with AND"))
+]
 
 
 def _history_factory() -> Callable[[], HistoryLike] | None:
@@ -104,54 +136,131 @@ def _history_factory() -> Callable[[], HistoryLike] | None:
     return make
 
 
-def _quoted(name: object) -> str:
-    return '"' + str(name).replace('"', '""') + '"'
+_STRUCTURED_TOOLS: Final = frozenset(
+    {"list_tables", "describe_table", "select_rows", "insert_rows", "update_rows", "delete_rows"}
+)
+_DELETE_EFFECTS: Final[dict[str, Effect]] = {
+    "rows": "deleted",
+    "truncate": "truncated",
+    "drop_table": "dropped",
+}
 
 
-def history_arguments(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+def _conditions(filters: object) -> tuple[Condition, ...]:
+    # The arguments are not validated yet: whatever is not a filter is left out.
+    if not isinstance(filters, list):
+        return ()
+    return tuple(
+        Condition(str(f["column"]), str(f.get("operator", "=")))
+        for f in filters
+        if isinstance(f, dict) and "column" in f
+    )
+
+
+def _columns(names: object) -> tuple[str, ...]:
+    if isinstance(names, dict):
+        names = list(names)
+    if not isinstance(names, list):
+        return ()
+    return tuple(dict.fromkeys(str(n) for n in names))
+
+
+def _count(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _select_options(arguments: dict[str, Any]) -> tuple[str, ...]:
+    options = []
+    order = arguments.get("order_by")
+    if isinstance(order, list):
+        terms = [
+            f"{quote_name(o['column'])} {'desc' if o.get('direction') == 'desc' else 'asc'}"
+            for o in order
+            if isinstance(o, dict) and "column" in o
+        ]
+        if terms:
+            options.append("order by " + ", ".join(terms))
+    if (limit := _count(arguments.get("limit"))) is not None:
+        options.append(f"limit {limit}")
+    if offset := _count(arguments.get("offset")):
+        options.append(f"offset {offset}")
+    return tuple(options)
+
+
+def history_call(tool: str, arguments: dict[str, Any]) -> StructuredCall | dict[str, Any]:
     """
-    Describe a structured tool call as the SQL it amounts to, for the execution history.
+    What the execution history records of a call: a table tool's call as the call it was.
 
-    The statement is only read by the history (what the call creates, drops or
-    changes, so it can say that an earlier failure is unblocked); it never runs.
-    Values are left out: the history sees the shape, not the data.
+    The table tools are recorded as a `StructuredCall`: the table, the
+    filters' columns and operators, the columns set or inserted, never a
+    value, and what the call changes when it succeeds (a ``delete_rows``
+    deletes rows of its table; with ``mode: drop_table`` it drops it).  The
+    history shows it as ``delete_rows(customers, where id = ?)``.
+    ``execute_sql``'s arguments are recorded as they are: the history masks
+    the statement's values before it reads or keeps it.
 
     Args:
         tool: The tool's name.
-        arguments: The call's arguments.
+        arguments: The call's arguments, as the client sent them.
 
     Returns:
-        The arguments, with ``sql`` added for the table tools.
+        A `StructuredCall` for the table tools; the arguments otherwise.
     """
-    table = arguments.get("table")
-    if not isinstance(table, str) or "sql" in arguments:
+    if tool not in _STRUCTURED_TOOLS:
         return arguments
-    target = _quoted(table)
+    table = arguments.get("table")
+    name = str(table) if table is not None else None
+    identity = call_identity([tool, arguments])
+    filters = _conditions(arguments.get("filters"))
+    everything = arguments.get("confirm_all") is True
+    if tool == "select_rows":
+        return StructuredCall(
+            name,
+            None,
+            filters,
+            _columns(arguments.get("columns")),
+            options=_select_options(arguments),
+            identity=identity,
+        )
+    if tool == "insert_rows":
+        rows = arguments.get("rows")
+        rows = rows if isinstance(rows, list) else []
+        keys = [k for row in rows if isinstance(row, dict) for k in row]
+        skip = ("skip_on_conflict",) if arguments.get("skip_on_conflict") is True else ()
+        return StructuredCall(
+            name, "inserted", (), _columns(keys), len(rows), options=skip, identity=identity
+        )
+    if tool == "update_rows":
+        columns = _columns(arguments.get("values"))
+        return StructuredCall(
+            name, "updated", filters, columns, all_rows=everything, identity=identity
+        )
     if tool == "delete_rows":
         mode = arguments.get("mode", "rows")
-        sql = {"drop_table": f"DROP TABLE {target}",
-               "truncate": f"TRUNCATE TABLE {target}"}.get(str(mode), f"DELETE FROM {target}")
-    elif tool == "insert_rows":
-        sql = f"INSERT INTO {target} DEFAULT VALUES"
-    elif tool == "update_rows":
-        values = arguments.get("values")
-        column = next(iter(values), "x") if isinstance(values, dict) and values else "x"
-        sql = f"UPDATE {target} SET {_quoted(column)} = NULL"
-    else:
-        return arguments
-    return {**arguments, "sql": sql}
+        effect = _DELETE_EFFECTS.get(mode) if isinstance(mode, str) else None
+        if mode == "rows":
+            return StructuredCall(name, effect, filters, all_rows=everything, identity=identity)
+        shown = f"mode {mode}" if effect is not None else "mode ?"
+        return StructuredCall(name, effect, options=(shown,), identity=identity)
+    return StructuredCall(name, identity=identity)  # list_tables, describe_table
 
 
 def build_server(  # noqa: PLR0913 - the server's settings, keyword-only
-    url: str = DEFAULT_URL, *, read_only: bool = False, max_rows: int = 1000,
-                 timeout: float | None = 30.0, allow_multi_statement: bool = False,
-                 name: str = "localdata-errors-sql") -> MCPServer[Any]:
+    url: str = DEFAULT_URL,
+    *,
+    read_only: bool = False,
+    max_rows: int = 1000,
+    timeout: float | None = 30.0,
+    allow_multi_statement: bool = False,
+    name: str = "localdata-errors-sql",
+) -> MCPServer[Any]:
     """
     Build the SQL tool server (not yet running).
 
     Args:
         url: Any SQLAlchemy URL.
-        read_only: Refuse every write.
+        read_only: List only the tools that read, and let ``execute_sql`` run
+            only statements proven to read, on a database that refuses writes.
         max_rows: The most rows a call returns (``truncated`` says when it cut).
         timeout: The statement timeout in seconds; ``None`` for none.
         allow_multi_statement: Let ``execute_sql`` run several statements per call.
@@ -160,10 +269,25 @@ def build_server(  # noqa: PLR0913 - the server's settings, keyword-only
     Returns:
         The ``MCPServer``, its tools registered and structured errors installed.
     """
-    db = Database(url, read_only=read_only, max_rows=max_rows, timeout=timeout,
-                  allow_multi_statement=allow_multi_statement)
-    logger.info("serving %s (read_only=%s, max_rows=%d, timeout=%s)", db.redacted_url,
-                read_only, db.max_rows, db.timeout)
+    db = Database(
+        url,
+        read_only=read_only,
+        max_rows=max_rows,
+        timeout=timeout,
+        allow_multi_statement=allow_multi_statement,
+    )
+    return _serve(db, name)
+
+
+def _serve(db: Database, name: str = "localdata-errors-sql") -> MCPServer[Any]:
+    """The server for a `Database` already built: its tools, its errors, its history."""
+    logger.info(
+        "serving %s (read_only=%s, max_rows=%d, timeout=%s)",
+        db.redacted_url,
+        db.read_only,
+        db.max_rows,
+        db.timeout,
+    )
 
     @asynccontextmanager
     async def lifespan(_server: MCPServer[Any]) -> AsyncIterator[dict[str, Any]]:
@@ -172,17 +296,26 @@ def build_server(  # noqa: PLR0913 - the server's settings, keyword-only
         finally:
             db.dispose()
 
-    server: MCPServer[Any] = MCPServer(name, instructions=_INSTRUCTIONS, lifespan=lifespan)
+    instructions = _READ_ONLY_INSTRUCTIONS if db.read_only else _INSTRUCTIONS
+    server: MCPServer[Any] = MCPServer(name, instructions=instructions, lifespan=lifespan)
     _register_tools(server, db)
-    install_structured_errors(server, db_type=db.db_type, history_per_session=_history_factory(),
-                              secrets=db.secrets, history_arguments=history_arguments)
+    install_structured_errors(
+        server,
+        db_type=db.db_type,
+        history_per_session=_history_factory(),
+        secrets=db.secrets,
+        history_arguments=history_call,
+    )
     return server
 
 
-async def _run(fn: Callable[..., JSONDict], *args: Any) -> JSONDict:
+async def _run(fn: Callable[..., JSONDict], *args: Any) -> CallToolResult:
     # SQLAlchemy's engines are synchronous: run each call in a worker thread
     # so one slow statement does not stall the protocol loop.
-    return await anyio.to_thread.run_sync(functools.partial(fn, *args))
+    result = await anyio.to_thread.run_sync(functools.partial(fn, *args))
+    # Compact JSON: a model pays for every space of an indented dump.
+    text = json.dumps(result, default=str, separators=(",", ":"), ensure_ascii=False)
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=result)
 
 
 def _dump(items: Sequence[BaseModel]) -> list[JSONDict]:
@@ -191,163 +324,268 @@ def _dump(items: Sequence[BaseModel]) -> list[JSONDict]:
 
 def _register_tools(server: MCPServer[Any], db: Database) -> None:
     read = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
-    write = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
     destroy = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
     cap = db.max_rows
 
-    @server.tool(annotations=read)
-    async def list_tables() -> dict[str, Any]:
-        """List the tables and views of the database."""
-        return await _run(ops.list_tables, db)
+    @server.tool(
+        annotations=read,
+        description=(
+            "List the tables and views of the database (or of one schema), sorted by name, "
+            f"at most {ops.LIST_TABLES_CAP} per call. name_contains keeps the names containing "
+            "a text (any case). Returns tables, count, total; when more remain, truncated: true "
+            "and next_offset to pass as offset."
+        ),
+    )
+    async def list_tables(
+        name_contains: Annotated[
+            str | None, Field(max_length=128, description="Keep names containing this text")
+        ] = None,
+        schema: Annotated[
+            str | None, Field(max_length=128, description="The schema; the default one if omitted")
+        ] = None,
+        limit: Annotated[int | None, Field(ge=1, le=ops.LIST_TABLES_CAP)] = None,
+        offset: Annotated[int, Field(ge=0, le=100_000_000)] = 0,
+    ) -> ToolResult:
+        return await _run(
+            functools.partial(
+                ops.list_tables,
+                db,
+                name_contains=name_contains,
+                schema=schema,
+                limit=limit,
+                offset=offset,
+            )
+        )
 
     @server.tool(annotations=read)
-    async def describe_table(table: TableName) -> dict[str, Any]:
-        """Describe a table: columns and types, primary key, foreign keys, referencing tables, indexes, row count."""  # noqa: E501 - the model reads it on one line
+    async def describe_table(table: TableName) -> ToolResult:
+        """Describe a table: columns (type, nullable, unique), primary key, unique constraints, foreign keys, referencing tables, indexes, row count."""  # noqa: E501 - the model reads it on one line
         return await _run(ops.describe_table, db, table)
 
-    @server.tool(annotations=read, description=(
-        "Read rows of one table. Filters are structured conditions (column, operator, value) "
-        "combined with AND; values are bound. Returns success, data, rowCount, columns and "
-        f"truncated (true with a warning when the server's cap of {cap} rows cut the result)."))
+    @server.tool(
+        annotations=read,
+        description=(
+            "Read rows of one table. Filters are structured conditions (column, operator, value) "
+            "combined with AND; values are bound. Returns success, data, rowCount, columns and "
+            f"truncated (true with a warning when the server's cap of {cap} rows cut the "
+            "result); next_offset, when more rows remain, is the offset of the next page."
+        ),
+    )
     async def select_rows(  # noqa: PLR0913, PLR0917 - the tool's arguments, as the SDK reads them
         table: TableName,
-        columns: Annotated[list[Annotated[str, Field(min_length=1, max_length=128)]] | None,
-                           Field(max_length=200, description="Columns to return (all if omitted)")
-                           ] = None,
+        columns: Annotated[
+            list[Annotated[str, Field(min_length=1, max_length=128)]] | None,
+            Field(max_length=200, description="Columns to return (all if omitted)"),
+        ] = None,
         filters: Filters | None = None,
         order_by: Annotated[list[OrderBy] | None, Field(max_length=10)] = None,
-        limit: Annotated[int | None, Field(ge=1, le=1_000_000, description=(
-            f"Most rows to return; the server caps it at {cap}"))] = None,
+        limit: Annotated[
+            int | None,
+            Field(
+                ge=1,
+                le=1_000_000,
+                description=(f"Most rows to return; the server caps it at {cap}"),
+            ),
+        ] = None,
         offset: Annotated[int, Field(ge=0, le=100_000_000)] = 0,
-    ) -> dict[str, Any]:
-        return await _run(functools.partial(
-            ops.select_rows, db, table, columns=columns, filters=_dump(filters or []),
-            order_by=_dump(order_by or []), limit=limit, offset=offset))
+    ) -> ToolResult:
+        return await _run(
+            functools.partial(
+                ops.select_rows,
+                db,
+                table,
+                columns=columns,
+                filters=_dump(filters or []),
+                order_by=_dump(order_by or []),
+                limit=limit,
+                offset=offset,
+            )
+        )
 
-    @server.tool(annotations=write, description=(
-        "Insert one or more rows (objects of column: value) in one transaction. Returns the "
-        "inserted rows with generated keys where the backend can (RETURNING). String values "
-        "are converted to the column's type. skip_on_conflict skips rows that would violate "
-        "a unique key (ON CONFLICT DO NOTHING / INSERT IGNORE)."))
+    if not db.read_only:
+        _register_write_tools(server, db)
+    multi = (
+        "Several statements separated by ';' run in one transaction, one after the other."
+        if db.allow_multi_statement
+        else "One statement per call."
+    )
+    params_schema = Annotated[
+        dict[str, Any] | list[Any] | None,
+        Field(
+            description="Bound values: an object for :name placeholders, or a list for ? "
+            "placeholders"
+        ),
+    ]
+
+    if db.read_only:
+        sql_annotations, sql_description = (
+            read,
+            "Run a SQL statement that reads (SELECT, WITH, VALUES, EXPLAIN, SHOW, DESCRIBE), with "
+            "bound parameters; the server refuses anything its parse does not prove to read. "
+            f"Returns data, rowCount, columns and truncated. {multi} Prefer the table tools "
+            "when they fit.",
+        )
+    else:
+        sql_annotations, sql_description = (
+            destroy,
+            "Run SQL with bound parameters. Returns data, rowCount, columns and truncated for a "
+            f"query, affectedRows otherwise. {multi} Prefer the table tools when they fit.",
+        )
+
+    @server.tool(annotations=sql_annotations, description=sql_description)
+    async def execute_sql(
+        sql: Annotated[str, Field(min_length=1, max_length=100_000)],
+        params: params_schema = None,
+    ) -> ToolResult:
+        return await _run(ops.execute_sql, db, sql, params)
+
+
+def _register_write_tools(server: MCPServer[Any], db: Database) -> None:
+    write = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+    destroy = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
+
+    @server.tool(
+        annotations=write,
+        description=(
+            "Insert one or more rows (objects of column: value) in one transaction. Returns the "
+            "inserted rows with generated keys where the backend can (RETURNING). String values "
+            "are converted to the column's type. skip_on_conflict skips rows that would violate "
+            "a unique key (ON CONFLICT DO NOTHING / INSERT IGNORE)."
+        ),
+    )
     async def insert_rows(
         table: TableName,
         rows: Annotated[list[dict[str, Any]], Field(min_length=1, max_length=1000)],
         skip_on_conflict: bool = False,
-    ) -> dict[str, Any]:
+    ) -> ToolResult:
         return await _run(ops.insert_rows, db, table, rows, skip_on_conflict)
 
-    @server.tool(annotations=destroy, description=(
-        "Update the rows the filters select, setting values (column: value). Filters are "
-        "required; without them pass confirm_all: true to update every row. Returns "
-        "affectedRows (0 when nothing matched)."))
+    @server.tool(
+        annotations=destroy,
+        description=(
+            "Update the rows the filters select, setting values (column: value). Filters are "
+            "required; without them pass confirm_all: true to update every row. Returns "
+            "affectedRows (0 when nothing matched)."
+        ),
+    )
     async def update_rows(
         table: TableName,
         values: Annotated[dict[str, Any], Field(min_length=1, max_length=200)],
         filters: Filters | None = None,
         confirm_all: bool = False,
-    ) -> dict[str, Any]:
+    ) -> ToolResult:
         return await _run(ops.update_rows, db, table, values, _dump(filters or []), confirm_all)
 
-    @server.tool(annotations=destroy, description=(
-        "Delete rows the filters select (mode 'rows'; without filters only with confirm_all: "
-        "true), empty the table (mode 'truncate', with confirm: true) or drop it (mode "
-        "'drop_table', with confirm: true). Returns affectedRows."))
+    @server.tool(
+        annotations=destroy,
+        description=(
+            "Delete rows the filters select (mode 'rows'; without filters only with confirm_all: "
+            "true), empty the table (mode 'truncate', with confirm: true) or drop it (mode "
+            "'drop_table', with confirm: true). Returns affectedRows."
+        ),
+    )
     async def delete_rows(
         table: TableName,
         filters: Filters | None = None,
         confirm_all: bool = False,
         mode: Literal["rows", "truncate", "drop_table"] = "rows",
         confirm: bool = False,
-    ) -> dict[str, Any]:
-        return await _run(functools.partial(
-            ops.delete_rows, db, table, filters=_dump(filters or []), confirm_all=confirm_all,
-            mode=mode, confirm=confirm))
-
-    multi = ("Several statements separated by ';' run in one transaction."
-             if db.allow_multi_statement else "One statement per call.")
-    params_schema = Annotated[
-        dict[str, Any] | list[Any] | None,
-        Field(description="Bound values: an object for :name placeholders, or a list for ? "
-                          "placeholders")]
-
-    @server.tool(annotations=destroy, description=(
-        "Run SQL with bound parameters. Returns data, rowCount, columns and truncated for a "
-        f"query, affectedRows otherwise. {multi} Prefer the table tools when they fit."))
-    async def execute_sql(
-        sql: Annotated[str, Field(min_length=1, max_length=100_000)],
-        params: params_schema = None,
-    ) -> dict[str, Any]:
-        return await _run(ops.execute_sql, db, sql, params)
+    ) -> ToolResult:
+        return await _run(
+            functools.partial(
+                ops.delete_rows,
+                db,
+                table,
+                filters=_dump(filters or []),
+                confirm_all=confirm_all,
+                mode=mode,
+                confirm=confirm,
+            )
+        )
 
 
 def run_server(  # noqa: PLR0913 - the CLI's flags, keyword-only
-    url: str, *, read_only: bool = False, max_rows: int = 1000,
-               timeout: float | None = 30.0, allow_multi_statement: bool = False,
-               transport: str = "stdio", host: str = "127.0.0.1", port: int = 8000) -> None:
+    url: str,
+    *,
+    read_only: bool = False,
+    max_rows: int = 1000,
+    timeout: float | None = 30.0,
+    allow_multi_statement: bool = False,
+    transport: str = "stdio",
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    allow_remote: bool = False,
+    auth_token: str | None = None,
+) -> None:
     """
     Run the SQL tool server until the client disconnects (stdio) or it is stopped (http).
 
     Args:
         url: Any SQLAlchemy URL.
-        read_only: Refuse every write.
+        read_only: Serve only the tools that read, on a database that refuses writes.
         max_rows: The most rows a call returns.
         timeout: The statement timeout in seconds; ``None`` or ``0`` for none.
         allow_multi_statement: Let ``execute_sql`` run several statements per call.
-        transport: ``"stdio"`` or ``"http"`` (streamable HTTP on *host*:*port*).
-        host: The HTTP address; loopback by default.
+        transport: ``"stdio"`` or ``"http"`` (streamable HTTP on *host*:*port*, path ``/mcp``).
+        host: The HTTP address; a loopback address unless *allow_remote*.
         port: The HTTP port.
+        allow_remote: Allow a non-loopback *host*; needs *auth_token*.
+        auth_token: The bearer token every HTTP request must carry; ``None``
+            for none (loopback only).
 
     Raises:
-        ValueError: An unknown transport.
+        ValueError: An unknown transport, or HTTP settings that would expose
+            the server (a non-loopback host without *allow_remote*, *allow_remote*
+            without a token, a short token).
     """
     if transport not in ("stdio", "http", "streamable-http"):
         raise ValueError(f"unknown transport {transport!r}: use 'stdio' or 'http'")
+    if transport != "stdio":
+        problem = http_problem(host, allow_remote=allow_remote, token=auth_token)
+        if problem:
+            raise ValueError(problem)
     if not logging.getLogger().handlers:
         # stdout carries the protocol over stdio: log lines go to stderr only.
-        logging.basicConfig(level=logging.INFO, stream=sys.stderr,
-                            format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    server = build_server(url, read_only=read_only, max_rows=max_rows, timeout=timeout,
-                          allow_multi_statement=allow_multi_statement)
+        logging.basicConfig(
+            level=logging.INFO,
+            stream=sys.stderr,
+            format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        )
+    server = build_server(
+        url,
+        read_only=read_only,
+        max_rows=max_rows,
+        timeout=timeout,
+        allow_multi_statement=allow_multi_statement,
+    )
     if transport == "stdio":
         server.run("stdio")
-    else:
-        server.run("streamable-http", host=host, port=port)
+        return
+    import uvicorn  # noqa: PLC0415 - the HTTP transport only
 
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m localdata_errors.mcp.server",
-        description="SQL tools over MCP, with structured, actionable errors.")
-    parser.add_argument("--url", default=os.environ.get(URL_ENV, DEFAULT_URL),
-                        help=f"SQLAlchemy URL (default: ${URL_ENV}, else {DEFAULT_URL})")
-    parser.add_argument("--read-only", action="store_true", help="refuse every write")
-    parser.add_argument("--max-rows", type=int, default=1000,
-                        help="most rows a call returns (default: 1000)")
-    parser.add_argument("--timeout", type=float, default=30.0,
-                        help="statement timeout in seconds, 0 for none (default: 30)")
-    parser.add_argument("--allow-multi-statement", action="store_true",
-                        help="let execute_sql run several statements per call")
-    parser.add_argument("--transport", choices=("stdio", "http"), default="stdio")
-    parser.add_argument("--host", default="127.0.0.1", help="HTTP address (default: loopback)")
-    parser.add_argument("--port", type=int, default=8000, help="HTTP port (default: 8000)")
-    return parser
+    app: Any = server.streamable_http_app(host=host)
+    if auth_token is not None:
+        app = BearerTokenMiddleware(app, auth_token)
+    logger.info(
+        "listening on http://%s:%d/mcp (%s)",
+        host,
+        port,
+        "bearer token required" if auth_token is not None else "no token: this machine only",
+    )
+    uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="info")).run()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """
-    Run the server from the command line.
+    Run the server from the command line: the same flags as ``localdata-errors serve``.
 
     Args:
         argv: The arguments (``sys.argv[1:]`` by default).
 
     Returns:
-        The exit status.
+        The exit status: 0, or 2 for a usage error (one line on stderr).
     """
-    args = _parser().parse_args(argv)
-    run_server(args.url, read_only=args.read_only, max_rows=args.max_rows,
-               timeout=args.timeout or None, allow_multi_statement=args.allow_multi_statement,
-               transport=args.transport, host=args.host, port=args.port)
-    return 0
+    return serve_main(argv, prog="python -m localdata_errors.mcp.server")
 
 
 if __name__ == "__main__":

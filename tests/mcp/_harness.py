@@ -1,8 +1,11 @@
 """
-Helpers to drive the SQL tool server with the ``mcp`` SDK's real client over stdio.
+Helpers to drive the SQL tool server with the ``mcp`` SDK's real client.
 
-The client runs on an event loop in a background thread (an anyio blocking
-portal), so the tests themselves stay synchronous.
+`StdioServer` starts the server as a user does (a subprocess over stdio);
+`InProcessServer` builds it in the test's process on a `Database` the test
+can reach (its pool, its sessions on the database server).  Either way the
+client runs on an event loop in a background thread (an anyio blocking
+portal), so the tests themselves stay synchronous, and any thread may call.
 """
 
 from __future__ import annotations
@@ -18,6 +21,9 @@ from anyio.from_thread import BlockingPortal, start_blocking_portal
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.types import CallToolResult
+
+from localdata_errors.mcp import server as server_module
+from localdata_errors.mcp._sql import Database
 
 REPO = Path(__file__).resolve().parents[2]
 #: A password the PostgreSQL URL carries (trust auth ignores it): it must never
@@ -75,24 +81,11 @@ SHOP_DATA = [
 EXTRA_TABLES = ("audit_log", "notes")
 
 
-class StdioServer:
-    """A server subprocess and an initialised client session, usable from sync tests."""
+class _Calls:
+    """Calling tools and checking their results, for both kinds of server."""
 
-    def __init__(self, url: str, *flags: str) -> None:
-        self.url = url
-        self.flags = flags
-        self.errlog = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 - closed in close()
-        self._portal_cm = start_blocking_portal()
-        self.portal: BlockingPortal = self._portal_cm.__enter__()
-        params = StdioServerParameters(
-            command=sys.executable,
-            args=["-m", "localdata_errors.mcp.server", "--url", url, *flags],
-            cwd=str(REPO),
-        )
-        self._client_cm = self.portal.wrap_async_context_manager(
-            Client(stdio_client(params, errlog=self.errlog), read_timeout_seconds=60)
-        )
-        self.client: Client = self._client_cm.__enter__()
+    portal: BlockingPortal
+    client: Client
 
     def call(self, tool: str, arguments: dict[str, Any] | None = None) -> CallToolResult:
         """Call a tool; the result as the client received it."""
@@ -119,6 +112,45 @@ class StdioServer:
         assert payload["success"] is False
         assert payload["tool_name"] == tool
         return payload
+
+
+class InProcessServer(_Calls):
+    """The SQL tool server built in this process on *db*, and a client session to it."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._portal_cm = start_blocking_portal()
+        self.portal = self._portal_cm.__enter__()
+        self._client_cm = self.portal.wrap_async_context_manager(Client(server_module._serve(db)))
+        self.client = self._client_cm.__enter__()
+
+    def close(self) -> None:
+        """Stop the client and the event loop; close the database's connections."""
+        try:
+            self._client_cm.__exit__(None, None, None)
+        finally:
+            self._portal_cm.__exit__(None, None, None)
+            self.db.dispose()
+
+
+class StdioServer(_Calls):
+    """A server subprocess and an initialised client session, usable from sync tests."""
+
+    def __init__(self, url: str, *flags: str) -> None:
+        self.url = url
+        self.flags = flags
+        self.errlog = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 - closed in close()
+        self._portal_cm = start_blocking_portal()
+        self.portal: BlockingPortal = self._portal_cm.__enter__()
+        params = StdioServerParameters(
+            command=sys.executable,
+            args=["-m", "localdata_errors.mcp.server", "--url", url, *flags],
+            cwd=str(REPO),
+        )
+        self._client_cm = self.portal.wrap_async_context_manager(
+            Client(stdio_client(params, errlog=self.errlog), read_timeout_seconds=60)
+        )
+        self.client: Client = self._client_cm.__enter__()
 
     def list_tools(self) -> Any:
         """The server's tools."""
@@ -178,14 +210,14 @@ class Backend:
         """Drop the module's database."""
         self.engine.dispose()
         if self.admin_url and self.db_name:
-            admin = sa.create_engine(self.admin_url, isolation_level="AUTOCOMMIT",
-                                     poolclass=sa.pool.NullPool)
+            admin = sa.create_engine(
+                self.admin_url, isolation_level="AUTOCOMMIT", poolclass=sa.pool.NullPool
+            )
             with admin.connect() as conn:
                 if self.name == "postgresql":
                     conn.exec_driver_sql(
                         "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                        f"WHERE datname = '{self.db_name}' AND pid <> pg_backend_pid()")
+                        f"WHERE datname = '{self.db_name}' AND pid <> pg_backend_pid()"
+                    )
                 conn.exec_driver_sql(f"DROP DATABASE IF EXISTS {self.db_name}")
             admin.dispose()
-
-

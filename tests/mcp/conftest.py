@@ -48,8 +48,9 @@ def _make_backend(name: str, request: pytest.FixtureRequest, tmp: Path) -> Backe
 
 
 @pytest.fixture(scope="module", params=["sqlite", "duckdb", "postgresql", "mysql"])
-def backend(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-            ) -> Iterator[Backend]:
+def backend(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Backend]:
     """A database of its own per backend, dropped afterwards."""
     db = _make_backend(request.param, request, tmp_path_factory.mktemp("mcp"))
     try:

@@ -26,8 +26,9 @@ from mcp import Client
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
-from mcp.types import CallToolResult, ErrorData
+from mcp.types import CallToolResult, ErrorData, TextContent
 
+from localdata_errors import Action, Kind, StructuredErrorResponse
 from localdata_errors.mcp import (
     error_payload,
     install_structured_errors,
@@ -69,13 +70,21 @@ class Recorder:
     def __init__(self) -> None:
         self.calls: list[tuple[str, dict[str, Any], Any, Any]] = []
 
-    def record(self, tool_name: str, arguments: dict[str, Any], *, error: Any = None,
-               result: dict[str, Any] | None = None, db_type: str | None = None) -> None:
+    def record(
+        self,
+        tool_name: str,
+        arguments: dict[str, Any],
+        *,
+        error: Any = None,
+        result: dict[str, Any] | None = None,
+        db_type: str | None = None,
+    ) -> None:
         self.calls.append((tool_name, arguments, error, result))
 
     def summary(self) -> str:
-        return " | ".join(f"{name}:{'FAILED' if err is not None else 'OK'}"
-                          for name, _, err, _ in self.calls)
+        return " | ".join(
+            f"{name}:{'FAILED' if err is not None else 'OK'}" for name, _, err, _ in self.calls
+        )
 
 
 # -- the decorator ---------------------------------------------------------------
@@ -174,9 +183,54 @@ def test_decorator_records_into_a_history() -> None:
     call(server, "maybe", {"fail": False})
     payload = payload_of(call(server, "maybe", {"fail": True}))
     assert [(name, args, res) for name, args, _, res in history.calls] == [
-        ("maybe", {"fail": False}, {"fine": True}), ("maybe", {"fail": True}, None)]
-    assert isinstance(history.calls[1][2], sqlite3.OperationalError)
+        ("maybe", {"fail": False}, {"fine": True}),
+        ("maybe", {"fail": True}, None),
+    ]
+    # The history records the answer the payload was rendered from, not the
+    # exception to classify again.
+    recorded = history.calls[1][2]
+    assert isinstance(recorded, StructuredErrorResponse)
+    assert (recorded.kind, recorded.backend) == (Kind.UNDEFINED_TABLE, "sqlite")
+    assert recorded.message == payload["message"]
     assert payload["history"] == "maybe:OK | maybe:FAILED"
+
+
+def test_an_installed_history_keeps_a_decorated_tools_answer() -> None:
+    """A failure a tool rendered itself is recorded as classified, never classified again."""
+    history = Recorder()
+    server: MCPServer[Any] = MCPServer("t")
+
+    @server.tool()
+    @structured_errors(db_type="sqlite")
+    def decorated() -> dict[str, Any]:
+        missing_table()
+        return {}
+
+    @server.tool()
+    def rendered() -> CallToolResult:
+        # Someone else's tool: a plain result carrying the payload.
+        try:
+            duplicate_key()
+        except sqlite3.Error as exc:
+            payload = error_payload(exc, "rendered", db_type="sqlite")
+        return CallToolResult(
+            content=[TextContent(type="text", text=json.dumps(payload))],
+            structured_content=payload,
+            is_error=True,
+        )
+
+    install_structured_errors(server, history=history)
+    first = payload_of(call(server, "decorated", {}))
+    second = payload_of(call(server, "rendered", {}))
+    kept = [err for _, _, err, _ in history.calls]
+    assert all(isinstance(err, StructuredErrorResponse) for err in kept)
+    # SQLite's own words: "no such table" and "UNIQUE constraint failed".
+    assert [(e.kind, e.backend) for e in kept] == [
+        (Kind.UNDEFINED_TABLE, "sqlite"),
+        (Kind.UNIQUE_VIOLATION, "sqlite"),
+    ]
+    assert [e.message for e in kept] == [first["message"], second["message"]]
+    assert kept[0].action is Action.FIX_QUERY
 
 
 # -- installed on the whole server -------------------------------------------------
@@ -215,11 +269,15 @@ def test_installed_database_error_crash_and_deliberate_error() -> None:
     assert (db["error_code"], db["details"]["backend"]) == ("UNDEFINED_TABLE", "sqlite")
     crash = payload_of(call(server, "lookup", {"table": "boom"}))
     assert (crash["jsonrpc_error_code"], crash["details"]["exception_type"]) == (
-        -32603, "RuntimeError")
+        -32603,
+        "RuntimeError",
+    )
     assert SECRET not in json.dumps(crash)
     deliberate = payload_of(call(server, "lookup", {"table": "refused"}))
     assert (deliberate["error_code"], deliberate["message"]) == (
-        "TOOL_ERROR", "tables named refused are off limits")
+        "TOOL_ERROR",
+        "tables named refused are off limits",
+    )
     unknown = payload_of(call(server, "nope", {}))
     assert unknown["error_code"] == "TOOL_ERROR"
     assert "nope" in unknown["message"]
@@ -238,13 +296,16 @@ def test_installed_history_per_session() -> None:
         made.append(Recorder())
         return made[-1]
 
-    server = installed(history_per_session=factory,
-                       history_arguments=lambda name, args: {**args, "seen": name})
+    server = installed(
+        history_per_session=factory, history_arguments=lambda name, args: {**args, "seen": name}
+    )
 
     async def session() -> list[CallToolResult]:
         async with Client(server) as client:
-            return [await client.call_tool("lookup", {"table": "t"}),
-                    await client.call_tool("lookup", {"table": "orders"})]
+            return [
+                await client.call_tool("lookup", {"table": "t"}),
+                await client.call_tool("lookup", {"table": "orders"}),
+            ]
 
     first = anyio.run(session)
     assert first[0].structured_content == {"table": "t", "limit": 10}
@@ -260,17 +321,21 @@ def test_error_payload_for_sqlalchemy_wrapped_errors() -> None:
         conn.exec_driver_sql("SELECT * FROM invoices")
     payload = error_payload(caught.value, "q")
     assert (payload["error_code"], payload["details"]["affected_resources"]) == (
-        "UNDEFINED_TABLE", ["invoices"])
+        "UNDEFINED_TABLE",
+        ["invoices"],
+    )
     assert "[SQL:" not in payload["message"]
 
 
 def test_importing_the_core_imports_neither_mcp_nor_sqlalchemy() -> None:
-    code = ("import sys, localdata_errors, localdata_errors.classify; "
-            "assert 'mcp' not in sys.modules, 'mcp'; "
-            "assert 'sqlalchemy' not in sys.modules, 'sqlalchemy'; "
-            "import localdata_errors.mcp.server; "
-            "drivers = {'psycopg', 'psycopg2', 'pymysql', 'MySQLdb', 'duckdb', 'oracledb'}; "
-            "assert not drivers & set(sys.modules), drivers & set(sys.modules)")
+    code = (
+        "import sys, localdata_errors, localdata_errors.classify; "
+        "assert 'mcp' not in sys.modules, 'mcp'; "
+        "assert 'sqlalchemy' not in sys.modules, 'sqlalchemy'; "
+        "import localdata_errors.mcp.server; "
+        "drivers = {'psycopg', 'psycopg2', 'pymysql', 'MySQLdb', 'duckdb', 'oracledb'}; "
+        "assert not drivers & set(sys.modules), drivers & set(sys.modules)"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
 
 
@@ -281,17 +346,27 @@ def test_run_server_rejects_an_unknown_transport() -> None:
         run_server("sqlite://", transport="carrier-pigeon")
 
 
-
-
 def test_http_transport_serves_on_loopback(tmp_path: Path) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     log = (tmp_path / "server.log").open("w")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "localdata_errors.mcp.server", "--url",
-         f"sqlite:///{tmp_path / 'h.db'}", "--transport", "http", "--port", str(port)],
-        cwd=Path(__file__).resolve().parents[2], stdout=log, stderr=log)
+        [
+            sys.executable,
+            "-m",
+            "localdata_errors.mcp.server",
+            "--url",
+            f"sqlite:///{tmp_path / 'h.db'}",
+            "--transport",
+            "http",
+            "--port",
+            str(port),
+        ],
+        cwd=Path(__file__).resolve().parents[2],
+        stdout=log,
+        stderr=log,
+    )
     try:
         for _ in range(200):
             with socket.socket() as conn:

@@ -14,21 +14,33 @@ import pytest
 
 from tests.mcp._harness import PG_PASSWORD, Backend, StdioServer
 
-TOOLS = {"list_tables", "describe_table", "select_rows", "insert_rows", "update_rows",
-         "delete_rows", "execute_sql"}
+TOOLS = {
+    "list_tables",
+    "describe_table",
+    "select_rows",
+    "insert_rows",
+    "update_rows",
+    "delete_rows",
+    "execute_sql",
+}
 
 # How each engine refuses to drop a table another table references: PostgreSQL
 # and DuckDB (and the server itself, for SQLite, which would drop it silently)
 # say the dependents still exist; MariaDB reports the foreign key.
-DROP_BLOCKED = {"sqlite": "DEPENDENT_OBJECTS_STILL_EXIST",
-                "duckdb": "DEPENDENT_OBJECTS_STILL_EXIST",
-                "postgresql": "DEPENDENT_OBJECTS_STILL_EXIST",
-                "mysql": "FOREIGN_KEY_VIOLATION"}
-SLEEP = {"postgresql": "SELECT pg_sleep(5)", "mysql": "SELECT SLEEP(5)",
-         # These count for hours; only the server's interrupt stops them.
-         "duckdb": "SELECT count(*) FROM range(1000000000000000)",
-         "sqlite": "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
-                   "SELECT count(*) FROM c"}
+DROP_BLOCKED = {
+    "sqlite": "DEPENDENT_OBJECTS_STILL_EXIST",
+    "duckdb": "DEPENDENT_OBJECTS_STILL_EXIST",
+    "postgresql": "DEPENDENT_OBJECTS_STILL_EXIST",
+    "mysql": "FOREIGN_KEY_VIOLATION",
+}
+SLEEP = {
+    "postgresql": "SELECT pg_sleep(5)",
+    "mysql": "SELECT SLEEP(5)",
+    # These count for hours; only the server's interrupt stops them.
+    "duckdb": "SELECT count(*) FROM range(1000000000000000)",
+    "sqlite": "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
+    "SELECT count(*) FROM c",
+}
 
 
 def expect(payload: dict[str, Any], error_code: str, jsonrpc: int) -> dict[str, Any]:
@@ -51,14 +63,27 @@ def test_tools_are_listed_with_their_schemas(server: StdioServer) -> None:
     assert "maxItems" in str(filters)
     filter_def = select["$defs"]["Filter"]
     assert filter_def["properties"]["operator"]["enum"] == [
-        "=", "!=", "<", "<=", ">", ">=", "like", "in", "is_null", "not_null"]
+        "=",
+        "!=",
+        "<",
+        "<=",
+        ">",
+        ">=",
+        "like",
+        "in",
+        "is_null",
+        "not_null",
+    ]
     assert filter_def["additionalProperties"] is False
     insert = tools["insert_rows"].input_schema
     assert set(insert["required"]) == {"table", "rows"}
     rows = insert["properties"]["rows"]
     assert (rows["minItems"], rows["maxItems"]) == (1, 1000)
     assert tools["delete_rows"].input_schema["properties"]["mode"]["enum"] == [
-        "rows", "truncate", "drop_table"]
+        "rows",
+        "truncate",
+        "drop_table",
+    ]
     assert tools["execute_sql"].input_schema["required"] == ["sql"]
     assert tools["list_tables"].annotations.read_only_hint is True
     assert tools["delete_rows"].annotations.destructive_hint is True
@@ -85,33 +110,57 @@ def test_list_and_describe(server: StdioServer, shop: Backend) -> None:
 
 
 def test_select_rows_filters_order_and_limit(server: StdioServer, shop: Backend) -> None:
-    out = server.ok("select_rows", {
-        "table": "customers", "columns": ["id", "name"],
-        "filters": [{"column": "id", "operator": ">=", "value": "2"},
-                    {"column": "name", "operator": "in", "value": ["Bob", "Cid", "Zed"]}],
-        "order_by": [{"column": "name", "direction": "desc"}]})
+    out = server.ok(
+        "select_rows",
+        {
+            "table": "customers",
+            "columns": ["id", "name"],
+            "filters": [
+                {"column": "id", "operator": ">=", "value": "2"},
+                {"column": "name", "operator": "in", "value": ["Bob", "Cid", "Zed"]},
+            ],
+            "order_by": [{"column": "name", "direction": "desc"}],
+        },
+    )
     assert out["data"] == [{"id": 3, "name": "Cid"}, {"id": 2, "name": "Bob"}]
     assert (out["rowCount"], out["columns"], out["truncated"]) == (2, ["id", "name"], False)
-    nulls = server.ok("select_rows", {"table": "customers",
-                                      "filters": [{"column": "joined", "operator": "is_null"}]})
+    nulls = server.ok(
+        "select_rows",
+        {"table": "customers", "filters": [{"column": "joined", "operator": "is_null"}]},
+    )
     assert [r["name"] for r in nulls["data"]] == ["Cid"]
-    like = server.ok("select_rows", {"table": "customers", "columns": ["name"],
-                                     "filters": [{"column": "name", "operator": "like",
-                                                  "value": "A%"}]})
+    like = server.ok(
+        "select_rows",
+        {
+            "table": "customers",
+            "columns": ["name"],
+            "filters": [{"column": "name", "operator": "like", "value": "A%"}],
+        },
+    )
     assert like["data"] == [{"name": "Ann"}]
-    dated = server.ok("select_rows", {"table": "customers", "columns": ["joined"],
-                                      "filters": [{"column": "name", "value": "Ann"}]})
+    dated = server.ok(
+        "select_rows",
+        {
+            "table": "customers",
+            "columns": ["joined"],
+            "filters": [{"column": "name", "value": "Ann"}],
+        },
+    )
     assert dated["data"] == [{"joined": "2024-01-05"}]
-    priced = server.ok("select_rows", {"table": "products", "columns": ["price"],
-                                       "order_by": [{"column": "price"}], "limit": 1})
+    priced = server.ok(
+        "select_rows",
+        {"table": "products", "columns": ["price"], "order_by": [{"column": "price"}], "limit": 1},
+    )
     assert priced["data"] == [{"price": 1.5}]
     assert priced["hasMore"] is True
     assert priced["truncated"] is False
 
 
 def test_row_cap_truncates_with_a_warning(server: StdioServer, shop: Backend) -> None:
-    server.ok("insert_rows", {"table": "products",
-                              "rows": [{"name": f"item{i}", "price": i} for i in range(6)]})
+    server.ok(
+        "insert_rows",
+        {"table": "products", "rows": [{"name": f"item{i}", "price": i} for i in range(6)]},
+    )
     out = server.ok("select_rows", {"table": "products", "limit": 100})
     assert (out["rowCount"], out["truncated"]) == (5, True)
     assert "row cap of 5" in out["warning"]
@@ -120,49 +169,80 @@ def test_row_cap_truncates_with_a_warning(server: StdioServer, shop: Backend) ->
 
 
 def test_insert_rows_returns_generated_keys(server: StdioServer, shop: Backend) -> None:
-    out = server.ok("insert_rows", {"table": "customers", "rows": [
-        {"name": "Dee", "joined": "2024-03-01"}, {"name": "Eve", "joined": "2024-03-02"}]})
+    out = server.ok(
+        "insert_rows",
+        {
+            "table": "customers",
+            "rows": [
+                {"name": "Dee", "joined": "2024-03-01"},
+                {"name": "Eve", "joined": "2024-03-02"},
+            ],
+        },
+    )
     assert out["insertedCount"] == 2
     assert [(r["id"], r["name"]) for r in out["rows"]] == [(4, "Dee"), (5, "Eve")]
-    one = server.ok("insert_rows", {"table": "sales", "rows": [
-        {"customer_id": "4", "product_id": "1", "qty": "7"}]})
+    one = server.ok(
+        "insert_rows",
+        {"table": "sales", "rows": [{"customer_id": "4", "product_id": "1", "qty": "7"}]},
+    )
     assert one["rows"][0]["id"] == 3
     assert one["rows"][0]["customer_id"] == 4
     assert shop.scalar("SELECT qty FROM sales WHERE id = 3") == 7
 
 
 def test_insert_rows_skip_on_conflict(server: StdioServer, shop: Backend) -> None:
-    out = server.ok("insert_rows", {"table": "customers", "skip_on_conflict": True,
-                                    "rows": [{"name": "Ann"}, {"name": "Fay"}]})
+    out = server.ok(
+        "insert_rows",
+        {
+            "table": "customers",
+            "skip_on_conflict": True,
+            "rows": [{"name": "Ann"}, {"name": "Fay"}],
+        },
+    )
     assert (out["insertedCount"], out["skippedCount"]) == (1, 1)
     assert shop.scalar("SELECT count(*) FROM customers") == 4
 
 
 def test_update_and_delete_rows(server: StdioServer, shop: Backend) -> None:
-    out = server.ok("update_rows", {"table": "products", "values": {"price": "9.99"},
-                                    "filters": [{"column": "name", "value": "pen"}]})
+    out = server.ok(
+        "update_rows",
+        {
+            "table": "products",
+            "values": {"price": "9.99"},
+            "filters": [{"column": "name", "value": "pen"}],
+        },
+    )
     assert out == {"success": True, "table": "products", "affectedRows": 1}
     assert float(shop.scalar("SELECT price FROM products WHERE name = 'pen'")) == 9.99
-    none = server.ok("update_rows", {"table": "products", "values": {"price": 1},
-                                     "filters": [{"column": "name", "value": "nothing"}]})
+    none = server.ok(
+        "update_rows",
+        {
+            "table": "products",
+            "values": {"price": 1},
+            "filters": [{"column": "name", "value": "nothing"}],
+        },
+    )
     assert none["affectedRows"] == 0
     assert "warning" not in none
-    every = server.ok("update_rows", {"table": "products", "values": {"price": 2},
-                                      "confirm_all": True})
+    every = server.ok(
+        "update_rows", {"table": "products", "values": {"price": 2}, "confirm_all": True}
+    )
     assert every["affectedRows"] == 2
     assert "every row" in every["warning"]
-    gone = server.ok("delete_rows", {"table": "sales",
-                                     "filters": [{"column": "qty", "operator": "<", "value": 2}]})
+    gone = server.ok(
+        "delete_rows",
+        {"table": "sales", "filters": [{"column": "qty", "operator": "<", "value": 2}]},
+    )
     assert gone["affectedRows"] == 1
     assert shop.scalar("SELECT count(*) FROM sales") == 1
-    zero = server.ok("delete_rows", {"table": "sales",
-                                     "filters": [{"column": "id", "value": 999}]})
+    zero = server.ok("delete_rows", {"table": "sales", "filters": [{"column": "id", "value": 999}]})
     assert zero["affectedRows"] == 0
 
 
 def test_truncate_and_drop(server: StdioServer, shop: Backend) -> None:
-    server.ok("execute_sql", {"sql": "CREATE TABLE notes (id INTEGER PRIMARY KEY, body "
-                                     "VARCHAR(20))"})
+    server.ok(
+        "execute_sql", {"sql": "CREATE TABLE notes (id INTEGER PRIMARY KEY, body VARCHAR(20))"}
+    )
     server.ok("insert_rows", {"table": "notes", "rows": [{"id": 1, "body": "x"}]})
     truncated = server.ok("delete_rows", {"table": "notes", "mode": "truncate", "confirm": True})
     assert truncated["truncated"] is True
@@ -176,16 +256,26 @@ def test_truncate_and_drop(server: StdioServer, shop: Backend) -> None:
 
 
 def test_execute_sql_binds_named_and_positional(server: StdioServer, shop: Backend) -> None:
-    named = server.ok("execute_sql", {
-        "sql": "SELECT name FROM customers WHERE id = :id OR name = :name ORDER BY id",
-        "params": {"id": 1, "name": "Cid"}})
+    named = server.ok(
+        "execute_sql",
+        {
+            "sql": "SELECT name FROM customers WHERE id = :id OR name = :name ORDER BY id",
+            "params": {"id": 1, "name": "Cid"},
+        },
+    )
     assert named["data"] == [{"name": "Ann"}, {"name": "Cid"}]
-    positional = server.ok("execute_sql", {
-        "sql": "SELECT count(*) AS n FROM customers WHERE name IN (?, ?) AND name <> '?'",
-        "params": ["Ann", "Bob"]})
+    positional = server.ok(
+        "execute_sql",
+        {
+            "sql": "SELECT count(*) AS n FROM customers WHERE name IN (?, ?) AND name <> '?'",
+            "params": ["Ann", "Bob"],
+        },
+    )
     assert positional["data"] == [{"n": 2}]
-    changed = server.ok("execute_sql", {"sql": "UPDATE customers SET joined = NULL "
-                                               "WHERE name = :n", "params": {"n": "Ann"}})
+    changed = server.ok(
+        "execute_sql",
+        {"sql": "UPDATE customers SET joined = NULL WHERE name = :n", "params": {"n": "Ann"}},
+    )
     assert changed == {"success": True, "affectedRows": 1}
     percent = server.ok("execute_sql", {"sql": "SELECT '100%' AS p"})
     assert percent["data"] == [{"p": "100%"}]
@@ -204,11 +294,13 @@ def test_undefined_table(server: StdioServer, shop: Backend) -> None:
 
 
 def test_foreign_key_violations_name_their_dependency(server: StdioServer, shop: Backend) -> None:
-    child = server.fail("insert_rows", {"table": "sales",
-                                        "rows": [{"customer_id": 42, "product_id": 1, "qty": 1}]})
+    child = server.fail(
+        "insert_rows", {"table": "sales", "rows": [{"customer_id": 42, "product_id": 1, "qty": 1}]}
+    )
     assert "customers" in expect(child, "FOREIGN_KEY_VIOLATION", -32003)["dependencies"]
-    parent = server.fail("delete_rows", {"table": "customers",
-                                         "filters": [{"column": "name", "value": "Ann"}]})
+    parent = server.fail(
+        "delete_rows", {"table": "customers", "filters": [{"column": "name", "value": "Ann"}]}
+    )
     assert expect(parent, "FOREIGN_KEY_VIOLATION", -32003)["dependencies"] == ["sales"]
     assert shop.scalar("SELECT count(*) FROM customers") == 3
 
@@ -221,8 +313,9 @@ def test_unique_violation(server: StdioServer, shop: Backend) -> None:
 
 
 def test_bad_filter_column(server: StdioServer, shop: Backend) -> None:
-    payload = server.fail("select_rows", {"table": "customers",
-                                          "filters": [{"column": "nmae", "value": "Ann"}]})
+    payload = server.fail(
+        "select_rows", {"table": "customers", "filters": [{"column": "nmae", "value": "Ann"}]}
+    )
     details = expect(payload, "UNDEFINED_COLUMN", -32001)
     assert (details["column"], details["table"]) == ("nmae", "customers")
     assert "name" in details["available_columns"]
@@ -231,26 +324,33 @@ def test_bad_filter_column(server: StdioServer, shop: Backend) -> None:
 
 
 def test_bad_type_coercion_names_the_column(server: StdioServer, shop: Backend) -> None:
-    payload = server.fail("insert_rows", {"table": "sales", "rows": [
-        {"customer_id": 1, "product_id": 1, "qty": "three"}]})
+    payload = server.fail(
+        "insert_rows",
+        {"table": "sales", "rows": [{"customer_id": 1, "product_id": 1, "qty": "three"}]},
+    )
     details = expect(payload, "INVALID_TEXT_REPRESENTATION", -32000)
     assert details["column"] == "qty"
     assert "qty" in payload["message"]
-    dated = server.fail("select_rows", {"table": "customers",
-                                        "filters": [{"column": "joined", "value": "yesterday"}]})
+    dated = server.fail(
+        "select_rows",
+        {"table": "customers", "filters": [{"column": "joined", "value": "yesterday"}]},
+    )
     assert expect(dated, "INVALID_TEXT_REPRESENTATION", -32000)["column"] == "joined"
     assert shop.scalar("SELECT count(*) FROM sales") == 2
 
 
 def test_invalid_arguments_name_the_fields(server: StdioServer, shop: Backend) -> None:
-    payload = server.fail("select_rows", {"table": "customers",
-                                          "filters": [{"column": "id", "operator": "=="}]})
+    payload = server.fail(
+        "select_rows", {"table": "customers", "filters": [{"column": "id", "operator": "=="}]}
+    )
     details = expect(payload, "INVALID_PARAMETER", -32000)
     assert details["invalid_fields"] == ["filters.0.operator"]
     missing = server.fail("insert_rows", {"table": "customers"})
     assert expect(missing, "INVALID_PARAMETER", -32000)["invalid_fields"] == ["rows"]
-    in_scalar = server.fail("select_rows", {"table": "customers", "filters": [
-        {"column": "id", "operator": "in", "value": 3}]})
+    in_scalar = server.fail(
+        "select_rows",
+        {"table": "customers", "filters": [{"column": "id", "operator": "in", "value": 3}]},
+    )
     assert expect(in_scalar, "INVALID_PARAMETER", -32000)["invalid_fields"] == ["filters.0"]
 
 
@@ -285,28 +385,37 @@ def test_read_only_server(readonly_server: StdioServer, shop: Backend) -> None:
     assert ro.ok("select_rows", {"table": "customers"})["rowCount"] == 3
     both = ro.ok("execute_sql", {"sql": "SELECT 1 AS a; SELECT 2 AS b"})
     assert [r["data"] for r in both["results"]] == [[{"a": 1}], [{"b": 2}]]
+    # The write tools are not served at all: a call names an unknown tool.
     for tool, args in [
         ("insert_rows", {"table": "customers", "rows": [{"name": "Zed"}]}),
         ("update_rows", {"table": "customers", "values": {"name": "Zed"}, "confirm_all": True}),
         ("delete_rows", {"table": "sales", "confirm_all": True}),
         ("delete_rows", {"table": "sales", "mode": "drop_table", "confirm": True}),
-        ("execute_sql", {"sql": "DELETE FROM sales"}),
-        ("execute_sql", {"sql": "SELECT 1; DROP TABLE sales"}),
-        ("execute_sql", {"sql": "WITH x AS (SELECT 1) DELETE FROM sales"}),
     ]:
-        expect(ro.fail(tool, args), "READ_ONLY", -32002)
+        payload = ro.fail(tool, args)
+        expect(payload, "TOOL_ERROR", -32000)
+        assert "unknown tool" in payload["message"].lower()
+    for sql in [
+        "DELETE FROM sales",
+        "SELECT 1; DROP TABLE sales",
+        "WITH x AS (SELECT 1) DELETE FROM sales",
+    ]:
+        expect(ro.fail("execute_sql", {"sql": sql}), "READ_ONLY", -32002)
     assert shop.scalar("SELECT count(*) FROM sales") == 2
     assert "sales" in shop.tables()
 
 
 # A SELECT that writes through a function: PostgreSQL's to write.
 @pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
-def test_read_only_transaction_is_enforced_by_the_backend(readonly_server: StdioServer,
-                                                          shop: Backend) -> None:
+def test_read_only_transaction_is_enforced_by_the_backend(
+    readonly_server: StdioServer, shop: Backend
+) -> None:
     # Passes the keyword check (no DML keyword at the top level of a SELECT)
     # only if the function writes; the READ ONLY transaction refuses it.
-    shop_fn = ("CREATE OR REPLACE FUNCTION lde_mcp_wipe() RETURNS int LANGUAGE sql AS "
-               "'DELETE FROM sales RETURNING 1'")
+    shop_fn = (
+        "CREATE OR REPLACE FUNCTION lde_mcp_wipe() RETURNS int LANGUAGE sql AS "
+        "'DELETE FROM sales RETURNING 1'"
+    )
     with shop.engine.begin() as conn:
         conn.exec_driver_sql(shop_fn)
     payload = readonly_server.fail("execute_sql", {"sql": "SELECT lde_mcp_wipe()"})
@@ -324,8 +433,9 @@ def test_drop_scenario_finishes_in_five_calls(server: StdioServer, shop: Backend
     calls = 0
     first_error: dict[str, Any] | None = None
     while todo and calls < 10:
-        result = server.call("delete_rows", {"table": todo[0], "mode": "drop_table",
-                                             "confirm": True})
+        result = server.call(
+            "delete_rows", {"table": todo[0], "mode": "drop_table", "confirm": True}
+        )
         calls += 1
         if result.is_error:
             payload = result.structured_content
@@ -340,7 +450,7 @@ def test_drop_scenario_finishes_in_five_calls(server: StdioServer, shop: Backend
     assert first_error is not None
     assert expect(first_error, DROP_BLOCKED[shop.name], -32003)["dependencies"] == ["sales"]
     assert not {"customers", "products", "sales"} & shop.tables()
-    assert 'DROP TABLE "customers"' in first_error["history"]
+    assert "delete_rows(customers, mode drop_table) → FAILED" in first_error["history"]
 
 
 def test_history_summary_attached_to_errors(server: StdioServer, shop: Backend) -> None:
@@ -352,24 +462,46 @@ def test_history_summary_attached_to_errors(server: StdioServer, shop: Backend) 
     assert "nowhere" in history
 
 
-INJECTIONS = ["'; DROP TABLE customers; --", "Ann' OR '1'='1", "x\"; DELETE FROM sales; --",
-              "/* */ 1; DROP TABLE products", "Robert'); DROP TABLE sales;--"]
+INJECTIONS = [
+    "'; DROP TABLE customers; --",
+    "Ann' OR '1'='1",
+    'x"; DELETE FROM sales; --',
+    "/* */ 1; DROP TABLE products",
+    "Robert'); DROP TABLE sales;--",
+]
 
 
 @pytest.mark.parametrize("evil", INJECTIONS)
 def test_injection_changes_nothing(server: StdioServer, shop: Backend, evil: str) -> None:
-    found = server.ok("select_rows", {"table": "customers",
-                                      "filters": [{"column": "name", "value": evil}]})
+    found = server.ok(
+        "select_rows", {"table": "customers", "filters": [{"column": "name", "value": evil}]}
+    )
     assert found["rowCount"] == 0
     expect(server.fail("select_rows", {"table": evil}), "UNDEFINED_TABLE", -32001)
-    expect(server.fail("select_rows", {"table": "customers", "columns": [evil]}),
-           "UNDEFINED_COLUMN", -32001)
-    expect(server.fail("select_rows", {"table": "customers", "filters": [
-        {"column": evil, "value": 1}]}), "UNDEFINED_COLUMN", -32001)
-    expect(server.fail("insert_rows", {"table": "customers", "rows": [{evil: "x"}]}),
-           "UNDEFINED_COLUMN", -32001)
-    expect(server.fail("delete_rows", {"table": f"sales; {evil}", "mode": "drop_table",
-                                       "confirm": True}), "UNDEFINED_TABLE", -32001)
+    expect(
+        server.fail("select_rows", {"table": "customers", "columns": [evil]}),
+        "UNDEFINED_COLUMN",
+        -32001,
+    )
+    expect(
+        server.fail(
+            "select_rows", {"table": "customers", "filters": [{"column": evil, "value": 1}]}
+        ),
+        "UNDEFINED_COLUMN",
+        -32001,
+    )
+    expect(
+        server.fail("insert_rows", {"table": "customers", "rows": [{evil: "x"}]}),
+        "UNDEFINED_COLUMN",
+        -32001,
+    )
+    expect(
+        server.fail(
+            "delete_rows", {"table": f"sales; {evil}", "mode": "drop_table", "confirm": True}
+        ),
+        "UNDEFINED_TABLE",
+        -32001,
+    )
     stored = server.ok("insert_rows", {"table": "products", "rows": [{"name": evil[:50]}]})
     assert stored["rows"][0]["name"] == evil[:50]
     echoed = server.ok("execute_sql", {"sql": "SELECT :v AS v", "params": {"v": evil}})
@@ -383,8 +515,10 @@ def test_injection_changes_nothing(server: StdioServer, shop: Backend, evil: str
 @pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
 def test_credentials_never_leave_the_server(server: StdioServer, shop: Backend) -> None:
     assert PG_PASSWORD in server.url
-    payloads = [server.fail("execute_sql", {"sql": "SELECT * FROM nowhere"}),
-                server.fail("execute_sql", {"sql": f"SELECT '{PG_PASSWORD}' + 1"})]
+    payloads = [
+        server.fail("execute_sql", {"sql": "SELECT * FROM nowhere"}),
+        server.fail("execute_sql", {"sql": f"SELECT '{PG_PASSWORD}' + 1"}),
+    ]
     for payload in payloads:
         assert PG_PASSWORD not in str(payload)
     log = server.log_text()
