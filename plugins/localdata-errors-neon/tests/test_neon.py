@@ -1,0 +1,135 @@
+"""
+Neon's proxy errors, built as the drivers build them from the proxy's reply.
+
+Neon cannot run here.  The texts are those of Neon's "Connection errors" page
+(https://neon.com/docs/connect/connection-errors) and the proxy's messages the
+page quotes; at connect time libpq reports them as text (psycopg, psycopg2),
+asyncpg raises the class of the SQLSTATE the proxy sends (XX000 for its own).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from localdata_errors import ErrorMapperRegistry, Kind, classify_error, classify_message
+
+psycopg = pytest.importorskip("psycopg")
+psycopg2 = pytest.importorskip("psycopg2")
+asyncpg = pytest.importorskip("asyncpg")
+
+HOST = "ep-white-morning-123456.us-east-2.aws.neon.tech"
+
+
+def psycopg_connect_error(message: str) -> BaseException:
+    return psycopg.OperationalError(
+        f'connection failed: connection to server at "{HOST}" (12.345.67.89), port 5432 '
+        f"failed: ERROR:  {message}"
+    )
+
+
+def psycopg2_connect_error(message: str) -> BaseException:
+    return psycopg2.OperationalError(
+        f'connection to server at "{HOST}" (12.345.67.89), port 5432 failed: ERROR:  {message}\n'
+    )
+
+
+def asyncpg_error(message: str) -> BaseException:
+    exc: BaseException = asyncpg.exceptions.PostgresError.new(
+        {"S": "ERROR", "V": "ERROR", "C": "XX000", "M": message}
+    )
+    return exc
+
+
+BUILDERS: list[Callable[[str], BaseException]] = [
+    psycopg_connect_error,
+    psycopg2_connect_error,
+    asyncpg_error,
+]
+
+CASES = [
+    # (message, kind, action, retry safety)
+    (
+        "Couldn't connect to compute node",
+        Kind.CONNECTION_FAILURE,
+        "reconnect",
+        "safe",
+    ),
+    (
+        "The endpoint ID is not specified. Either upgrade the Postgres client library (libpq) "
+        "for SNI support or pass the endpoint ID (the first part of the domain name) as a "
+        "parameter: '&options=endpoint%3D'. See [https://neon.tech/sni](https://neon.tech/sni) "
+        "for more information.",
+        Kind.CONNECTION_MISCONFIGURED,
+        "stop",
+        "not_applicable",
+    ),
+    (
+        "password authentication failed for user 'daniel' connection to server at "
+        f'"{HOST}" (12.345.67.89), port 5432 failed: ERROR:  connection is insecure '
+        "(try using `sslmode=require`)",
+        Kind.CONNECTION_MISCONFIGURED,
+        "stop",
+        "not_applicable",
+    ),
+    (
+        "Your account or project has exceeded the compute time quota. Upgrade your plan to "
+        "increase limits.",
+        Kind.QUOTA_EXCEEDED,
+        "stop",
+        "not_applicable",
+    ),
+    (
+        "Console request failed: endpoint is disabled",
+        Kind.INVALID_AUTHORIZATION,
+        "stop",
+        "not_applicable",
+    ),
+    (
+        "You have exceeded the limit of concurrently active endpoints. Please suspend some "
+        "endpoints and try again.",
+        Kind.TOO_MANY_CONNECTIONS,
+        "stop",
+        "not_applicable",
+    ),
+]
+
+
+@pytest.mark.parametrize(("message", "kind", "action", "safety"), CASES)
+@pytest.mark.parametrize("build", BUILDERS)
+def test_neon_messages(
+    build: Callable[[str], BaseException], message: str, kind: Kind, action: str, safety: str
+) -> None:
+    answer = classify_error(build(message))  # detected: the texts are Neon's own
+    assert (answer.backend, answer.kind) == ("neon", kind)
+    assert (answer.action, answer.retry_safety) == (action, safety)
+
+
+def test_a_waking_compute_is_retried_after_a_few_seconds() -> None:
+    answer = classify_error(psycopg_connect_error("Couldn't connect to compute node"))
+    assert answer.retry_after_ms == 3000
+    assert answer.is_retryable is True
+
+
+def test_suspended_compute_is_postgresqls_admin_shutdown() -> None:
+    # Neon's page: a query on a connection whose compute suspended.
+    exc = psycopg.errors.lookup("57P01")("terminating connection due to administrator command")
+    answer = classify_error(exc)
+    assert (answer.backend, answer.kind, answer.action) == (
+        "postgresql",
+        Kind.ADMIN_SHUTDOWN,
+        "reconnect",
+    )
+    named = classify_error(exc, db_type="neon")
+    assert (named.backend, named.kind) == ("neon", Kind.ADMIN_SHUTDOWN)
+
+
+def test_other_postgresql_errors_are_left_alone() -> None:
+    answer = classify_message('relation "orders" does not exist', "postgresql", code="42P01")
+    assert answer.backend == "postgresql"
+
+
+def test_aliases() -> None:
+    refiner = ErrorMapperRegistry.get_mapper("neon")
+    assert ErrorMapperRegistry.get_mapper("neondb") is refiner

@@ -1,0 +1,374 @@
+"""
+PgBouncer and Supavisor rule packs for localdata-errors: the poolers' own errors and pooling errors.
+
+A pooler in front of PostgreSQL answers through PostgreSQL's drivers, so the
+built-in ``postgresql`` mapper reads its errors first.  This pack refines that
+answer for what only a pooler says:
+
+- PgBouncer's own messages (``no more connections allowed (max_client_conn)``,
+  ``query_wait_timeout``, ``unsupported startup parameter: options``, ...),
+  every one of them listed from PgBouncer's source in the generated
+  ``_messages`` module, with the kind this pack gives it;
+- Supavisor's coded errors (``(EMAXCONN) max client connections reached``,
+  ``(ENOTFOUND) tenant/user ... not found``) and its older wording;
+- the server's login failures that PgBouncer relays under its own SQLSTATE
+  ``08P01`` (``database "x" does not exist``), read as PostgreSQL would;
+- prepared statements under transaction pooling: ``prepared statement
+  "_pg3_0" already exists`` (psycopg), ``... "__asyncpg_stmt_1__" does not
+  exist`` (asyncpg): a configuration problem, ``stop``; `fix_for` says what
+  to change.
+
+Two refiners, both of ``postgresql``: ``pgbouncer`` and ``supavisor``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Final
+
+from localdata_errors import (
+    DatabaseErrorMapper,
+    ErrorInput,
+    ErrorMapperRegistry,
+    ErrorRefiner,
+    Kind,
+    MappedError,
+    hookimpl,
+)
+from localdata_errors.mapper import driver_attr
+from localdata_errors_pgbouncer._messages import RULES, SUPAVISOR_RULES, Rule
+
+__all__ = [
+    "FIXES",
+    "PgBouncerRefiner",
+    "SupavisorRefiner",
+    "fix_for",
+    "localdata_errors_mappers",
+]
+
+_SCAN: Final = 4096
+# Where a pooler's message starts: the message itself (an error raised while a
+# query runs), or libpq's "FATAL:  " / "ERROR:  " inside a connection failure.
+_LEAD: Final = r"(?:^|FATAL:  |ERROR:  )"
+
+
+def _template_pattern(template: str) -> str:
+    return "".join(
+        "[^\\n]{0,256}?" if part == "%s" else re.escape(part)
+        for part in re.split(r"(%s)", template)
+        if part
+    )
+
+
+def _compile(templates: list[str]) -> re.Pattern[str]:
+    # One alternation, longest first (a template that is a prefix of another
+    # must not win), each group named by its index; bounded, anchored to a line.
+    alternatives = "|".join(f"(?P<m{i}>{_template_pattern(t)})" for i, t in enumerate(templates))
+    return re.compile(rf"{_LEAD}(?:{alternatives})[ \t.]*$", re.MULTILINE)
+
+
+_TEMPLATES: Final = sorted(RULES, key=len, reverse=True)
+_PGBOUNCER: Final = _compile(_TEMPLATES)
+
+# Prepared statements named by a driver's own statement cache: under transaction
+# pooling, a statement prepared on one server connection is missing on the
+# next (or, named the same by another client, already there).
+_DRIVER_NAME: Final = r"(?:_pg3_\d{1,10}|__asyncpg_[a-z]{1,16}_[0-9a-f]{1,16}__)"
+_ANY_NAME: Final = r'(?:[^"\n]|""){1,128}'
+_PREPARED = r'prepared statement "(?P<name>{name})" (?:already exists|does not exist)'
+_BIND = r'bind message supplies \d{{1,5}} parameters?, but prepared statement "(?P<bname>{name})"'
+_DRIVER_PREPARED: Final = re.compile(
+    f"{_PREPARED.format(name=_DRIVER_NAME)}|{_BIND.format(name=_DRIVER_NAME)}"
+)
+_ANY_PREPARED: Final = re.compile(
+    f"{_PREPARED.format(name=_ANY_NAME)}|{_BIND.format(name=_ANY_NAME)}"
+)
+# asyncpg adds this note to its own prepared-statement errors.
+_ASYNCPG_NOTE: Final = 'pgbouncer with pool_mode set to "transaction"'
+_PREPARED_STATES: Final = frozenset({"42P05", "26000", "08P01"})
+
+# The server's login failures, relayed by PgBouncer under 08P01: the kinds
+# PostgreSQL's mapper reads from their text that this pack takes over.
+_RELAYED: Final = frozenset(
+    {
+        Kind.UNDEFINED_DATABASE,
+        Kind.INVALID_PASSWORD,
+        Kind.INVALID_AUTHORIZATION,
+        Kind.TOO_MANY_CONNECTIONS,
+        Kind.ADMIN_SHUTDOWN,
+    }
+)
+
+_SUPAVISOR_CODE: Final = re.compile(rf"{_LEAD}\((?P<code>E[A-Z]{{2,40}})\) ", re.MULTILINE)
+#: Supavisor's wording before it coded its errors -> the code it has now.
+_SUPAVISOR_OLD: Final = re.compile(
+    rf"{_LEAD}(?:(?P<EMAXCONN>Max client connections reached)"
+    r"|(?P<ENOTFOUND>Tenant or user not found))",
+    re.MULTILINE | re.IGNORECASE,
+)
+
+#: How to fix what this pack answers with ``stop``, by cause.
+FIXES: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "psycopg": (
+            "psycopg prepares statements on the server, which a transaction-pooling "
+            "pooler cannot keep: connect with prepare_threshold=None, or enable "
+            "PgBouncer's max_prepared_statements (PgBouncer 1.21+)."
+        ),
+        "asyncpg": (
+            "asyncpg caches prepared statements, which a transaction-pooling pooler "
+            "cannot keep: connect with statement_cache_size=0 (with SQLAlchemy also "
+            "prepared_statement_cache_size=0), or enable PgBouncer's "
+            "max_prepared_statements (PgBouncer 1.21+)."
+        ),
+        "prepared": (
+            "Server-side prepared statements do not survive transaction pooling: turn "
+            "off the driver's statement cache, use session pooling, or enable "
+            "PgBouncer's max_prepared_statements (PgBouncer 1.21+)."
+        ),
+        "startup": (
+            "PgBouncer refuses startup parameters it does not track: remove the "
+            "parameter from the connection (psycopg: options=...), or list it in "
+            "PgBouncer's ignore_startup_parameters."
+        ),
+    }
+)
+
+
+def fix_for(message: str) -> str | None:
+    """
+    What to change when this pack stops on a pooling misconfiguration.
+
+    The response's ``suggestion`` is this text (the refiner sets it); the
+    function is public for callers that classify the message themselves.
+
+    Args:
+        message: The error's message (``StructuredErrorResponse.message``).
+
+    Returns:
+        The fix, or ``None`` for a message that is not a pooling misconfiguration.
+    """
+    head = message[:_SCAN]
+    prepared = _ANY_PREPARED.search(head)
+    if prepared is not None or "EPREPARED" in head:
+        name = prepared.group("name") or prepared.group("bname") if prepared else ""
+        if name.startswith("_pg3_"):
+            return FIXES["psycopg"]
+        if name.startswith("__asyncpg_"):
+            return FIXES["asyncpg"]
+        return FIXES["prepared"]
+    if "unsupported startup parameter" in head:
+        return FIXES["startup"]
+    return None
+
+
+def _sqlstate(error: ErrorInput, base: MappedError | None) -> str | None:
+    state = base.sqlstate if base is not None else None
+    if state is None and error.exception is not None:
+        for attr in ("sqlstate", "pgcode"):
+            value = driver_attr(error.exception, attr)
+            if isinstance(value, str) and len(value) == 5:
+                return value
+    return state
+
+
+def _answer(base: MappedError | None, rule: Rule, code: str | None) -> MappedError:
+    kind, safety, after_ms = rule
+    if base is None:
+        return MappedError(kind, code=code, retry_safety=safety, retry_after_ms=after_ms)
+    return base._replace(
+        kind=kind, code=code, refine=None, retry_safety=safety, retry_after_ms=after_ms
+    )
+
+
+_MISCONFIGURED: Final[Rule] = (Kind.CONNECTION_MISCONFIGURED, None, None)
+
+
+def _prepared(
+    error: ErrorInput, base: MappedError | None, state: str | None, named: bool
+) -> MappedError | None:
+    """Prepared statements under transaction pooling: the pooler's configuration."""
+    if state not in _PREPARED_STATES:
+        return None
+    head = error.message[:_SCAN]
+    if "prepared statement" not in head:
+        return None
+    if (
+        _DRIVER_PREPARED.search(head)
+        or _ASYNCPG_NOTE in head
+        or (named and _ANY_PREPARED.search(head))
+    ):
+        return _answer(base, _MISCONFIGURED, base.code if base is not None else state)
+    return None
+
+
+def _with_fix(error: ErrorInput, answer: MappedError | None) -> MappedError | None:
+    """A pooling misconfiguration's answer, with the setting that fixes it as its suggestion."""
+    if answer is None or answer.kind is not Kind.CONNECTION_MISCONFIGURED:
+        return answer
+    fix = fix_for(error.message)
+    return answer if fix is None else answer._replace(suggestion=fix)
+
+
+def _base_answer(refiner: ErrorRefiner, error: ErrorInput) -> MappedError | None:
+    """The base backend's answer, as `ErrorRefiner.map_error` computes it."""
+    for name in refiner.refines:
+        mapper = ErrorMapperRegistry.lookup(name)
+        if mapper is not None and mapper is not refiner:
+            return mapper.map_error(error)
+    return None
+
+
+class PgBouncerRefiner(ErrorRefiner):
+    """
+    PgBouncer in front of PostgreSQL: its own messages, relayed logins, pooled prepared statements.
+    """
+
+    name = "pgbouncer"
+    aliases = ("pg_bouncer",)
+    refines = ("postgresql",)
+    display_name = "PgBouncer"
+
+    def refine_error(self, error: ErrorInput, base: MappedError | None) -> MappedError | None:
+        """
+        Recognise PgBouncer's errors in the PostgreSQL mapper's answer.
+
+        Args:
+            error: The exception and its text.
+            base: The PostgreSQL mapper's answer.
+
+        Returns:
+            The refined answer, or ``None`` for an error that is not the pooler's.
+        """
+        return _with_fix(error, self._refine(error, base, named=False))
+
+    def map_error(self, error: ErrorInput) -> MappedError | None:
+        """
+        Named ``pgbouncer``: the caller says a pooler is in front, so every
+        prepared-statement conflict is the pooler's, whatever the statement's name.
+
+        Args:
+            error: The exception and its text.
+
+        Returns:
+            The refined answer, else the PostgreSQL mapper's.
+        """
+        base = _base_answer(self, error)
+        refined = _with_fix(error, self._refine(error, base, named=True))
+        return base if refined is None else refined
+
+    def _refine(
+        self, error: ErrorInput, base: MappedError | None, *, named: bool
+    ) -> MappedError | None:
+        state = _sqlstate(error, base)
+        # PgBouncer's messages are whole lines no PostgreSQL message equals.
+        match = _PGBOUNCER.search(error.message, 0, _SCAN)
+        if match is not None and match.lastgroup is not None:
+            template = _TEMPLATES[int(match.lastgroup[1:])]
+            return _answer(base, RULES[template], state)
+        if "(E" in error.message[:_SCAN] and _SUPAVISOR_CODE.search(error.message, 0, _SCAN):
+            return None  # Supavisor's coded error: the supavisor refiner's
+        prepared = _prepared(error, base, state, named)
+        if prepared is not None:
+            return prepared
+        return _relayed(error, base) if state == "08P01" else None
+
+    def declared_codes(self) -> Mapping[str, Kind]:
+        """
+        None: PgBouncer sends its errors under one SQLSTATE (``08P01``); the
+        messages in the generated ``_messages.RULES`` carry their kinds.
+
+        Returns:
+            An empty mapping.
+        """
+        return {}
+
+
+def _relayed(error: ErrorInput, base: MappedError | None) -> MappedError | None:
+    """A server's login failure that PgBouncer passed on under its own 08P01."""
+    postgresql = ErrorMapperRegistry.lookup("postgresql")
+    if postgresql is None:
+        return None
+    by_text = postgresql.map_error(ErrorInput(None, error.message, None, error.driver))
+    if by_text is None or by_text.kind not in _RELAYED:
+        return None
+    if base is None:
+        return by_text
+    return base._replace(kind=by_text.kind, refine=None)
+
+
+class SupavisorRefiner(ErrorRefiner):
+    """
+    Supavisor in front of PostgreSQL: its coded errors (``(EMAXCONN) ...``) and older wording.
+    """
+
+    name = "supavisor"
+    refines = ("postgresql",)
+    display_name = "Supavisor"
+
+    def refine_error(self, error: ErrorInput, base: MappedError | None) -> MappedError | None:
+        """
+        Recognise Supavisor's errors in the PostgreSQL mapper's answer.
+
+        Args:
+            error: The exception and its text.
+            base: The PostgreSQL mapper's answer.
+
+        Returns:
+            The refined answer, with Supavisor's code as the native code, or ``None``.
+        """
+        message = error.message
+        if (
+            "(E" not in message[:_SCAN]
+            and "ant or user" not in message[:_SCAN]
+            and ("ient connections" not in message[:_SCAN])
+        ):
+            return None
+        code = None
+        match = _SUPAVISOR_CODE.search(message, 0, _SCAN)
+        if match is not None:
+            code = match.group("code")
+        else:
+            old = _SUPAVISOR_OLD.search(message, 0, _SCAN)
+            code = old.lastgroup if old is not None else None
+        rule = SUPAVISOR_RULES.get(code) if code is not None else None
+        return None if rule is None else _with_fix(error, _answer(base, rule, code))
+
+    def map_error(self, error: ErrorInput) -> MappedError | None:
+        """
+        Named ``supavisor``: its own errors, and prepared-statement conflicts as the pooler's.
+
+        Args:
+            error: The exception and its text.
+
+        Returns:
+            The refined answer, else the PostgreSQL mapper's.
+        """
+        base = _base_answer(self, error)
+        refined = self.refine_error(error, base)
+        if refined is None:
+            refined = _with_fix(error, _prepared(error, base, _sqlstate(error, base), named=True))
+        return base if refined is None else refined
+
+    def declared_codes(self) -> Mapping[str, Kind]:
+        """
+        Supavisor's error codes and their kinds.
+
+        Returns:
+            ``{"EMAXCONN": Kind.TOO_MANY_CONNECTIONS, ...}``.
+        """
+        return {code: rule[0] for code, rule in SUPAVISOR_RULES.items()}
+
+
+@hookimpl
+def localdata_errors_mappers() -> list[DatabaseErrorMapper]:
+    """
+    Contribute the PgBouncer and Supavisor refiners.
+
+    Returns:
+        Both refiners, PgBouncer first (it answers the pooled prepared-statement
+        errors that do not name their pooler).
+    """
+    return [PgBouncerRefiner(), SupavisorRefiner()]

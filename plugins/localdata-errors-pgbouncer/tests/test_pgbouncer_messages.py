@@ -1,0 +1,167 @@
+"""
+Every message PgBouncer's source sends, as psycopg and asyncpg raise it; Supavisor's coded errors.
+
+PgBouncer sends its errors under SQLSTATE 08P01: at connect time libpq
+reports them as text (``... failed: FATAL:  <message>``), afterwards the
+driver raises its 08P01 class with the message.  Supavisor sends
+``(CODE) message`` under XX000 (or the SQLSTATE it names).  The exceptions are
+built as the drivers build them from the server's reply.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from localdata_errors_pgbouncer import _messages
+
+from localdata_errors import Kind, classify_error, classify_message
+
+psycopg = pytest.importorskip("psycopg")
+asyncpg = pytest.importorskip("asyncpg")
+
+TOOLS = Path(__file__).resolve().parent.parent / "tools"
+
+
+def _connect_failure(message: str) -> BaseException:
+    # psycopg's text for a refused connection: libpq's, with the server's FATAL.
+    return psycopg.OperationalError(
+        f'connection failed: connection to server at "127.0.0.1", port 6432 failed: '
+        f"FATAL:  {message}"
+    )
+
+
+def _asyncpg(code: str, message: str, severity: str = "FATAL") -> BaseException:
+    exc: BaseException = asyncpg.exceptions.PostgresError.new(
+        {"S": severity, "V": severity, "C": code, "M": message}
+    )
+    return exc
+
+
+def _filled(template: str) -> str:
+    return template.replace("%s", "x")
+
+
+@pytest.mark.parametrize("template", sorted(_messages.RULES))
+def test_every_classified_message_is_recognised(template: str) -> None:
+    kind, safety, after_ms = _messages.RULES[template]
+    message = _filled(template)
+    for exc in (
+        psycopg.errors.lookup("08P01")(message),
+        _connect_failure(message),
+        _asyncpg("08P01", message),
+    ):
+        answer = classify_error(exc)
+        assert (answer.backend, answer.kind) == ("pgbouncer", kind), exc
+        if safety is not None:
+            assert answer.retry_safety == safety
+        if after_ms is not None:
+            assert answer.retry_after_ms == after_ms
+
+
+@pytest.mark.parametrize(
+    "template", sorted(m for m in _messages.MESSAGES if m not in _messages.RULES)
+)
+def test_messages_left_to_postgresql_stay_there(template: str) -> None:
+    answer = classify_error(psycopg.errors.lookup("08P01")(_filled(template)))
+    assert answer.backend == "postgresql"
+
+
+def test_every_message_of_the_source_has_a_decision() -> None:
+    # The generator refuses to write a table with an undecided message; the
+    # generated table and the rules in the generator agree.
+    result = subprocess.run(
+        [sys.executable, str(TOOLS / "generate_messages.py"), "--check"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def test_relayed_login_failure_is_read_as_postgresql_would() -> None:
+    # PgBouncer passes a server's refusal to waiting clients under its 08P01.
+    exc = psycopg.errors.lookup("08P01")('database "gone" does not exist')
+    answer = classify_error(exc)
+    assert (answer.backend, answer.kind, answer.action) == (
+        "pgbouncer",
+        Kind.UNDEFINED_DATABASE,
+        "stop",
+    )
+    # A protocol violation PostgreSQL itself reports stays PostgreSQL's.
+    plain = classify_error(psycopg.errors.lookup("08P01")("invalid frontend message type 0"))
+    assert plain.backend == "postgresql"
+
+
+def test_older_pgbouncer_wording() -> None:
+    answer = classify_error(_connect_failure("pgbouncer cannot connect to server"))
+    assert (answer.kind, answer.action, answer.retry_safety) == (
+        Kind.CONNECTION_FAILURE,
+        "reconnect",
+        "safe",
+    )
+    assert answer.retry_after_ms == 15000  # server_login_retry's default
+
+
+# -- Supavisor --------------------------------------------------------------------------------
+
+SUPAVISOR_CASES: list[tuple[str, str, Kind, str, str]] = [
+    # (SQLSTATE, message as Supavisor sends it, kind, action, retry safety)
+    ("XX000", "(EMAXCONN) max client connections reached, limit: 200",
+     Kind.TOO_MANY_CONNECTIONS, "retry", "safe"),
+    ("XX000", "(EMAXCONNSESSION) max clients reached in session mode - max clients are "
+     "limited to pool_size: 15", Kind.TOO_MANY_CONNECTIONS, "retry", "safe"),
+    ("XX000", "(ENOTFOUND) tenant/user postgres.abcdefghij not found",
+     Kind.INVALID_AUTHORIZATION, "stop", "not_applicable"),
+    ("28P01", '(EWRONGPASSWORD) password authentication failed for user "postgres"',
+     Kind.INVALID_PASSWORD, "stop", "not_applicable"),
+    ("XX000", "(ECHECKOUTTIMEOUT) unable to check out connection from the pool after "
+     "5000ms in Transaction mode", Kind.TOO_MANY_CONNECTIONS, "retry", "safe"),
+    ("42P05", '(EPREPAREDDUP) prepared statement "s1" already exists',
+     Kind.CONNECTION_MISCONFIGURED, "stop", "not_applicable"),
+    ("XX000", "(EDBHANDLEREXITED) connection to database closed. Check logs for more "
+     "information", Kind.CONNECTION_LOST, "reconnect", "idempotent_only"),
+    ("XX000", "(ENOIDENTIFIER) no tenant identifier provided (external_id or sni_hostname "
+     "required)", Kind.CONNECTION_MISCONFIGURED, "stop", "not_applicable"),
+    # Supavisor's wording before it coded its errors.
+    ("XX000", "Max client connections reached", Kind.TOO_MANY_CONNECTIONS, "retry", "safe"),
+    ("XX000", "Tenant or user not found", Kind.INVALID_AUTHORIZATION, "stop", "not_applicable"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("state", "message", "kind", "action", "safety"), SUPAVISOR_CASES)
+def test_supavisor(state: str, message: str, kind: Kind, action: str, safety: str) -> None:
+    for exc in (_connect_failure(message), _asyncpg(state, message)):
+        answer = classify_error(exc)
+        assert (answer.backend, answer.kind) == ("supavisor", kind), exc
+        assert (answer.action, answer.retry_safety) == (action, safety)
+    code = message[1:].split(")", maxsplit=1)[0] if message.startswith("(") else None
+    if code is not None:
+        assert classify_error(_asyncpg(state, message)).database_error_code == code
+
+
+def test_supavisor_named_takes_pooled_prepared_statements() -> None:
+    exc = psycopg.errors.lookup("26000")('prepared statement "s0" does not exist')
+    assert classify_error(exc).backend == "postgresql"  # Prisma's name: not detected
+    named = classify_error(exc, db_type="supavisor")
+    assert (named.backend, named.kind, named.action) == (
+        "supavisor",
+        Kind.CONNECTION_MISCONFIGURED,
+        "stop",
+    )
+
+
+def test_plain_postgresql_errors_are_left_alone() -> None:
+    for code, message in (
+        ("42P01", 'relation "orders" does not exist'),
+        ("40001", "could not serialize access due to concurrent update"),
+        ("53300", "sorry, too many clients already"),
+    ):
+        assert classify_message(message, "postgresql", code=code).backend == "postgresql"
+
+
+def test_message_only_input() -> None:
+    answer = classify_message("no more connections allowed (max_client_conn)", "pgbouncer")
+    assert (answer.backend, answer.kind) == ("pgbouncer", Kind.TOO_MANY_CONNECTIONS)

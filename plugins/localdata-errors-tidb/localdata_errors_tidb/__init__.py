@@ -1,0 +1,148 @@
+"""
+TiDB rule pack for localdata-errors: TiDB's own error numbers over MySQL's protocol.
+
+TiDB answers MySQL clients with MySQL's numbers where MySQL has one (1146,
+1062, 1213, ...) and with its own, 8000-9999, for what only TiDB has: write
+conflicts (9007, 8005), retryable KV errors (8022), schema changes during a
+statement (8028), PD/TiKV timeouts and busy stores (9001-9013), memory quotas
+(8175).  The built-in ``mysql`` mapper reads the number first; this refiner
+recognises TiDB's numbers, generated with their names and message templates
+from TiDB's ``pkg/errno`` into ``_codes``.
+
+Detected (``classify_error(exc)`` on a pymysql error), a number counts as
+TiDB's when the message is TiDB's text for it too; named
+(``db_type="tidb"``), the number alone decides.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Final
+
+from localdata_errors import (
+    DatabaseErrorMapper,
+    ErrorInput,
+    ErrorMapperRegistry,
+    ErrorRefiner,
+    Kind,
+    MappedError,
+    hookimpl,
+)
+from localdata_errors.mapper import driver_attr
+from localdata_errors_tidb._codes import CODES
+
+__all__ = ["TiDBRefiner", "localdata_errors_mappers"]
+
+_SCAN: Final = 4096
+_VERB: Final = re.compile(r"%[-+ #0-9.]*[a-zA-Z]")
+#: TiDB's older out-of-memory answer, under MySQL's generic 1105.
+_OOM_1105: Final = "Out Of Memory Quota!"
+
+
+def _signature(template: str) -> str:
+    """The longest fixed part of a message template: enough to tell TiDB's text."""
+    return max(_VERB.split(template), key=len).strip()
+
+
+_SIGNATURES: Final[dict[int, str]] = {n: _signature(e[1]) for n, e in CODES.items()}
+
+
+def _errno(error: ErrorInput, base: MappedError | None) -> int | None:
+    for value in (
+        base.code if base is not None else None,
+        error.code,
+        driver_attr(error.exception, "errno"),
+    ):
+        if isinstance(value, int) and not isinstance(value, bool) and 0 < value < 100_000:
+            return value
+        if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 5:
+            return int(value)
+    args = driver_attr(error.exception, "args", ())
+    if isinstance(args, tuple) and args and isinstance(args[0], int):
+        return args[0] if 0 < args[0] < 100_000 else None
+    return None
+
+
+def _answer(base: MappedError | None, errno: int, kind: Kind) -> MappedError:
+    answer = MappedError(kind, code=str(errno)) if base is None else base
+    return answer._replace(kind=kind, code=str(errno), refine=None)
+
+
+class TiDBRefiner(ErrorRefiner):
+    """
+    TiDB over MySQL's drivers: its own error numbers.
+    """
+
+    name = "tidb"
+    aliases = ("tidbcloud", "tidb_cloud")
+    refines = ("mysql",)
+    display_name = "TiDB"
+
+    def refine_error(self, error: ErrorInput, base: MappedError | None) -> MappedError | None:
+        """
+        Recognise TiDB's numbers (with TiDB's text) in the MySQL mapper's answer.
+
+        Args:
+            error: The exception and its text.
+            base: The MySQL mapper's answer.
+
+        Returns:
+            The refined answer, or ``None`` for an error that is not TiDB's.
+        """
+        return self._refine(error, base, named=False)
+
+    def map_error(self, error: ErrorInput) -> MappedError | None:
+        """
+        Named ``tidb``: TiDB's numbers decide without their text.
+
+        Args:
+            error: The exception and its text.
+
+        Returns:
+            The refined answer, else the MySQL mapper's.
+        """
+        mysql = ErrorMapperRegistry.lookup("mysql")
+        base = mysql.map_error(error) if mysql is not None and mysql is not self else None
+        refined = self._refine(error, base, named=True)
+        return base if refined is None else refined
+
+    def _refine(
+        self, error: ErrorInput, base: MappedError | None, *, named: bool
+    ) -> MappedError | None:
+        errno = _errno(error, base)
+        if errno is None:
+            return None
+        entry = CODES.get(errno)
+        if entry is None:
+            if errno == 1105 and _OOM_1105 in error.message[:_SCAN]:
+                return _answer(base, errno, Kind.OUT_OF_MEMORY)
+            return None
+        # Another MySQL-protocol server may use the same number for its own
+        # error: detected, TiDB's text must be there too.
+        if not named and _SIGNATURES[errno] not in error.message[:_SCAN]:
+            return None
+        _, _, kind, retryable, safety, after_ms = entry
+        return _answer(base, errno, kind)._replace(
+            retryable=retryable, retry_safety=safety, retry_after_ms=after_ms
+        )
+
+    def declared_codes(self) -> Mapping[str, Kind]:
+        """
+        TiDB's own numbers this pack classifies.
+
+        Returns:
+            ``{"9007": Kind.SERIALIZATION_FAILURE, ...}``.
+        """
+        return {str(n): entry[2] for n, entry in CODES.items()}
+
+
+@hookimpl
+def localdata_errors_mappers() -> list[DatabaseErrorMapper]:
+    """
+    Contribute the TiDB refiner.
+
+    Returns:
+        One `TiDBRefiner`.
+    """
+    return [TiDBRefiner()]
