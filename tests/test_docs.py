@@ -12,14 +12,19 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_every_kind_is_documented_with_its_decision() -> None:
     text = (ROOT / "docs" / "kinds.md").read_text()
     for kind, info in KIND_TABLE.items():
-        row = next((line for line in text.splitlines() if line.startswith(f"| `{kind.value}` |")),
-                   None)
+        row = next(
+            (line for line in text.splitlines() if line.startswith(f"| `{kind.value}` |")), None
+        )
         assert row is not None, kind
         cells = [c.strip() for c in row.strip("|").split("|")]
         assert cells[1] == f"`{info.category.value}`", kind
         assert cells[2] == ("yes" if info.retryable else "no"), kind
-        assert cells[3] == f"`{info.tool_error_type.value}`", kind
-        assert cells[4] == str(info.jsonrpc_code), kind
+        assert cells[3] == f"`{info.action.value}`", kind
+        assert cells[4] == f"`{info.retry_safety.value}`", kind
+        wait = "—" if info.retry_after_ms is None else f"{info.retry_after_ms} ms"
+        assert cells[5] == wait, kind
+        assert cells[6] == f"`{info.tool_error_type.value}`", kind
+        assert cells[7] == str(info.jsonrpc_code), kind
 
 
 def test_readme_test_command_is_what_ci_runs() -> None:
