@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterator
 
-from bench.corpus import CorpusCase
+from tests.corpus import CorpusCase
 
 BACKENDS = ("sqlite", "duckdb", "postgresql", "mysql", "oracle", "mssql")
 
@@ -14,7 +14,7 @@ def load(backends: tuple[str, ...] = BACKENDS) -> Iterator[tuple[str, list[Corpu
     """Yield (backend, cases) or (backend, why it was left out)."""
     for backend in backends:
         try:
-            module = importlib.import_module(f"bench.corpus.{backend}")
+            module = importlib.import_module(f"tests.corpus.{backend}")
         except ImportError as exc:
             yield backend, f"no corpus module ({exc})"
             continue

@@ -15,8 +15,8 @@ import argparse
 from collections import defaultdict
 
 from bench._corpora import BACKENDS, load
-from bench.corpus import score
 from localdata_errors import classify_error
+from tests.corpus import score
 
 FIELDS = ("kind", "category", "retryable", "code", "names", "all")
 

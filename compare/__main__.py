@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from bench._corpora import BACKENDS, load
-from bench.corpus import CorpusCase
 from bench.timing import first_sight, p90, repeated
 from localdata_errors import KIND_TABLE, classify_error
+from tests.corpus import CorpusCase
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUTPUT = ROOT / "docs" / "comparison.md"
@@ -173,7 +173,7 @@ def _report(
         f"Python {platform.python_version()}.",
         "",
         "Both classifiers see the same exceptions: the real-error corpus "
-        "(`bench.corpus`).  localdata-mcp is told the backend (it cannot detect "
+        "(`tests.corpus`).  localdata-mcp is told the backend (it cannot detect "
         "it); localdata-errors detects it from the driver.  Each cell is "
         "localdata-errors / localdata-mcp.",
         "",

@@ -1,7 +1,7 @@
 """
 DuckDB backend: real errors from the installed duckdb, classified without a db_type.
 
-The cases live in :mod:`bench.corpus.duckdb` (the accuracy benchmark scores
+The cases live in :mod:`tests.corpus.duckdb` (the accuracy benchmark scores
 the same ones); here each is triggered, classified, and every part of the
 answer a caller relies on is checked.
 """
@@ -16,8 +16,6 @@ from typing import Any
 
 import pytest
 
-from bench.corpus import Expected, score
-from bench.corpus import duckdb as corpus
 from localdata_errors import (
     KIND_TABLE,
     ErrorMapperRegistry,
@@ -29,6 +27,8 @@ from localdata_errors import (
 from localdata_errors.backends.duckdb import CLASS_KINDS, DuckdbMapper, parse_message
 from localdata_errors.mapper import ErrorInput
 from tests.conftest import require_module
+from tests.corpus import Expected, score
+from tests.corpus import duckdb as corpus
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,7 +1,7 @@
 """
 SQL Server backend: every number through the drivers' real exception classes and shapes.
 
-The cases live in :mod:`bench.corpus.mssql` (the accuracy benchmark scores
+The cases live in :mod:`tests.corpus.mssql` (the accuracy benchmark scores
 the same ones); here each is classified and every part of the answer a
 caller relies on is checked.
 """
@@ -18,8 +18,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bench.corpus import Expected, score
-from bench.corpus import mssql as corpus
 from localdata_errors import (
     KIND_TABLE,
     ErrorMapperRegistry,
@@ -30,6 +28,8 @@ from localdata_errors import (
 )
 from localdata_errors.mapper import ErrorInput
 from tests.conftest import require_module
+from tests.corpus import Expected, score
+from tests.corpus import mssql as corpus
 
 ROOT = Path(__file__).resolve().parents[2]
 

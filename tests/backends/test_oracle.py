@@ -1,7 +1,7 @@
 """
 Oracle backend: every code through python-oracledb's own error machinery.
 
-The cases live in :mod:`bench.corpus.oracle` (the accuracy benchmark scores
+The cases live in :mod:`tests.corpus.oracle` (the accuracy benchmark scores
 the same ones); here each is classified and every part of the answer a
 caller relies on is checked.
 """
@@ -17,8 +17,6 @@ from typing import Any
 
 import pytest
 
-from bench.corpus import Expected
-from bench.corpus import oracle as corpus
 from localdata_errors import (
     KIND_TABLE,
     ErrorMapperRegistry,
@@ -30,6 +28,8 @@ from localdata_errors import (
 from localdata_errors.backends.oracle import OracleMapper
 from localdata_errors.mapper import ErrorInput
 from tests.conftest import require_module
+from tests.corpus import Expected
+from tests.corpus import oracle as corpus
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,7 +1,7 @@
 """
 SQLite backend: real errors from a real SQLite, through sqlite3, SQLAlchemy and aiosqlite.
 
-The cases live in :mod:`bench.corpus.sqlite` (the accuracy benchmark scores
+The cases live in :mod:`tests.corpus.sqlite` (the accuracy benchmark scores
 the same ones); here each is triggered, classified, and every part of the
 answer a caller relies on is checked.
 """
@@ -18,8 +18,6 @@ from typing import Any
 
 import pytest
 
-from bench.corpus import Expected, score
-from bench.corpus import sqlite as corpus
 from localdata_errors import (
     KIND_TABLE,
     ErrorCategory,
@@ -32,6 +30,8 @@ from localdata_errors import (
 from localdata_errors.backends.sqlite import RESULT_CODES, SqliteMapper, parse_message
 from localdata_errors.mapper import ErrorInput
 from tests.conftest import require_module
+from tests.corpus import Expected, score
+from tests.corpus import sqlite as corpus
 
 ROOT = Path(__file__).resolve().parents[2]
 

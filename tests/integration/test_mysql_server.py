@@ -1,7 +1,7 @@
 """
 Real errors from the running MariaDB server, through every MySQL-family driver.
 
-The cases and their expectations live in :mod:`bench.corpus.mysql`, shared
+The cases and their expectations live in :mod:`tests.corpus.mysql`, shared
 with the accuracy benchmark; each is triggered here once per driver.
 """
 
@@ -11,10 +11,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from bench.corpus import score
-from bench.corpus.mysql import DRIVERS, SPECS, Driver, Env, Spec, db_type_for, environment, trigger
 from localdata_errors import KIND_TABLE, classify_error
 from tests.conftest import require_module
+from tests.corpus import score
+from tests.corpus.mysql import DRIVERS, SPECS, Driver, Env, Spec, db_type_for, environment, trigger
 
 pytestmark = pytest.mark.mysql
 
@@ -70,8 +70,8 @@ def test_real_error_is_classified(env: Env, driver: Driver, spec: Spec) -> None:
 
 def score_all(spec: Spec, driver: Driver, exc: BaseException, answer: object) -> bool:
     """The benchmark's scorer agrees with the assertions above."""
-    from bench.corpus import CorpusCase
     from localdata_errors import StructuredErrorResponse
+    from tests.corpus import CorpusCase
 
     assert isinstance(answer, StructuredErrorResponse)
     case = CorpusCase("mysql", driver.name, spec.name, exc, spec.expected)

@@ -1,7 +1,7 @@
 """
 Real errors from the running PostgreSQL server, through every PostgreSQL driver.
 
-The cases and their expectations live in :mod:`bench.corpus.postgresql`,
+The cases and their expectations live in :mod:`tests.corpus.postgresql`,
 shared with the accuracy benchmark; each is triggered here once per driver
 (psycopg 3, psycopg2, asyncpg, and SQLAlchemy over each) and every part of
 the answer a caller relies on is checked.
@@ -13,10 +13,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from bench.corpus import CorpusCase, score
-from bench.corpus.postgresql import CASES, DRIVERS, Context, Driver, PgCase, trigger
 from localdata_errors import KIND_TABLE, ErrorCategory, Kind, classify_error
 from tests.conftest import require_module
+from tests.corpus import CorpusCase, score
+from tests.corpus.postgresql import CASES, DRIVERS, Context, Driver, PgCase, trigger
 
 pytestmark = pytest.mark.postgresql
 

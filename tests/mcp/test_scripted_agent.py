@@ -43,8 +43,8 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from bench.corpus.postgresql import Context as PgContext
 from localdata_errors.mcp._sql import Database
+from tests.corpus.postgresql import Context as PgContext
 from tests.mcp._harness import Backend, InProcessServer
 from tests.mcp.test_mcp_recovery import SessionKiller, abort_once, marker, sleep_sql
 

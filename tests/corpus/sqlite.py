@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.corpus import CorpusCase, Expected
 from localdata_errors import Kind
+from tests.corpus import CorpusCase, Expected
 
 __all__ = [
     "DRIVERS",
@@ -337,7 +337,7 @@ def raise_sql(case: SqlCase, driver: str) -> BaseException:
     """Run *case* through *driver* and return the exception it raised."""
     try:
         _RUNNERS[driver](case)
-    except Exception as exc:  # noqa: BLE001 - the error is the product
+    except Exception as exc:
         return exc
     raise AssertionError(f"{case.name} through {driver} raised nothing")
 
@@ -605,7 +605,7 @@ def raise_special(case: SpecialCase, tmp: Path) -> BaseException:
     """Trigger *case* in the scratch directory *tmp* and return the exception."""
     try:
         case.trigger(tmp)
-    except Exception as exc:  # noqa: BLE001 - the error is the product
+    except Exception as exc:
         return exc
     raise AssertionError(f"{case.name} raised nothing")
 

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 
-from bench.corpus import CorpusCase, Expected
 from localdata_errors import Kind
+from tests.corpus import CorpusCase, Expected
 
 __all__ = [
     "CLIENT_CASES",
@@ -96,7 +96,7 @@ class ServerCase:
         )
 
 
-def S(  # noqa: N802, PLR0913 - a table row: short name, one keyword per column
+def S(
     number: int,
     sqlstate: str,
     text: str,
@@ -1443,7 +1443,7 @@ def pytds_error(case: ServerCase) -> BaseException:
     session = SimpleNamespace(messages=messages)
     try:
         tds_session._TdsSession.raise_db_exception(session)
-    except Exception as exc:  # noqa: BLE001 - the exception is the product here
+    except Exception as exc:
         return exc
     raise AssertionError("pytds did not raise")
 
@@ -1500,7 +1500,7 @@ def _other_odbc(sqlstate: str, text: str, native: int) -> Callable[[], BaseExcep
     return lambda: pyodbc_error(sqlstate, [(sqlstate, text, native)])
 
 
-def E(kind: Kind, code: str | None, *resources: str) -> Expected:  # noqa: N802 - a table row
+def E(kind: Kind, code: str | None, *resources: str) -> Expected:
     """Build one expectation."""
     return Expected(kind=kind, code=code, resources=resources)
 

@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from bench.corpus import CorpusCase, Expected
 from localdata_errors import Kind
+from tests.corpus import CorpusCase, Expected
 
 __all__ = ["CASES", "DRIVERS", "Context", "Driver", "PgCase", "collect", "drivers", "trigger"]
 
@@ -1044,7 +1044,7 @@ def trigger(ctx: Context, case: PgCase, driver: Driver) -> BaseException:
     """
     try:
         case.run(ctx, driver)
-    except Exception as exc:  # noqa: BLE001 - every driver error is the point
+    except Exception as exc:
         return exc
     msg = f"case {case.name} did not fail through {driver.name}"
     raise AssertionError(msg)

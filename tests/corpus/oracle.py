@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.corpus import CorpusCase, Expected
 from localdata_errors import Kind
+from tests.corpus import CorpusCase, Expected
 
 __all__ = [
     "DETAIL_CASES",
@@ -324,7 +324,7 @@ def _raised(exc: BaseException) -> BaseException:
     """Raise and catch *exc*, so it carries a traceback like a real one."""
     try:
         raise exc  # noqa: TRY301 - raised here only to be caught with a traceback
-    except BaseException as caught:  # noqa: BLE001 - any exception is handed back
+    except BaseException as caught:
         return caught
 
 
@@ -771,7 +771,7 @@ def _oracledb() -> Any:
 def _attempt(action: Callable[[], object]) -> BaseException:
     try:
         action()
-    except Exception as exc:  # noqa: BLE001 - the driver's error is the result
+    except Exception as exc:
         return exc
     raise AssertionError("the driver did not raise")
 

@@ -29,8 +29,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench.corpus import CorpusCase, Expected
 from localdata_errors import Kind
+from tests.corpus import CorpusCase, Expected
 
 __all__ = [
     "DRIVERS",
@@ -487,7 +487,7 @@ def _deadlock(env: Env, driver: Driver) -> None:
     def helper_waits() -> None:
         try:
             helper.execute(waits)
-        except Exception as exc:  # noqa: BLE001 - reported only if the session never fails
+        except Exception as exc:
             helper_errors.append(exc)
 
     waiter = threading.Thread(target=helper_waits)
@@ -862,7 +862,7 @@ def trigger(spec: Spec, env: Env, driver: Driver) -> BaseException:
     """
     try:
         spec.run(env, driver)
-    except Exception as exc:  # noqa: BLE001 - the exception is the product here
+    except Exception as exc:
         return exc
     raise CaseDidNotFailError(f"{spec.name} through {driver.name} raised nothing")
 

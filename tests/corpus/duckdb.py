@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.corpus import CorpusCase, Expected
 from localdata_errors import Kind
+from tests.corpus import CorpusCase, Expected
 
 __all__ = [
     "SCHEMA",
@@ -255,7 +255,7 @@ def raise_sql(case: SqlCase) -> BaseException:
             conn.execute(case.sql).fetchall()
         else:
             conn.execute(case.sql, case.params).fetchall()
-    except Exception as exc:  # noqa: BLE001 - the error is the product
+    except Exception as exc:
         return exc
     finally:
         conn.close()
@@ -452,7 +452,7 @@ def raise_special(case: SpecialCase, tmp: Path) -> BaseException:
     """Trigger *case* in the scratch directory *tmp* and return the exception."""
     try:
         case.trigger(tmp)
-    except Exception as exc:  # noqa: BLE001 - the error is the product
+    except Exception as exc:
         return exc
     raise AssertionError(f"{case.name} raised nothing")
 
