@@ -134,10 +134,10 @@ OVERRIDES: Final[Mapping[str, Kind]] = {
     # 40: transaction rollback.
     "40001": K.SERIALIZATION_FAILURE,
     "40P01": K.DEADLOCK_DETECTED,
-    # A deferred constraint failed at COMMIT, or the outcome is unknown:
-    # repeating blindly is not safe, so no retryable kind.
+    # A deferred constraint failed at COMMIT: repeating blindly fails again.
     "40002": K.UNKNOWN,  # transaction_integrity_constraint_violation
-    "40003": K.UNKNOWN,  # statement_completion_unknown
+    # The connection went during COMMIT: it may have committed; check first.
+    "40003": K.STATEMENT_COMPLETION_UNKNOWN,
     # 42: the statement names something wrong, or may not do this.
     "42501": K.INSUFFICIENT_PRIVILEGE,  # an auth decision, not a schema one
     "42601": K.SYNTAX_ERROR,

@@ -170,7 +170,7 @@ CODES: Final[dict[str, tuple[str, Kind]]] = {
     "40000": ("transaction_rollback", K.SERIALIZATION_FAILURE),
     "40002": ("transaction_integrity_constraint_violation", K.UNKNOWN),
     "40001": ("serialization_failure", K.SERIALIZATION_FAILURE),
-    "40003": ("statement_completion_unknown", K.UNKNOWN),
+    "40003": ("statement_completion_unknown", K.STATEMENT_COMPLETION_UNKNOWN),
     "40P01": ("deadlock_detected", K.DEADLOCK_DETECTED),
     "42000": ("syntax_error_or_access_rule_violation", K.SYNTAX_ERROR),
     "42601": ("syntax_error", K.SYNTAX_ERROR),
