@@ -359,8 +359,95 @@ def _carries(message: str, label: str) -> bool:
 
 # -- errors without a SQLSTATE ---------------------------------------------------
 
+# libpq's own messages (generated from its message catalogue), indexed by
+# their first word: a message starts the text, a line, or follows a ": "
+# (libpq's "connection to server at ... failed: " prefix, a driver's class
+# name), so only those few places are looked at.  Built on the first error
+# without a SQLSTATE.
+_Entry = tuple[str, "re.Pattern[str] | None", Kind]
+_LIBPQ: dict[str, tuple[_Entry, ...]] = {}
+_WILDCARD = r"[^\n]{0,256}?"
+_UNESCAPE = re.compile(r"\\(.)")
+
+
+def _libpq_index() -> dict[str, tuple[_Entry, ...]]:
+    global _LIBPQ  # noqa: PLW0603 - a lazily built, read-only cache
+    if not _LIBPQ:
+        from localdata_errors.backends._libpq_messages import MESSAGES  # noqa: PLC0415 - lazy
+
+        index: dict[str, list[_Entry]] = {}
+        for pattern, kind in MESSAGES:
+            parts = pattern.split(_WILDCARD)
+            lead = _UNESCAPE.sub(r"\1", parts[0])
+            full = re.compile(pattern) if len(parts) > 1 else None
+            index.setdefault(lead.split(" ", 1)[0], []).append((lead, full, kind))
+        _LIBPQ = {
+            word: tuple(sorted(entries, key=lambda e: -len(e[0])))
+            for word, entries in index.items()
+        }
+    return _LIBPQ
+
+
+def _message_starts(text: str) -> list[int]:
+    starts = [0]
+    for mark in (": ", "\n"):
+        at = text.find(mark)
+        while at >= 0:
+            starts.append(at + len(mark))
+            at = text.find(mark, at + len(mark))
+    return starts
+
+
+# libpq's frame around another message: "connection to server at ... failed: "
+# says only that the connect failed; the message after it says why.
+_FRAMES = ("connection to server", "could not connect to server", "Is the server running")
+
+
+def _libpq(text: str) -> tuple[Kind | None, Kind | None]:
+    """(the kind of the first libpq message that says why, the kind of its frame)."""
+    index = _libpq_index()
+    framing: Kind | None = None
+    # libpq's message is among the first few; a text of many ": " costs no more.
+    for start in sorted(_message_starts(text))[:32]:
+        at = start
+        while at < len(text) and text[at] in " \t":
+            at += 1
+        end = text.find(" ", at)
+        entries = index.get(text[at:end] if end >= 0 else text[at:])
+        if entries is None:
+            continue
+        for lead, full, kind in entries:
+            if text.startswith(lead, at) and (full is None or full.match(text, at)):
+                if not lead.startswith(_FRAMES):
+                    if framing is not None and kind is Kind.CONNECTION_LOST:
+                        # Lost while connecting: nothing had run yet.
+                        return Kind.CONNECTION_FAILURE, framing
+                    return kind, framing
+                framing = framing or kind
+                break
+    return None, framing
+
+
+def libpq_kind(message: str) -> Kind | None:
+    """
+    The kind of one of libpq's own messages, found in the text.
+
+    Args:
+        message: The error text, as psycopg or psycopg2 report it.
+
+    Returns:
+        The kind libpq's message catalogue gives the message found at the
+        start of the text, of a line, or after a `": "` (the one that says
+        why, rather than libpq's "connection to server ... failed" frame
+        around it); `None` when there is none.
+    """
+    specific, framing = _libpq(message[:2048])
+    return specific or framing
+
+
 # (kind, phrases) in priority order, matched in the lower-cased head of the
-# message: the client library's own texts (libpq, psycopg, asyncpg, pools).
+# message: what the drivers and pools say in their own words (psycopg,
+# asyncpg, pg8000, psycopg_pool), beside libpq's catalogue above.
 _CLIENT_RULES: Final[tuple[tuple[Kind, tuple[str, ...]], ...]] = (
     (
         Kind.TOO_MANY_CONNECTIONS,
@@ -395,31 +482,21 @@ _CLIENT_RULES: Final[tuple[tuple[Kind, tuple[str, ...]], ...]] = (
     (
         Kind.CONNECTION_MISCONFIGURED,
         (
-            "could not translate host name",
             "name or service not known",
             "nodename nor servname",
             "temporary failure in name resolution",
-            "server does not support ssl",
-            "invalid sslmode value",
-            "invalid connection option",
             "invalid dsn",
-            'missing "=" after',
-            "invalid port number",
-            "invalid integer value",
-            "root certificate file",
             "certificate verify failed",
         ),
     ),
     (
         Kind.CONNECTION_LOST,
         (
-            "server closed the connection unexpectedly",
             "connection is closed",
             "connection already closed",
             "connection was closed",
             "connection is lost",
             "the connection is closed",
-            "ssl syscall error",
             "eof detected",
             "consuming input failed",
             "connection has been released",
@@ -431,13 +508,10 @@ _CLIENT_RULES: Final[tuple[tuple[Kind, tuple[str, ...]], ...]] = (
         Kind.CONNECTION_FAILURE,
         (
             "connection refused",
-            "timeout expired",
             "connection timed out",
-            "could not connect",
             "connection failed",
             "network is unreachable",
             "no route to host",
-            "ssl error",
             "connect call failed",
         ),
     ),
@@ -518,12 +592,18 @@ def client_kind(message: str) -> Kind:
         return Kind.UNDEFINED_DATABASE
     if _ROLE_MISSING.search(head):
         return Kind.INVALID_AUTHORIZATION
+    # libpq's message first (a driver may put its own words around it:
+    # psycopg's "connection is bad: invalid sslmode value"), then the drivers'
+    # and pools' own phrases, then libpq's frame alone.
+    specific, framing = _libpq(head)
+    if specific is not None:
+        return specific
     lower = head.lower()
     for kind, phrases in _CLIENT_RULES:
         for phrase in phrases:
             if phrase in lower:
                 return kind
-    return Kind.UNKNOWN
+    return framing or Kind.UNKNOWN
 
 
 # -- names -----------------------------------------------------------------------
@@ -872,8 +952,12 @@ class PostgreSQLMapper(DatabaseErrorMapper):
         if sqlstate is not None:
             kind, refine = _lookup(sqlstate, diag.primary)
         else:
-            kind = client_kind(error.message)
+            # A start-up FATAL is the server's verdict, whatever the client's
+            # text around it says; libpq's own message decides otherwise.
             code = fatal_sqlstate(error.message)
+            kind = kind_for_sqlstate(code, error.message) if code else Kind.UNKNOWN
+            if kind is Kind.UNKNOWN:
+                kind = client_kind(error.message)
         names = extract_names(kind, diag) if kind is not Kind.UNKNOWN or code else Names()
         return MappedError(
             kind=kind,
