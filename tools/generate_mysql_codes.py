@@ -529,6 +529,44 @@ def build_rows(sources: Sequence[Source]) -> list[Row]:
     return [Row(n, mariadb.get(n, ""), mysql.get(n, "")) for n in sorted(set(mariadb) | set(mysql))]
 
 
+MARIADB_MESSAGES: Final = Path("/usr/share/mysql/errmsg-utf8.txt")
+_MESSAGE_SYMBOL = re.compile(r"^([A-Z][A-Z0-9_]*)\b")
+_MESSAGE_ENG = re.compile(r'^\s+eng "(.*)"\s*$')
+
+
+def mariadb_english(path: Path = MARIADB_MESSAGES) -> dict[str, str]:
+    """
+    MariaDB's English message of each symbol, from ``errmsg-utf8.txt``.
+
+    Args:
+        path: MariaDB's message file.
+
+    Returns:
+        Symbol -> its ``eng`` text.
+    """
+    if not path.exists():
+        raise SourceError(f"{path} is missing (apt install mariadb-server-core)")
+    found: dict[str, str] = {}
+    symbol = ""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        head = _MESSAGE_SYMBOL.match(line)
+        if head is not None:
+            symbol = head.group(1)
+            continue
+        eng = _MESSAGE_ENG.match(line)
+        if eng is not None and symbol and symbol not in found:
+            found[symbol] = eng.group(1)
+    return found
+
+
+_PLACEHOLDER = re.compile(r"%[-.0-9]*l*[`a-zA-Z]{1,2}")
+
+
+def distinctive_text(message: str) -> str:
+    """The longest run of the message's text between placeholders (every instance holds it)."""
+    return max(_PLACEHOLDER.split(message.replace("\\n", " ")), key=len).strip()
+
+
 def render(sources: Sequence[Source], rows: Iterable[Row]) -> str:
     """
     The generated module's text.
@@ -542,15 +580,17 @@ def render(sources: Sequence[Source], rows: Iterable[Row]) -> str:
     """
     kinds: list[str] = []
     ambiguous: list[str] = []
-    symbols: list[str] = []
+    texts: list[str] = []
+    english = mariadb_english()
     for row in rows:
         kind, other = row.kinds()
-        line = f'    {row.number}: "{row.symbols}",'
-        if len(line) > 100:  # keep the generated module within the line length
-            line = f'    {row.number}: (\n        "{row.mariadb}|"\n        "{row.mysql}"\n    ),'
-        symbols.append(line)
         if other is not None:
             ambiguous.append(f"    {row.number}: (K.{kind}, K.{other}),")
+            lead = distinctive_text(english.get(row.mariadb, ""))
+            if len(lead) >= 8:
+                texts.append(f"    {row.number}: {lead!r},")
+            elif not row.mariadb.startswith("CR_"):  # client texts are not in the file
+                raise SourceError(f"no distinctive MariaDB text for {row.number} {row.mariadb}")
         elif kind != "UNKNOWN":
             kinds.append(f"    {row.number}: K.{kind},")
     recorded = "\n".join(
@@ -586,9 +626,10 @@ def render(sources: Sequence[Source], rows: Iterable[Row]) -> str:
         *ambiguous,
         "}",
         "",
-        "#: Error number -> symbol (``MARIADB|MYSQL`` where the two differ).",
-        "SYMBOLS: Final[dict[int, str]] = {",
-        *symbols,
+        "#: Text every MariaDB message of each of those numbers holds (errmsg-utf8.txt):",
+        "#: a message without it is MySQL's.",
+        "MARIADB_TEXT: Final[dict[int, str]] = {",
+        *texts,
         "}",
         END,
         "",

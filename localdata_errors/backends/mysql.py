@@ -544,16 +544,34 @@ def extract_detail(errno: int | None, message: str) -> Detail:
 
 _KINDS: dict[int, Kind] | None = None
 _AMBIGUOUS: dict[int, tuple[Kind, Kind]] = {}
+_MARIADB_TEXT: dict[int, str] = {}
 
 
 def _kinds() -> dict[int, Kind]:
-    global _KINDS, _AMBIGUOUS  # noqa: PLW0603 - a lazily filled, read-only cache
+    global _KINDS, _AMBIGUOUS, _MARIADB_TEXT  # noqa: PLW0603 - a lazily filled, read-only cache
     if _KINDS is None:
         from localdata_errors.backends import _mysql_codes  # noqa: PLC0415 - lazy on purpose
 
         _AMBIGUOUS = _mysql_codes.AMBIGUOUS
+        _MARIADB_TEXT = _mysql_codes.MARIADB_TEXT
         _KINDS = _mysql_codes.KINDS
     return _KINDS
+
+
+def _server_kind(errno: int, message: str) -> Kind:
+    """
+    The kind of a number MariaDB and MySQL use for different errors, by its text.
+
+    MariaDB's message for the number (from its `errmsg-utf8.txt`) holds a
+    known run of text; a message without it is MySQL's.  `Kind.UNKNOWN`
+    when MariaDB's text is not known (a client error of Connector/C).
+    """
+    _kinds()
+    pair = _AMBIGUOUS.get(errno)
+    text = _MARIADB_TEXT.get(errno)
+    if pair is None or text is None:
+        return Kind.UNKNOWN
+    return pair[0] if text in message else pair[1]
 
 
 def kind_for_code(errno: int) -> tuple[Kind, frozenset[Kind] | None]:
@@ -612,7 +630,15 @@ class MySQLMapper(DatabaseErrorMapper):
             if _DRIVER_LOST.search(message, 0, _SCAN):
                 return MappedError(kind=Kind.CONNECTION_LOST, message=found.message)
             return MappedError(kind=Kind.UNKNOWN, sqlstate=found.sqlstate, message=found.message)
+        if found.errno == 0 and not (found.message or "").strip():
+            # pymysql's and aiomysql's InterfaceError(0, ''): the connection
+            # was closed (by this client, or after the server dropped it).
+            return MappedError(kind=Kind.CONNECTION_LOST, code="0", message=found.message)
         kind, refine = kind_for_code(found.errno)
+        if refine is not None:
+            by_text = _server_kind(found.errno, message)
+            if by_text is not Kind.UNKNOWN:
+                kind, refine = by_text, None
         extractor = _DETAILS.get(found.errno)
         if extractor is None:
             return MappedError(

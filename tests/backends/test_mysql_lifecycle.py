@@ -1,0 +1,104 @@
+"""
+MySQL/MariaDB connections that end: real ones through the drivers, and the
+numbers both servers use for different errors, told apart by their text.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from localdata_errors import classify_error, classify_message
+from localdata_errors.kinds import Action, ErrorCategory, RetrySafety
+from tests.conftest import require_module
+
+ERRMSG = Path("/usr/share/mysql/errmsg-utf8.txt")
+
+# MySQL 8's text for 4031 (ER_CLIENT_INTERACTION_TIMEOUT), as the MySQL
+# server error reference prints it.
+MYSQL_4031 = (
+    "The client was disconnected by the server because of inactivity. "
+    "See wait_timeout and interactive_timeout for configuring this behavior."
+)
+
+
+def _mariadb_english(symbol: str) -> str | None:
+    """MariaDB's English text of a symbol, read from its message file."""
+    if not ERRMSG.exists():
+        return None
+    lines = ERRMSG.read_text(encoding="utf-8").splitlines()
+    start = next((i for i, line in enumerate(lines) if line.split()[:1] == [symbol]), None)
+    if start is None:
+        return None
+    for line in lines[start + 1 :]:
+        found = re.match(r'\s+eng "(.*)"', line)
+        if found:
+            return found.group(1)
+    return None
+
+
+def test_4031_from_mysql_is_a_dropped_idle_connection() -> None:
+    answer = classify_message(MYSQL_4031, "mysql", code=4031)
+    assert answer.error_type is ErrorCategory.CONNECTION_ERROR
+    assert answer.action is Action.RECONNECT
+    assert answer.database_error_code == "4031"
+
+
+@pytest.mark.skipif(not ERRMSG.exists(), reason="MariaDB's errmsg-utf8.txt is not installed")
+def test_4031_from_mariadb_is_a_missing_trigger() -> None:
+    text = _mariadb_english("ER_REFERENCED_TRG_DOES_NOT_EXIST")
+    assert text is not None
+    answer = classify_message(text.replace("%s", "trg_audit"), "mysql", code=4031)
+    assert answer.error_type is ErrorCategory.SCHEMA_ERROR
+    assert answer.action is Action.FIX_QUERY
+
+
+def _connect(driver: str, server: dict[str, object]) -> Any:
+    module = require_module(driver)
+    if driver == "MySQLdb":
+        return module.connect(
+            host=server["host"], port=server["port"], user=server["user"],
+            passwd=server["password"], db=server["database"],
+        )  # fmt: skip
+    return module.connect(**server)
+
+
+DRIVERS = ["pymysql", "mysql.connector", "MySQLdb", "mariadb"]
+
+
+@pytest.mark.parametrize("driver", DRIVERS)
+def test_a_query_on_a_closed_connection(driver: str, mysql_server: dict[str, object]) -> None:
+    conn = _connect(driver, mysql_server)
+    cursor = conn.cursor()
+    conn.close()
+    with pytest.raises(Exception) as caught:  # noqa: PT011 - each driver's own class
+        cursor.execute("SELECT 1")
+    answer = classify_error(caught.value)
+    assert answer.database == "mysql", repr(caught.value)
+    assert answer.error_type is ErrorCategory.CONNECTION_ERROR, repr(caught.value)
+    assert answer.action is Action.RECONNECT
+
+
+@pytest.mark.parametrize("driver", DRIVERS)
+def test_a_killed_session(driver: str, mysql_server: dict[str, object]) -> None:
+    victim = _connect(driver, mysql_server)
+    admin = _connect(driver, mysql_server)
+    try:
+        cursor = victim.cursor()
+        cursor.execute("SELECT CONNECTION_ID()")
+        thread = cursor.fetchone()[0]
+        admin.cursor().execute(f"KILL {int(thread)}")
+        with pytest.raises(Exception) as caught:  # noqa: PT011 - each driver's own class
+            cursor.execute("SELECT 1")
+        answer = classify_error(caught.value)
+        assert answer.error_type is ErrorCategory.CONNECTION_ERROR, repr(caught.value)
+        assert answer.action is Action.RECONNECT
+        assert answer.retry_safety is RetrySafety.IDEMPOTENT_ONLY
+    finally:
+        admin.close()
+        with contextlib.suppress(Exception):  # closing what the server already dropped
+            victim.close()
