@@ -218,6 +218,7 @@ ODBC_SQLSTATES: Final[MappingProxyType[str, Kind]] = MappingProxyType(
         "07002": K.INVALID_PARAMETER,  # COUNT field incorrect
         "07009": K.INVALID_PARAMETER,  # Invalid descriptor index
         "08001": K.CONNECTION_FAILURE,  # Client unable to establish connection
+        "08002": K.CONNECTION_MISCONFIGURED,  # Connection name in use (the handle is connected)
         "08003": K.CONNECTION_LOST,  # Connection not open
         "08004": K.CONNECTION_FAILURE,  # Server rejected the connection
         "08007": K.CONNECTION_LOST,  # Connection failure during transaction

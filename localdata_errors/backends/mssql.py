@@ -281,8 +281,39 @@ def _read_attributes(attributes: tuple[Any, ...]) -> _Read | None:
     return None
 
 
+_DRIVER_ERROR: Final = "Driver Error: "
+_DDBC_ERROR: Final = "; DDBC Error: "
+_MSSQL_PYTHON: dict[str, tuple[str, ...]] = {}
+
+
+def _read_mssql_python(text: str) -> _Read | None:
+    """
+    mssql-python: `Driver Error: <text>; DDBC Error: [Microsoft][SQL Server]...`.
+
+    The driver's text stands for the ODBC SQLSTATE it left out (the table is
+    generated from the driver's own `sqlstate_to_exception`); the DDBC part
+    is the ODBC record, without its native number.
+    """
+    global _MSSQL_PYTHON  # noqa: PLW0603 - a lazily filled, read-only cache
+    if not _MSSQL_PYTHON:
+        from localdata_errors.backends._mssql_python_texts import SQLSTATES  # noqa: PLC0415
+
+        _MSSQL_PYTHON = SQLSTATES
+    cut = text.find(_DDBC_ERROR)
+    driver_text = text[len(_DRIVER_ERROR) : cut if cut >= 0 else None].strip()
+    record = text[cut + len(_DDBC_ERROR) :].strip() if cut >= 0 else driver_text
+    states = _MSSQL_PYTHON.get(driver_text)
+    origin = "server" if "[SQL Server]" in record else "client"
+    body = record[record.rfind("]") + 1 :].strip() if record.startswith("[") else record
+    return _Read(sqlstate=states[0] if states else None, body=body, origin=origin, message=text)
+
+
 def _read_text(text: str, code: str | int | None) -> _Read:
     """A message without a driver object (classify_message, unknown wrappers)."""
+    if text.startswith(_DRIVER_ERROR):
+        mssql_python = _read_mssql_python(text)
+        if mssql_python is not None and code is None:
+            return mssql_python
     found = _read_odbc(text, None)
     if found is None:
         match = _TEXT_NUMBER.search(text, 0, 512)
@@ -636,6 +667,9 @@ class MssqlMapper(DatabaseErrorMapper):
             read = _read_exception(exc, error.driver)
             if read is None and type(exc).__name__ == "ClosedConnectionError":
                 return MappedError(kind=Kind.CONNECTION_LOST)  # pytds: "Server closed connection"
+            if type(exc).__name__ == "ConnectionStringParseError":
+                # mssql-python refused its connection string: no retry can help.
+                return MappedError(kind=Kind.CONNECTION_MISCONFIGURED)
         if read is None:
             read = _read_text(error.message, error.code)
         return self._classify(read)

@@ -1848,6 +1848,7 @@ ODBC_STATES: tuple[tuple[str, str, Kind], ...] = (
     ("07002", "COUNT field incorrect", K.INVALID_PARAMETER),
     ("07009", "Invalid descriptor index", K.INVALID_PARAMETER),
     ("08001", "Client unable to establish connection", K.CONNECTION_FAILURE),
+    ("08002", "Connection name in use", K.CONNECTION_MISCONFIGURED),
     ("08003", "Connection not open", K.CONNECTION_LOST),
     ("08004", "Server rejected the connection", K.CONNECTION_FAILURE),
     ("08007", "Connection failure during transaction", K.CONNECTION_LOST),
