@@ -7,15 +7,20 @@ own numbers for what only OceanBase has (4012 timeout, 4038 not master,
 6005 row lock conflict, ...).  This mapper knows the latter and hands every
 other number to the built-in ``mysql`` mapper.
 
-OceanBase is reached through pymysql, whose module the built-in mapper
-already claims, so this mapper never detects anything by itself: it answers
-when the caller passes ``db_type="seekdb"`` (or ``"oceanbase"``, ``"ob"``).
+A SeekDB or OceanBase server is reached through pymysql, whose module the
+built-in mapper already claims: for those errors this mapper answers when the
+caller passes `db_type="seekdb"` (or `"oceanbase"`, `"ob"`).  SeekDB's
+embedded engine, `pylibseekdb`, is this mapper's own driver: its
+`SeekdbError` carries the number only at the end of its text
+(`Table 'test.nope' doesn't exist failed: code=1146`), which is read, cut
+off, and classified like any other number.
 
-.. versionadded:: 0.1.0
+Added in 0.1.0.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
@@ -63,6 +68,22 @@ OB_CODES: Final[Mapping[int, Kind]] = MappingProxyType(
 )
 
 
+# pylibseekdb's text: "<the server's message> failed: code=<number>".
+_EMBEDDED_CODE: Final = re.compile(r"\s*failed: code=(-?\d{1,6})\s*$")
+
+
+def _embedded(error: ErrorInput) -> ErrorInput:
+    """The error with pylibseekdb's `failed: code=N` read into `code` and cut off."""
+    found = _EMBEDDED_CODE.search(error.message, max(0, len(error.message) - 64))
+    if found is None:
+        return error
+    return error._replace(
+        exception=None,
+        message=error.message[: found.start()],
+        code=error.code if error.code is not None else abs(int(found.group(1))),
+    )
+
+
 def _ob_errno(error: ErrorInput) -> int | None:
     # OceanBase's numbers are negative inside the server; a proxy or an older
     # release may pass the sign on, so both signs are read.
@@ -90,14 +111,15 @@ class SeekDBMapper(DatabaseErrorMapper):
     """
     SeekDB / OceanBase in MySQL mode: OceanBase's own numbers here, the rest as MySQL.
 
-    .. versionadded:: 0.1.0
+    Added in 0.1.0.
     """
 
     name = "seekdb"
     aliases = ("oceanbase", "ob")
-    # Empty on purpose: OceanBase's clients are pymysql & co., which the mysql
-    # mapper claims; this mapper answers only to an explicit db_type.
-    driver_modules = ()
+    # OceanBase's network clients are pymysql & co., which the mysql mapper
+    # claims (those errors need an explicit db_type); the embedded engine's
+    # module is SeekDB's own.
+    driver_modules = ("pylibseekdb",)
     display_name = "SeekDB / OceanBase (MySQL mode)"
 
     def map_error(self, error: ErrorInput) -> MappedError | None:
@@ -111,6 +133,7 @@ class SeekDBMapper(DatabaseErrorMapper):
             OceanBase's kind for its own numbers; otherwise the built-in mysql
             mapper's answer (names read from MySQL-style messages).
         """
+        error = _embedded(error)
         errno = _ob_errno(error)
         delegate = self._mysql()
         mapped = delegate.map_error(error) if delegate is not None else None
@@ -155,6 +178,6 @@ def localdata_errors_mappers() -> list[DatabaseErrorMapper]:
     Contribute the SeekDB / OceanBase mapper.
 
     Returns:
-        One :class:`SeekDBMapper`.
+        One `SeekDBMapper`.
     """
     return [SeekDBMapper()]

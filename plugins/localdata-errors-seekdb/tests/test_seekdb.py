@@ -32,7 +32,7 @@ def test_registered_through_its_entry_point() -> None:
     assert info.source == "entry point"
     assert info.distribution == "localdata-errors-seekdb"
     assert set(info.aliases) == {"oceanbase", "ob"}
-    assert info.driver_modules == ()
+    assert info.driver_modules == ("pylibseekdb",)  # the embedded engine
     for alias in ("seekdb", "oceanbase", "OB", "OceanBase"):
         assert ErrorMapperRegistry.get_mapper(alias) is info.mapper
 
