@@ -72,7 +72,8 @@ _DBLIB_SEVERITY: Final = re.compile(r"DB-Lib error message 20018, severity (\d{1
 #: Message-only inputs: pymssql's and pytds's ``message`` property, SSMS's
 #: ``Msg N, Level L`` header and a pymssql args tuple rendered as text.
 _TEXT_NUMBER: Final = re.compile(
-    r"(?:SQL Server message|Msg) (-?\d{1,6}), (?:severity|Level) (\d{1,3})[^\n]{0,200}\n?"
+    r"(?:SQL Server message|Msg|DB-Lib error message) (-?\d{1,6}),"
+    r" (?:severity|Level) (\d{1,3})[^\n]{0,200}\n?"
     r"|\(\(?(-?\d{1,6}), b?[\"']"
 )
 _DRIVER_MANAGERS: Final = frozenset(
@@ -629,6 +630,9 @@ def _client_kind(sqlstate: str | None, body: str) -> Kind:
         return Kind.CONNECTION_MISCONFIGURED
     if "parameter markers" in low:  # pyodbc's own count check (HY000)
         return Kind.INVALID_PARAMETER
+    if "error 10054" in low or "failed to resume the transaction" in low:
+        # Windows' WSAECONNRESET through FreeTDS; a MARS session the server dropped.
+        return Kind.CONNECTION_LOST
     if sqlstate is None:
         return Kind.UNKNOWN
     if sqlstate == "HYT00" and "login timeout" in low:

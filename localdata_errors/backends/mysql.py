@@ -287,7 +287,10 @@ _DRIVER_PARAMETERS = re.compile(
 # Connection states the drivers report themselves, without an error number.
 _DRIVER_LOST = re.compile(
     r"Connection not available|connection is not open|connection is closed"
-    r"|Lost connection to (?:MySQL|MariaDB) server|server has gone away",
+    r"|Lost connection to (?:MySQL|MariaDB) server|server has gone away"
+    # mysql-connector, pymysql ("Already closed"), asyncmy, the mariadb connector
+    r"|Connection to (?:MySQL|MariaDB) is not available|^already closed$"
+    r"|network operation failed|isn't valid|Invalid (?:connection|cursor) or not connected",
     re.IGNORECASE,
 )
 _SCAN: Final = 2048  # the names come first in every message

@@ -497,6 +497,7 @@ _CLIENT_RULES: Final[tuple[tuple[Kind, tuple[str, ...]], ...]] = (
             "connection was closed",
             "connection is lost",
             "the connection is closed",
+            "network error",  # pg8000's InterfaceError on a broken socket
             "eof detected",
             "consuming input failed",
             "connection has been released",
