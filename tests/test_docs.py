@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import re
 from pathlib import Path
 
 from localdata_errors import KIND_TABLE
@@ -36,3 +38,39 @@ def test_readme_test_command_is_what_ci_runs() -> None:
     _, _, after_venv = test_command.partition("python3 -m venv .venv && ")
     assert after_venv in ci
     assert "localdata-errors demo" in commands[0]
+
+
+# reST that mkdocstrings would show raw on the site: roles and directives.
+_REST = re.compile(
+    r":(?:class|mod|func|meth|attr|data|exc|obj|ref):`"
+    r"|^\s*\.\. (?:versionadded|versionchanged|deprecated|code-block|note|warning|seealso)::",
+    re.MULTILINE,
+)
+
+
+def _docstrings(path: Path) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    nodes = list(ast.walk(tree))
+    found = []
+    for node in nodes:
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            doc = ast.get_docstring(node, clean=False)
+            if doc:
+                found.append((getattr(node, "lineno", 1), doc))
+    return found
+
+
+def test_docstrings_are_markdown_not_rest() -> None:
+    sources = [
+        *(ROOT / "localdata_errors").rglob("*.py"),
+        *(ROOT / "plugins").glob("*/localdata_errors_*/**/*.py"),
+    ]
+    assert len(sources) > 40
+    raw = [
+        f"{path.relative_to(ROOT)}:{line}: {match.group(0).strip()}"
+        for path in sources
+        for line, doc in _docstrings(path)
+        for match in [_REST.search(doc)]
+        if match
+    ]
+    assert not raw, "\n".join(raw)

@@ -79,7 +79,7 @@ _TEXT_NUMBER: Final = re.compile(
 _DRIVER_MANAGERS: Final = frozenset(
     {"unixodbc", "iodbc", "microsoft", "driver manager", "odbc driver manager"}
 )
-#: What :func:`driver_attr` returns for an attribute the exception does not have.
+#: What `driver_attr` returns for an attribute the exception does not have.
 _ABSENT: Final = object()
 
 
@@ -509,7 +509,7 @@ class _Names:
 
 
 def _split(raw: str) -> tuple[str, str | None]:
-    """:func:`unqualify`, with a fast path for the common unquoted ``schema.name``."""
+    """`unqualify`, with a fast path for the common unquoted ``schema.name``."""
     if "[" in raw or '"' in raw:
         return unqualify(raw)
     head, dot, name = raw.rpartition(".")
@@ -644,8 +644,6 @@ def _client_kind(sqlstate: str | None, body: str) -> Kind:
 class MssqlMapper(DatabaseErrorMapper):
     """
     Microsoft SQL Server and Azure SQL, through pyodbc, aioodbc, pymssql and pytds.
-
-    .. versionadded:: 0.1.0
     """
 
     name = "mssql"

@@ -6,7 +6,7 @@ pymysql's), mysqlclient (``MySQLdb``), mysql-connector-python
 (``mysql.connector``) and MariaDB Connector/Python (``mariadb``), directly
 or wrapped by SQLAlchemy.  The error number (``errno``) is the code: it is
 looked up in a table generated from MariaDB's and MySQL's own error lists
-(:mod:`localdata_errors.backends._mysql_codes`, loaded on first use), and
+(`localdata_errors.backends._mysql_codes`, loaded on first use), and
 the message names the objects involved: tables, columns, keys, foreign-key
 constraints and the table on the other side of a foreign key.
 """
@@ -604,8 +604,6 @@ def kind_for_code(errno: int) -> tuple[Kind, frozenset[Kind] | None]:
 class MySQLMapper(DatabaseErrorMapper):
     """
     MySQL and MariaDB, through pymysql, aiomysql, MySQLdb, mysql-connector and mariadb.
-
-    .. versionadded:: 0.1.0
     """
 
     name = "mysql"

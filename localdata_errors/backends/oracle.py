@@ -12,7 +12,7 @@ trigger's ``ORA-06512`` / ``ORA-04088`` trailer is context; and a
 python-oracledb ``DPY-`` line that translates a database or ODPI-C error
 (``DPY-4011`` over ``ORA-03113``, ``DPY-1001`` over ``DPI-1010``) gives way
 to the line it translates.  The code is looked up in
-:mod:`localdata_errors.backends._oracle_codes`; names come from the
+`localdata_errors.backends._oracle_codes`; names come from the
 official message patterns of that one line.
 """
 
@@ -316,8 +316,6 @@ def _recoverable_override(obj: object | None, kind: Kind) -> bool | None:
 class OracleMapper(DatabaseErrorMapper):
     """
     Oracle: python-oracledb (thin and thick mode) and cx_Oracle.
-
-    .. versionadded:: 0.1.0
     """
 
     name = "oracle"

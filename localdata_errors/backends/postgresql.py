@@ -5,7 +5,7 @@ Recognises the exceptions of psycopg 3 (and ``psycopg_pool``), psycopg2 and
 asyncpg, directly or wrapped by SQLAlchemy.  The SQLSTATE (``sqlstate`` on
 psycopg 3 and asyncpg, ``pgcode`` on psycopg2) is the code: it is looked up
 in a table generated from PostgreSQL's own ``errcodes.txt``
-(:mod:`localdata_errors.backends._postgresql_codes`, loaded on first use),
+(`localdata_errors.backends._postgresql_codes`, loaded on first use),
 with a lenient fallback by SQLSTATE class for codes newer than the table.
 Errors the client library raises without a SQLSTATE (refused or lost
 connections, unknown hosts, bad passwords at connect, exhausted pools,
@@ -76,8 +76,6 @@ def lookup(sqlstate: str) -> Kind:
 
     Raises:
         KeyError: When the code is not in the table.
-
-    .. versionadded:: 0.1.0
     """
     return _codes()[sqlstate][1]
 
@@ -91,8 +89,6 @@ def condition_name(sqlstate: str) -> str | None:
 
     Returns:
         The name, or ``None`` for a code not in the table.
-
-    .. versionadded:: 0.1.0
     """
     entry = _codes().get(sqlstate)
     return None if entry is None else entry[0]
@@ -188,8 +184,6 @@ def read_sqlstate(error: ErrorInput) -> str | None:
 
     Returns:
         The SQLSTATE, or ``None``.
-
-    .. versionadded:: 0.1.0
     """
     exc = error.exception
     if exc is not None:
@@ -353,7 +347,7 @@ def _fields_of(
 
 
 def _carries(message: str, label: str) -> bool:
-    """Whether libpq's text carries the field (as :func:`_field_line` finds it)."""
+    """Whether libpq's text carries the field (as `_field_line` finds it)."""
     return "\n" in message and message.find(label, 0, 16384) >= 0
 
 
@@ -924,8 +918,6 @@ def extract_names(kind: Kind, diag: Diagnostics) -> Names:
 class PostgreSQLMapper(DatabaseErrorMapper):
     """
     PostgreSQL errors from psycopg 3, psycopg2 and asyncpg (and SQLAlchemy over each).
-
-    .. versionadded:: 0.1.0
     """
 
     name = "postgresql"
