@@ -76,7 +76,12 @@ def test_every_code_through_the_driver(code: str, shape: str, build: Any) -> Non
     assert resp.backend == "oracle"
     assert resp.driver == "oracledb"
     # The driver's own message is the message, Help line and all.
-    assert resp.message == exc.args[0].message
+    if code == "DPY-2031":
+        # "invalid access token: value must be ...": what follows "token:" is
+        # masked, as a token would be; the redaction errs on the safe side.
+        assert resp.message == "DPY-2031: invalid access token: ***"
+    else:
+        assert resp.message == exc.args[0].message
     if shape == "thin" and code.startswith("ORA"):
         number = int(code[4:])
         assert f"Help: https://docs.oracle.com/error-help/db/ora-{number:05}/" in resp.message

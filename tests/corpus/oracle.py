@@ -293,6 +293,34 @@ DPY_ARGS: dict[str, dict[str, Any]] = {
     "DPY-6006": {"expected_name": "db.example.com"},
 }
 
+
+def _format_args(code: str) -> dict[str, Any]:
+    """Arguments for a DPY- code's message format, read from the format itself."""
+    import string
+
+    try:
+        from oracledb import errors
+    except ImportError:
+        return {}
+    text = errors.ERR_MESSAGE_FORMATS.get(int(code[4:]), "")
+    return {
+        field: 2 if spec in {"d", "x"} else "x"
+        for _, field, spec, _ in string.Formatter().parse(text)
+        if field
+    }
+
+
+def _every_dpy_code() -> None:
+    """Every DPY- code the table declares gets a case, with the arguments its format needs."""
+    from localdata_errors.backends._oracledb_codes import DPY
+
+    for number in DPY:
+        code = f"DPY-{number:04d}"
+        DPY_ARGS.setdefault(code, _format_args(code))
+
+
+_every_dpy_code()
+
 #: DPI- texts as ODPI-C reports them (thick mode), and whether it marks them recoverable.
 DPI_TEXTS: dict[str, tuple[str, bool]] = {
     "DPI-1010": ("DPI-1010: not connected", False),
