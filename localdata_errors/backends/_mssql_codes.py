@@ -13,6 +13,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Final
 
+from localdata_errors.backends import _dblib_codes
 from localdata_errors.kinds import Kind
 
 __all__ = ["CLIENT_NATIVE_NUMBERS", "DBLIB_NUMBERS", "ODBC_SQLSTATES", "SERVER_NUMBERS"]
@@ -194,22 +195,7 @@ SERVER_NUMBERS: Final[MappingProxyType[int, Kind]] = MappingProxyType(
 
 #: DB-Library's own numbers (FreeTDS ``sybdb.h``), raised by pymssql for
 #: client-side failures; the server's message number wins when there is one.
-DBLIB_NUMBERS: Final[MappingProxyType[int, Kind]] = MappingProxyType(
-    {
-        20002: K.CONNECTION_FAILURE,  # SYBEFCON: Adaptive Server connection failed
-        20003: K.STATEMENT_TIMEOUT,  # SYBETIME: Adaptive Server connection timed out
-        20004: K.CONNECTION_LOST,  # SYBEREAD: Read from the server failed
-        20006: K.CONNECTION_LOST,  # SYBEWRIT: Write to the server failed
-        20008: K.CONNECTION_FAILURE,  # SYBESOCK: Unable to open socket
-        20009: K.CONNECTION_FAILURE,  # SYBECONN: Unable to connect: Adaptive Server is unavailable ...
-        20010: K.OUT_OF_MEMORY,  # SYBEMEM: Unable to allocate sufficient memory
-        20012: K.CONNECTION_MISCONFIGURED,  # SYBEINTF: Server name not found in configuration files.
-        20013: K.CONNECTION_MISCONFIGURED,  # SYBEUHST: Unknown host machine name.
-        20014: K.INVALID_PASSWORD,  # SYBEPWD: Login incorrect.
-        20017: K.CONNECTION_LOST,  # SYBESEOF: Unexpected EOF from the server
-        20047: K.CONNECTION_LOST,  # SYBEDDNE: DBPROCESS is dead or not enabled
-    }
-)
+DBLIB_NUMBERS: Final[MappingProxyType[int, Kind]] = MappingProxyType(_dblib_codes.DBLIB)
 
 #: ODBC SQLSTATEs, for records without a SQL Server number (the driver's own
 #: errors: native error 0) and for ODBC drivers of other databases.

@@ -1711,6 +1711,120 @@ CLIENT_CASES: tuple[ClientCase, ...] = (
         E(K.INVALID_PASSWORD, "18456"),
     ),
     ClientCase(
+        "pymssql-20001",
+        "pymssql",
+        _pymssql_dblib(
+            20001,
+            "DB-Lib error message 20001, severity 9:\n"
+            "Read attempted while out of synchronization with SQL Server.\n",
+        ),
+        E(K.CONNECTION_LOST, "20001"),
+    ),
+    ClientCase(
+        "pymssql-20020",
+        "pymssql",
+        _pymssql_dblib(
+            20020,
+            "DB-Lib error message 20020, severity 9:\n"
+            "Bad token from SQL Server: Data-stream processing out of sync.\n",
+        ),
+        E(K.CONNECTION_LOST, "20020"),
+    ),
+    ClientCase(
+        "pymssql-20022",
+        "pymssql",
+        _pymssql_dblib(
+            20022,
+            "DB-Lib error message 20022, severity 9:\n"
+            "Error in sending out-of-band data to SQL Server.\n",
+        ),
+        E(K.CONNECTION_LOST, "20022"),
+    ),
+    ClientCase(
+        "pymssql-20055",
+        "pymssql",
+        _pymssql_dblib(
+            20055,
+            "DB-Lib error message 20055, severity 9:\n"
+            "Unknown network type found in interface file.\n",
+        ),
+        E(K.CONNECTION_MISCONFIGURED, "20055"),
+    ),
+    ClientCase(
+        "pymssql-20056",
+        "pymssql",
+        _pymssql_dblib(
+            20056, "DB-Lib error message 20056, severity 9:\nError in closing network connection.\n"
+        ),
+        E(K.CONNECTION_LOST, "20056"),
+    ),
+    ClientCase(
+        "pymssql-20146",
+        "pymssql",
+        _pymssql_dblib(
+            20146,
+            "DB-Lib error message 20146, severity 9:\n"
+            "Unrecognized TDS version received from SQL Server.\n",
+        ),
+        E(K.CONNECTION_MISCONFIGURED, "20146"),
+    ),
+    ClientCase(
+        "pymssql-20171",
+        "pymssql",
+        _pymssql_dblib(
+            20171,
+            "DB-Lib error message 20171, severity 9:\n"
+            "Operating system login level not in range of Secure SQL Server\n",
+        ),
+        E(K.INVALID_AUTHORIZATION, "20171"),
+    ),
+    ClientCase(
+        "pymssql-20172",
+        "pymssql",
+        _pymssql_dblib(
+            20172,
+            "DB-Lib error message 20172, severity 9:\n"
+            "Login security level entered does not agree with operating system level\n",
+        ),
+        E(K.INVALID_AUTHORIZATION, "20172"),
+    ),
+    ClientCase(
+        "pymssql-20173",
+        "pymssql",
+        _pymssql_dblib(
+            20173,
+            "DB-Lib error message 20173, severity 9:\n"
+            "Program not linked with specified network library.\n",
+        ),
+        E(K.CONNECTION_MISCONFIGURED, "20173"),
+    ),
+    ClientCase(
+        "pymssql-20203",
+        "pymssql",
+        _pymssql_dblib(
+            20203,
+            "DB-Lib error message 20203, severity 9:\n"
+            "DB-Library capabilities not accepted by the Server.\n",
+        ),
+        E(K.CONNECTION_MISCONFIGURED, "20203"),
+    ),
+    ClientCase(
+        "pymssql-20210",
+        "pymssql",
+        _pymssql_dblib(
+            20210, "DB-Lib error message 20210, severity 9:\nNegotiated login attempt failed.\n"
+        ),
+        E(K.INVALID_AUTHORIZATION, "20210"),
+    ),
+    ClientCase(
+        "pymssql-20222",
+        "pymssql",
+        _pymssql_dblib(
+            20222, "DB-Lib error message 20222, severity 9:\nPassword Encryption failed.\n"
+        ),
+        E(K.CONNECTION_MISCONFIGURED, "20222"),
+    ),
+    ClientCase(
         "pymssql-20009",
         "pymssql",
         _pymssql_dblib(
@@ -1747,7 +1861,8 @@ CLIENT_CASES: tuple[ClientCase, ...] = (
         _pymssql_dblib(
             20047,
             "DB-Lib error message 20003, severity 6:\nAdaptive Server connection timed out\n"
-            "DB-Lib error message 20047, severity 9:\nDBPROCESS is dead or not enabled\n",
+            "DB-Lib error message 20047, severity 9:\n"
+            "DBPROCESS is dead or not enabled\n",
             connect=False,
         ),
         E(K.STATEMENT_TIMEOUT, "20003"),
@@ -1796,7 +1911,10 @@ CLIENT_CASES: tuple[ClientCase, ...] = (
     ClientCase(
         "pymssql-20008",
         "pymssql",
-        _pymssql_dblib(20008, "DB-Lib error message 20008, severity 9:\nUnable to open socket\n"),
+        _pymssql_dblib(
+            20008,
+            "DB-Lib error message 20008, severity 9:\nUnable to open socket\n",
+        ),
         E(K.CONNECTION_FAILURE, "20008"),
     ),
     ClientCase(
@@ -1828,7 +1946,10 @@ CLIENT_CASES: tuple[ClientCase, ...] = (
     ClientCase(
         "pymssql-20014",
         "pymssql",
-        _pymssql_dblib(20014, "DB-Lib error message 20014, severity 9:\nLogin incorrect.\n"),
+        _pymssql_dblib(
+            20014,
+            "DB-Lib error message 20014, severity 9:\nLogin incorrect.\n",
+        ),
         E(K.INVALID_PASSWORD, "20014"),
     ),
     ClientCase("pytds-closed-connection", "pytds", _pytds_closed, E(K.CONNECTION_LOST, None)),

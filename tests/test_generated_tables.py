@@ -1,0 +1,38 @@
+"""
+The client catalogues in the package are what their sources on this machine give.
+
+Each generator reads a list its upstream ships (libpq's message catalogue,
+mssql-python's and python-oracledb's error modules, FreeTDS's `sybdb.h`)
+and its `--check` fails when the committed module (or docs listing) differs.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+GENERATORS = [
+    "generate_libpq_messages.py",
+    "generate_mssql_python_texts.py",
+    "generate_oracledb_codes.py",
+    "generate_dblib_codes.py",
+]
+
+
+@pytest.mark.parametrize("generator", GENERATORS)
+def test_the_committed_table_is_up_to_date(generator: str) -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / generator), "--check"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "up to date" in done.stdout
