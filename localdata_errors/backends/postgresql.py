@@ -179,7 +179,8 @@ def read_sqlstate(error: ErrorInput) -> str | None:
 
     Args:
         error: The mapper's input: ``sqlstate`` (psycopg 3, asyncpg) or
-            ``pgcode`` (psycopg2) on the exception, else the explicit
+            ``pgcode`` (psycopg2) on the exception, pg8000's `C` field,
+            else the explicit
             ``code``, else a ``SQLSTATE xxxxx`` in the message.
 
     Returns:
@@ -189,6 +190,12 @@ def read_sqlstate(error: ErrorInput) -> str | None:
     if exc is not None:
         for attr in ("sqlstate", "pgcode"):
             code = _valid_sqlstate(driver_attr(exc, attr))
+            if code is not None:
+                return code
+        # pg8000: the server's fields as one dict, args[0] ({"C": "42P01", ...}).
+        args = driver_attr(exc, "args", ())
+        if isinstance(args, tuple) and args and isinstance(args[0], dict):
+            code = _valid_sqlstate(args[0].get("C"))
             if code is not None:
                 return code
     code = _valid_sqlstate(error.code)
@@ -286,6 +293,9 @@ def read_diagnostics(
     Returns:
         The fields found.
     """
+    fields = _pg8000_fields(exc)
+    if fields is not None:
+        return fields
     primary = message.split("\n", 1)[0][:2048].strip()
     detail = context = None
     if "\n" in message:
@@ -306,6 +316,27 @@ def read_diagnostics(
 
 
 _NO_FIELDS: Final = (None, None, None, None, None, None)
+
+
+def _pg8000_fields(exc: BaseException | None) -> Diagnostics | None:
+    """pg8000's server fields: one dict in `args[0]`, keyed by the protocol's letters."""
+    if exc is None:
+        return None
+    args = driver_attr(exc, "args", ())
+    if not (isinstance(args, tuple) and args and isinstance(args[0], dict)):
+        return None
+    fields: dict[object, object] = args[0]
+    primary = fields.get("M")
+    if not isinstance(primary, str):
+        return None
+
+    def text(letter: str) -> str | None:
+        value = fields.get(letter)
+        return value if isinstance(value, str) else None
+
+    return Diagnostics(
+        primary[:2048], text("D"), text("W"), text("t"), text("c"), text("n"), text("s")
+    )
 
 
 def _fields_of(
@@ -508,6 +539,7 @@ _CLIENT_RULES: Final[tuple[tuple[Kind, tuple[str, ...]], ...]] = (
             "network is unreachable",
             "no route to host",
             "connect call failed",
+            "can't create a connection to host",  # pg8000
         ),
     ),
     (
