@@ -1,5 +1,5 @@
 """
-PostgreSQL backend: every SQLSTATE, through psycopg 3, psycopg2 and asyncpg.
+PostgreSQL backend: every SQLSTATE, through psycopg 3, psycopg2, asyncpg and pg8000.
 
 Recognises the exceptions of psycopg 3 (and ``psycopg_pool``), psycopg2 and
 asyncpg, directly or wrapped by SQLAlchemy.  The SQLSTATE (``sqlstate`` on
