@@ -693,7 +693,7 @@ class MssqlMapper(DatabaseErrorMapper):
                 number = None  # an operating-system error code, not a SQL Server number
             else:
                 kind = tables.SERVER_NUMBERS.get(number)
-                if kind is None and (read.origin == "dblib" or 20000 <= number <= 20100):
+                if kind is None and (read.origin == "dblib" or 20000 <= number <= 20999):
                     kind = tables.DBLIB_NUMBERS.get(number)
                 names = _names(number, read.body)
                 if names.kind is not None and kind is not None:
