@@ -17,6 +17,7 @@ import glob
 import importlib.util
 import re
 import socket
+import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -225,3 +226,23 @@ def test_real_session_terminated_mid_use(driver: str, pg_server: dict[str, objec
     finally:
         admin.close()
         victim.close()
+
+
+@pytest.mark.parametrize("driver", DRIVERS)
+def test_real_idle_in_transaction_timeout(driver: str, pg_server: dict[str, object]) -> None:
+    conn = _connect(driver, **pg_server)
+    try:
+        cursor = conn.cursor()
+        cursor.execute("SET idle_in_transaction_session_timeout = '200ms'")
+        cursor.execute("SELECT 1")  # a transaction is open, and left idle
+        time.sleep(0.8)
+        with pytest.raises(_error(driver)) as caught:
+            cursor.execute("SELECT 1")
+        answer = classify_error(caught.value)
+        # The server ended the session: 25P03 when its FATAL reaches the
+        # driver, libpq's "server closed the connection" otherwise.
+        assert answer.error_type is ErrorCategory.CONNECTION_ERROR, str(caught.value)
+        assert answer.action is Action.RECONNECT
+        assert answer.retry_safety is RetrySafety.IDEMPOTENT_ONLY
+    finally:
+        conn.close()

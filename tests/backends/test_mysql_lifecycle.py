@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -102,3 +103,18 @@ def test_a_killed_session(driver: str, mysql_server: dict[str, object]) -> None:
         admin.close()
         with contextlib.suppress(Exception):  # closing what the server already dropped
             victim.close()
+
+
+@pytest.mark.parametrize("driver", ["pymysql", "mysql.connector", "MySQLdb", "mariadb"])
+def test_a_session_past_wait_timeout(driver: str, mysql_server: dict[str, object]) -> None:
+    conn = _connect(driver, mysql_server)
+    cursor = conn.cursor()
+    cursor.execute("SET SESSION wait_timeout = 1")
+    time.sleep(2.5)
+    with pytest.raises(Exception) as caught:  # noqa: PT011 - each driver's own class
+        cursor.execute("SELECT 1")
+    answer = classify_error(caught.value)
+    assert answer.error_type is ErrorCategory.CONNECTION_ERROR, repr(caught.value)
+    assert answer.action is Action.RECONNECT
+    with contextlib.suppress(Exception):  # closing what the server already dropped
+        conn.close()
