@@ -28,7 +28,8 @@ SCRIPT = textwrap.dedent(
     pylibseekdb.open(sys.argv[1])
     cursor = pylibseekdb.connect().cursor()
     out = {}
-    for name, sql in json.loads(sys.argv[2]):
+
+    def run(name, cursor, sql):
         try:
             cursor.execute(sql)
         except Exception as exc:
@@ -42,6 +43,20 @@ SCRIPT = textwrap.dedent(
                 "dependencies": list(answer.dependencies),
                 "action": answer.action.value,
             }
+
+    for name, sql in json.loads(sys.argv[2]):
+        run(name, cursor, sql)
+    # A second session waits for a row the first holds, then for its query.
+    holder = pylibseekdb.connect().cursor()
+    waiter = pylibseekdb.connect().cursor()
+    run("setup locked table", holder, "CREATE TABLE locked (id INT PRIMARY KEY, v INT)")
+    run("setup locked row", holder, "INSERT INTO locked VALUES (1, 0)")
+    run("setup hold", holder, "BEGIN")
+    run("setup update", holder, "UPDATE locked SET v = 1 WHERE id = 1")
+    run("setup lock wait", waiter, "SET SESSION innodb_lock_wait_timeout = 1")
+    run("lock wait", waiter, "UPDATE locked SET v = 2 WHERE id = 1")
+    run("setup query timeout", waiter, "SET SESSION ob_query_timeout = 300000")
+    run("query timeout", waiter, "SELECT SLEEP(3)")
     print(json.dumps(out))
     """
 )
@@ -102,6 +117,8 @@ def test_the_engine_puts_the_code_at_the_end_of_its_text(
         ("missing column", "undefined_column", "1054", "fix_query"),
         ("orphan row", "foreign_key_violation", "1452", "fix_query"),
         ("drop referenced", "dependent_objects_still_exist", "3730", "fix_query"),
+        ("lock wait", "lock_not_available", "1205", "retry"),
+        ("query timeout", "statement_timeout", "4012", "retry"),
     ],
 )
 def test_each_embedded_error(
