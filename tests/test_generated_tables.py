@@ -1,9 +1,10 @@
 """
 The client catalogues in the package are what their sources on this machine give.
 
-Each generator reads a list its upstream ships (libpq's message catalogue,
-mssql-python's and python-oracledb's error modules, FreeTDS's `sybdb.h`)
-and its `--check` fails when the committed module (or docs listing) differs.
+Each generator reads a list its upstream ships (libpq's and the PostgreSQL
+server's message catalogues, mssql-python's and python-oracledb's error
+modules, FreeTDS's `sybdb.h`) and its `--check` fails when the committed
+module (or docs listing) differs.
 """
 
 from __future__ import annotations
@@ -18,8 +19,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 GENERATORS = [
     "generate_libpq_messages.py",
+    "generate_postgresql_fatal.py",
     "generate_mssql_python_texts.py",
+    "generate_odbc_sqlstates.py",
     "generate_oracledb_codes.py",
+    "generate_odpi_messages.py",
     "generate_dblib_codes.py",
 ]
 

@@ -22,6 +22,8 @@ import re
 import sys
 from pathlib import Path
 
+from _generated import write_or_check
+
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "localdata_errors" / "backends" / "_dblib_codes.py"
 HEADER = Path("/usr/include/sybdb.h")
@@ -32,8 +34,10 @@ DECISIONS: dict[str, str] = {
     "SYBEFCON": "CONNECTION_FAILURE",  # SQL Server connection failed
     "SYBESOCK": "CONNECTION_FAILURE",  # Unable to open socket
     "SYBECONN": "CONNECTION_FAILURE",  # Unable to connect: SQL Server is unavailable ...
-    # A query's time ran out (see docs/backends/mssql.md: pymssql's query timeout).
-    "SYBETIME": "STATEMENT_TIMEOUT",  # SQL Server connection timed out
+    # A query's time ran out, and DB-Library marks the connection dead (the next
+    # call gets SYBEDDNE): reconnect; the statement may have run.  SQLAlchemy's
+    # pymssql dialect counts it a disconnect too.
+    "SYBETIME": "CONNECTION_LOST",  # SQL Server connection timed out
     # The connection broke while in use.
     "SYBEREAD": "CONNECTION_LOST",  # Read from SQL Server failed
     "SYBEWRIT": "CONNECTION_LOST",  # Write to SQL Server failed
@@ -113,16 +117,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="exit 1 when the module is stale")
     args = parser.parse_args(argv)
-    text = build()
-    if args.check:
-        if not OUTPUT.exists() or OUTPUT.read_text(encoding="utf-8") != text:
-            print(f"{OUTPUT.relative_to(ROOT)} is stale: run {Path(__file__).name}")
-            return 1
-        print("the DB-Library code table is up to date")
-        return 0
-    OUTPUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUTPUT}")
-    return 0
+    return write_or_check(
+        {OUTPUT: build()},
+        check=args.check,
+        what="the DB-Library code table is",
+        script=Path(__file__).name,
+    )
 
 
 if __name__ == "__main__":

@@ -24,6 +24,8 @@ import struct
 import sys
 from pathlib import Path
 
+from _generated import write_or_check
+
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "localdata_errors" / "backends" / "_libpq_messages.py"
 CATALOGUES = "/usr/share/locale/*/LC_MESSAGES/libpq5-*.mo"
@@ -289,16 +291,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="exit 1 when the module is stale")
     args = parser.parse_args(argv)
-    text = build()
-    if args.check:
-        if not OUTPUT.exists() or OUTPUT.read_text(encoding="utf-8") != text:
-            print(f"{OUTPUT.relative_to(ROOT)} is stale: run {Path(__file__).name}")
-            return 1
-        print("the libpq message table is up to date")
-        return 0
-    OUTPUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUTPUT}")
-    return 0
+    return write_or_check(
+        {OUTPUT: build()},
+        check=args.check,
+        what="the libpq message table is",
+        script=Path(__file__).name,
+    )
 
 
 if __name__ == "__main__":

@@ -20,6 +20,8 @@ import importlib.util
 import sys
 from pathlib import Path
 
+from _generated import write_or_check
+
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "localdata_errors" / "backends" / "_mssql_python_texts.py"
 
@@ -69,6 +71,8 @@ def read_texts(path: Path) -> dict[str, str]:
         )
         if text is None:
             sys.exit(f"{path}: {key.value} has no driver_error text")
+        if key.value in found:
+            sys.exit(f"{path}: {key.value} is listed twice")
         found[key.value] = text
     return found
 
@@ -105,16 +109,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="exit 1 when the module is stale")
     args = parser.parse_args(argv)
-    text = build()
-    if args.check:
-        if not OUTPUT.exists() or OUTPUT.read_text(encoding="utf-8") != text:
-            print(f"{OUTPUT.relative_to(ROOT)} is stale: run {Path(__file__).name}")
-            return 1
-        print("the mssql-python text table is up to date")
-        return 0
-    OUTPUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUTPUT}")
-    return 0
+    return write_or_check(
+        {OUTPUT: build()},
+        check=args.check,
+        what="the mssql-python text table is",
+        script=Path(__file__).name,
+    )
 
 
 if __name__ == "__main__":

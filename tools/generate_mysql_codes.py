@@ -269,6 +269,12 @@ OVERRIDES: Final[dict[str, str]] = {
     "ER_NORMAL_SHUTDOWN": "ADMIN_SHUTDOWN",
     "ER_SHUTDOWN_COMPLETE": "ADMIN_SHUTDOWN",
     "ER_CONNECTION_KILLED": "CONNECTION_LOST",
+    # "Unknown command", SQLSTATE 08S01 (communication link failure) in MariaDB's
+    # errmsg-utf8.txt: the server refused the request before running anything;
+    # a Galera node outside the primary component answers every statement so
+    # ("WSREP has not yet prepared node for application use") until it rejoins,
+    # and a new connection (to a node that is ready) is the way on.
+    "ER_UNKNOWN_COM_ERROR": "CONNECTION_FAILURE",
     "ER_SESSION_WAS_KILLED": "CONNECTION_LOST",
     "ER_ABORTING_CONNECTION": "CONNECTION_LOST",
     "ER_NEW_ABORTING_CONNECTION": "CONNECTION_LOST",
@@ -318,6 +324,11 @@ OVERRIDES: Final[dict[str, str]] = {
     "ER_QUERY_TIMEOUT": "STATEMENT_TIMEOUT",
     "ER_QUERY_INTERRUPTED": "QUERY_CANCELED",
     "ER_NEED_REPREPARE": "SERIALIZATION_FAILURE",
+    # "Record has changed since last read in table '%s'; try restarting
+    # transaction": a row another transaction changed after this one read it
+    # (InnoDB with innodb_snapshot_isolation, MariaDB 10.6.18+ and the default
+    # from 11.6): a write conflict, which the whole transaction, repeated, resolves.
+    "ER_CHECKREAD": "SERIALIZATION_FAILURE",
     # missing objects
     "ER_NO_SUCH_TABLE": "UNDEFINED_TABLE",
     "ER_BAD_TABLE_ERROR": "UNDEFINED_TABLE",
@@ -335,7 +346,6 @@ OVERRIDES: Final[dict[str, str]] = {
     "ER_UNKNOWN_PROCEDURE": "UNDEFINED_FUNCTION",
     "ER_CANT_DROP_FIELD_OR_KEY": "UNDEFINED_OBJECT",
     "ER_UNKNOWN_ERROR": "UNKNOWN",
-    "ER_UNKNOWN_COM_ERROR": "FEATURE_NOT_SUPPORTED",
     # objects that exist already
     "ER_TABLE_EXISTS_ERROR": "DUPLICATE_TABLE",
     "ER_DB_CREATE_EXISTS": "DUPLICATE_DATABASE",
@@ -451,6 +461,12 @@ _COMPILED_PATTERNS: Final = tuple((re.compile(p), k) for p, k in PATTERNS)
 _UNUSED = re.compile(r"^OBSOLETE_|_UNUSED(?:_\d+|\d+)?(?:_|$)|^ER_UNUSED")
 
 
+# MySQL retires a number by renaming its symbol ``<SYMBOL>_OLD_UNUSED``: the
+# servers released before keep sending the number with its old meaning
+# (1557, ER_FOREIGN_DUPLICATE_KEY in MySQL 5.1 to 5.5).
+_RETIRED = "_OLD_UNUSED"
+
+
 def kind_for(symbol: str) -> str:
     """
     The Kind member name for one symbol.
@@ -461,6 +477,8 @@ def kind_for(symbol: str) -> str:
     Returns:
         The name of a :class:`~localdata_errors.Kind` member.
     """
+    if symbol.endswith(_RETIRED):
+        symbol = symbol.removesuffix(_RETIRED)
     if symbol in OVERRIDES:
         return OVERRIDES[symbol]
     for pattern, kind in _COMPILED_PATTERNS:

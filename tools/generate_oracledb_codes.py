@@ -23,6 +23,8 @@ import sys
 from importlib.metadata import version
 from pathlib import Path
 
+from _generated import splice, write_or_check
+
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "localdata_errors" / "backends" / "_oracledb_codes.py"
 DOCS = ROOT / "docs" / "backends" / "oracle.md"
@@ -98,7 +100,9 @@ OVERRIDES: dict[str, str | None] = {
     "ERR_PROTOCOL_HANDLER_FAILED": "CONNECTION_MISCONFIGURED",
     "ERR_IFILE_CYCLE_DETECTED": "CONNECTION_MISCONFIGURED",
     "ERR_UNKNOWN_TRANSACTION_STATE": "STATEMENT_COMPLETION_UNKNOWN",
-    "ERR_MISMATCHED_TOKEN": "CONNECTION_MISCONFIGURED",  # in a connect string
+    # "internal error: pipeline token number N does not match expected token
+    # number M": a pipelined response's token, not one of a connect string.
+    "ERR_MISMATCHED_TOKEN": "INTERNAL_ERROR",
     "ERR_INVALID_SERVER_TYPE": "CONNECTION_MISCONFIGURED",  # in a connect string
     "ERR_CURSOR_DIFF_CONNECTION": "INVALID_PARAMETER",  # a REF CURSOR of another connection
     "ERR_INTEGER_TOO_LARGE": None,
@@ -201,14 +205,8 @@ def docs_table(rows: list[tuple[int, str, str]], formats: dict[int, str]) -> str
     return "\n".join(lines)
 
 
-def splice_docs(table: str) -> str:
-    docs = DOCS.read_text(encoding="utf-8")
-    start = docs.index(DOCS_START) + len(DOCS_START)
-    end = docs.index(DOCS_END)
-    return docs[:start] + "\n" + table + "\n" + docs[end:]
-
-
-def build() -> str:
+def build() -> tuple[str, str]:
+    """The module's text and the docs' text."""
     path, driver_version = source()
     codes = read_codes(path)
     rows: list[tuple[int, str, str]] = []
@@ -246,34 +244,26 @@ def build() -> str:
     ]
     lines += [f"    {number}: K.{kind},  # {name}" for number, kind, name in sorted(rows)]
     lines += ["}", ""]
-    global DOCS_TEXT  # noqa: PLW0603 - written beside the module by main()
-    DOCS_TEXT = splice_docs(docs_table(rows, read_formats(path, codes)))
-    return "\n".join(lines)
-
-
-DOCS_TEXT = ""
+    docs = splice(
+        DOCS.read_text(encoding="utf-8"),
+        DOCS_START,
+        DOCS_END,
+        docs_table(rows, read_formats(path, codes)) + "\n",
+    )
+    return "\n".join(lines), docs
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="exit 1 when the module is stale")
     args = parser.parse_args(argv)
-    text = build()
-    if args.check:
-        stale = [
-            target.relative_to(ROOT)
-            for target, wanted in ((OUTPUT, text), (DOCS, DOCS_TEXT))
-            if not target.exists() or target.read_text(encoding="utf-8") != wanted
-        ]
-        if stale:
-            print(f"stale: {', '.join(map(str, stale))}: run {Path(__file__).name}")
-            return 1
-        print("the python-oracledb code table and its listing are up to date")
-        return 0
-    OUTPUT.write_text(text, encoding="utf-8")
-    DOCS.write_text(DOCS_TEXT, encoding="utf-8")
-    print(f"wrote {OUTPUT}")
-    return 0
+    module, docs = build()
+    return write_or_check(
+        {OUTPUT: module, DOCS: docs},
+        check=args.check,
+        what="the python-oracledb code table and its listing are",
+        script=Path(__file__).name,
+    )
 
 
 if __name__ == "__main__":

@@ -33,9 +33,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from _generated import splice, write_or_check
+
 ROOT: Final = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script from anywhere: import the package in the tree
     sys.path.insert(0, str(ROOT))
+
+from _standard_classes import STANDARD_CLASSES  # noqa: E402 - needs the sys.path line above
 
 from localdata_errors.kinds import Kind  # noqa: E402 - needs the sys.path line above
 
@@ -53,22 +57,9 @@ K = Kind
 #: Classes left out (warnings, cursors, routines, FDW, ...) have no kind that
 #: fits all of their codes: ``Kind.UNKNOWN``, the keyword fallback decides.
 CLASS_DEFAULTS: Final[Mapping[str, Kind]] = {
-    "08": K.CONNECTION_FAILURE,
-    "0A": K.FEATURE_NOT_SUPPORTED,
+    **STANDARD_CLASSES,
     "0L": K.INSUFFICIENT_PRIVILEGE,
-    "21": K.CARDINALITY_VIOLATION,
-    # Data exceptions: a value that the type or function cannot take.
-    "22": K.INVALID_TEXT_REPRESENTATION,
-    "23": K.CHECK_VIOLATION,
-    "28": K.INVALID_AUTHORIZATION,
     "2B": K.DEPENDENT_OBJECTS_STILL_EXIST,
-    "3D": K.UNDEFINED_DATABASE,
-    "3F": K.UNDEFINED_SCHEMA,
-    # Transaction rollback: the server rolled the transaction back; run it again.
-    "40": K.SERIALIZATION_FAILURE,
-    # Syntax error or access rule violation: fix the statement.
-    "42": K.SYNTAX_ERROR,
-    "44": K.CHECK_VIOLATION,
     "53": K.CONFIGURATION_LIMIT_EXCEEDED,
     "54": K.CONFIGURATION_LIMIT_EXCEEDED,
     # Operator intervention: the session was cancelled or terminated.
@@ -400,19 +391,6 @@ def render_listing(codes: Sequence[Code], path: Path) -> str:
     return "\n".join(out).strip() + "\n"
 
 
-def splice_docs(docs: str, listing: str) -> str:
-    """
-    Put *listing* between the docs page's markers.
-
-    Raises:
-        SourceError: When the page lacks the markers.
-    """
-    start, end = docs.find(DOCS_START), docs.find(DOCS_END)
-    if start < 0 or end < start:
-        raise SourceError(f"the docs page lacks {DOCS_START} / {DOCS_END}")
-    return docs[: start + len(DOCS_START)] + "\n" + listing + docs[end:]
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """
     Write (or, with ``--check``, compare) the generated module.
@@ -447,23 +425,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     current_docs = docs.read_text(encoding="utf-8")
     wanted = {
         args.output: render(parsed, source, text),
-        docs: splice_docs(current_docs, render_listing(parsed, source)),
+        docs: splice(
+            current_docs, DOCS_START, DOCS_END, render_listing(parsed, source), SourceError
+        ),
     }
-    if args.check:
-        stale = [
-            path
-            for path, content in wanted.items()
-            if (path.read_text(encoding="utf-8") if path.exists() else "") != content
-        ]
-        for path in stale:
-            print(f"{path} is out of date; run tools/generate_postgresql_codes.py")
-        if not stale:
-            print("the PostgreSQL code table and its listing are up to date")
-        return 1 if stale else 0
-    for path, content in wanted.items():
-        path.write_text(content, encoding="utf-8")
-        print(f"wrote {path}")
-    return 0
+    return write_or_check(
+        wanted,
+        check=args.check,
+        what="the PostgreSQL code table and its listing are",
+        script=Path(__file__).name,
+    )
 
 
 if __name__ == "__main__":

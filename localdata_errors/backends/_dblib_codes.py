@@ -16,7 +16,7 @@ K = Kind
 DBLIB: Final[dict[int, Kind]] = {
     20001: K.CONNECTION_LOST,  # SYBESYNC: Read attempted while out of synchronization wit...
     20002: K.CONNECTION_FAILURE,  # SYBEFCON: SQL Server connection failed.
-    20003: K.STATEMENT_TIMEOUT,  # SYBETIME: SQL Server connection timed out.
+    20003: K.CONNECTION_LOST,  # SYBETIME: SQL Server connection timed out.
     20004: K.CONNECTION_LOST,  # SYBEREAD: Read from SQL Server failed.
     20006: K.CONNECTION_LOST,  # SYBEWRIT: Write to SQL Server failed.
     20008: K.CONNECTION_FAILURE,  # SYBESOCK: Unable to open socket

@@ -2,10 +2,12 @@
 SQL Server's error numbers, DB-Library's client numbers and ODBC's SQLSTATEs, each to a Kind.
 
 SQL Server publishes no machine-readable error list outside a running
-server (``sys.messages``), so this table is curated by hand: every number
+server (``sys.messages``), so its table is curated by hand: every number
 carries, in its comment, the ``sys.messages`` text it was chosen from, and
 only numbers whose meaning that text makes certain are listed.  The
-``mssql`` backend imports this module on first use, not at plugin import.
+DB-Library numbers and the ODBC SQLSTATEs are generated from their upstream
+lists (``tools/generate_dblib_codes.py``, ``tools/generate_odbc_sqlstates.py``).
+The ``mssql`` backend imports this module on first use, not at plugin import.
 """
 
 from __future__ import annotations
@@ -13,10 +15,16 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Final
 
-from localdata_errors.backends import _dblib_codes
+from localdata_errors.backends import _dblib_codes, _odbc_sqlstates
 from localdata_errors.kinds import Kind
 
-__all__ = ["CLIENT_NATIVE_NUMBERS", "DBLIB_NUMBERS", "ODBC_SQLSTATES", "SERVER_NUMBERS"]
+__all__ = [
+    "CLIENT_NATIVE_NUMBERS",
+    "DBLIB_NUMBERS",
+    "ODBC_FAMILIES",
+    "ODBC_SQLSTATES",
+    "SERVER_NUMBERS",
+]
 
 K = Kind
 
@@ -31,10 +39,15 @@ SERVER_NUMBERS: Final[MappingProxyType[int, Kind]] = MappingProxyType(
         109: K.SYNTAX_ERROR,  # There are more columns in the INSERT statement than values ...
         110: K.SYNTAX_ERROR,  # There are fewer columns in the INSERT statement than values ...
         156: K.SYNTAX_ERROR,  # Incorrect syntax near the keyword '%.*ls'.
+        170: K.SYNTAX_ERROR,  # Line %d: Incorrect syntax near '%.*ls'.
         213: K.SYNTAX_ERROR,  # Column name or number of supplied values does not match table ...
         319: K.SYNTAX_ERROR,  # Incorrect syntax near the keyword 'with'. ...
         1038: K.SYNTAX_ERROR,  # An object or column name is missing or empty. ...
         4108: K.SYNTAX_ERROR,  # Windowed functions can only appear in the SELECT or ORDER BY clauses.
+        # Cannot insert explicit value for identity column in table '%.*ls' when
+        # IDENTITY_INSERT is set to OFF: the statement must leave the column out (as
+        # PostgreSQL's 428C9 generated_always).
+        544: K.SYNTAX_ERROR,
         4145: K.SYNTAX_ERROR,  # An expression of non-boolean type specified in a context where ...
         8155: K.SYNTAX_ERROR,  # No column name was specified for column %d of '%.*ls'.
         130: K.GROUPING_ERROR,  # Cannot perform an aggregate function on an expression containing ...
@@ -197,41 +210,15 @@ SERVER_NUMBERS: Final[MappingProxyType[int, Kind]] = MappingProxyType(
 #: client-side failures; the server's message number wins when there is one.
 DBLIB_NUMBERS: Final[MappingProxyType[int, Kind]] = MappingProxyType(_dblib_codes.DBLIB)
 
-#: ODBC SQLSTATEs, for records without a SQL Server number (the driver's own
-#: errors: native error 0) and for ODBC drivers of other databases.
-ODBC_SQLSTATES: Final[MappingProxyType[str, Kind]] = MappingProxyType(
-    {
-        "07002": K.INVALID_PARAMETER,  # COUNT field incorrect
-        "07009": K.INVALID_PARAMETER,  # Invalid descriptor index
-        "08001": K.CONNECTION_FAILURE,  # Client unable to establish connection
-        "08002": K.CONNECTION_MISCONFIGURED,  # Connection name in use (the handle is connected)
-        "08003": K.CONNECTION_LOST,  # Connection not open
-        "08004": K.CONNECTION_FAILURE,  # Server rejected the connection
-        "08007": K.CONNECTION_LOST,  # Connection failure during transaction
-        "08S01": K.CONNECTION_LOST,  # Communication link failure
-        "0A000": K.FEATURE_NOT_SUPPORTED,  # Feature not supported
-        "22001": K.STRING_DATA_RIGHT_TRUNCATION,  # String data, right truncated
-        "22003": K.NUMERIC_VALUE_OUT_OF_RANGE,  # Numeric value out of range
-        "22007": K.INVALID_DATETIME_FORMAT,  # Invalid datetime format
-        "22008": K.INVALID_DATETIME_FORMAT,  # Datetime field overflow
-        "22012": K.DIVISION_BY_ZERO,  # Division by zero
-        "22018": K.INVALID_TEXT_REPRESENTATION,  # Invalid character value for cast specification
-        "28000": K.INVALID_PASSWORD,  # Invalid authorization specification
-        "40001": K.SERIALIZATION_FAILURE,  # Serialization failure
-        "40003": K.CONNECTION_LOST,  # Statement completion unknown
-        "42S01": K.DUPLICATE_TABLE,  # Base table or view already exists
-        "42S02": K.UNDEFINED_TABLE,  # Base table or view not found
-        "42S11": K.DUPLICATE_OBJECT,  # Index already exists
-        "42S12": K.UNDEFINED_OBJECT,  # Index not found
-        "42S21": K.DUPLICATE_COLUMN,  # Column already exists
-        "42S22": K.UNDEFINED_COLUMN,  # Column not found
-        "HY001": K.OUT_OF_MEMORY,  # Memory allocation error
-        "HY008": K.QUERY_CANCELED,  # Operation canceled
-        "HYT00": K.STATEMENT_TIMEOUT,  # Timeout expired
-        "HYT01": K.CONNECTION_FAILURE,  # Connection timeout expired
-        "IM002": K.CONNECTION_MISCONFIGURED,  # Data source name not found and no default driver
-        "IM003": K.CONNECTION_MISCONFIGURED,  # Specified driver could not be loaded
-    }
+#: ODBC SQLSTATEs (ODBC 3.x's whole list), for records without a SQL Server
+#: number (the driver's own errors: native error 0), for SQL Server numbers
+#: the table above lacks and for ODBC drivers of other databases.
+ODBC_SQLSTATES: Final[MappingProxyType[str, Kind]] = MappingProxyType(_odbc_sqlstates.SQLSTATES)
+
+#: SQLSTATEs that name a family of conditions (``23000``: any integrity
+#: constraint): the kinds the message's keywords may choose instead.
+ODBC_FAMILIES: Final[MappingProxyType[str, frozenset[Kind]]] = MappingProxyType(
+    _odbc_sqlstates.FAMILIES
 )
 
 #: Numbers the ODBC driver reports as a record's native error for its own

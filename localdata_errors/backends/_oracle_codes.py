@@ -1,13 +1,14 @@
 """
 The Oracle backend's code table: ``ORA-``, ``PLS-``, ``DPY-`` and ``DPI-`` codes to kinds.
 
-Oracle publishes no machine-readable list of its messages, so this table is
-curated: each row is a code whose meaning the *Oracle Database Error
-Messages* reference (``ORA-``/``PLS-``), python-oracledb's ``errors.py``
-(``DPY-``) or ODPI-C's error list (``DPI-``) states unambiguously.  The
-tests build every row's exception through python-oracledb's own error
-machinery with the official text and check the kind; ``DPY-`` numbers are
-checked against the driver's ``ERR_*`` constants.
+Oracle publishes no machine-readable list of its database messages, so the
+``ORA-`` and ``PLS-`` rows are curated: each is a code whose meaning the
+*Oracle Database Error Messages* reference states unambiguously.  The
+``DPY-`` and ``DPI-`` rows are generated from what the driver ships:
+python-oracledb's ``errors.py`` and ODPI-C's message table compiled into its
+thick implementation.  The tests build every row's exception through
+python-oracledb's own error machinery with the official text, and check the
+kind against an expectation read from that text, never from this table.
 
 Imported lazily, on the first classification, by
 `localdata_errors.backends.oracle`.
@@ -18,7 +19,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Final
 
-from localdata_errors.backends import _oracledb_codes
+from localdata_errors.backends import _odpi_messages, _oracledb_codes
 from localdata_errors.kinds import Kind
 
 __all__ = ["CODES", "WRAPPERS"]
@@ -92,6 +93,7 @@ _ORA: Final[dict[int, Kind]] = {
     4080: _K.UNDEFINED_OBJECT,
     6508: _K.UNDEFINED_FUNCTION,
     6576: _K.UNDEFINED_FUNCTION,
+    17006: _K.UNDEFINED_COLUMN,  # JDBC: Invalid column name
     # objects that exist already, or are defined wrongly
     918: _K.AMBIGUOUS_COLUMN,
     955: _K.DUPLICATE_OBJECT,
@@ -135,8 +137,10 @@ _ORA: Final[dict[int, Kind]] = {
     2049: _K.LOCK_NOT_AVAILABLE,
     4021: _K.LOCK_NOT_AVAILABLE,
     30006: _K.LOCK_NOT_AVAILABLE,
-    # python-oracledb raises ORA-01013 when call_timeout expires
-    1013: _K.STATEMENT_TIMEOUT,
+    # "user requested cancel of current operation": a cancel (Connection.cancel(),
+    # ALTER SYSTEM CANCEL SQL, a JDBC query timeout).  python-oracledb reports
+    # its own call_timeout as DPY-4024 (thin) or DPI-1067 (thick) instead.
+    1013: _K.QUERY_CANCELED,
     1555: _K.SNAPSHOT_TOO_OLD,
     2091: _K.TRANSACTION_ABORTED,
     # the connection
@@ -159,6 +163,10 @@ _ORA: Final[dict[int, Kind]] = {
     12570: _K.CONNECTION_LOST,
     12571: _K.CONNECTION_LOST,
     25408: _K.CONNECTION_LOST,
+    # Oracle's JDBC driver's own (in a Java application's log): 'Io exception', and
+    # 'OALL8 is in an inconsistent state' (the driver's protocol state is broken)
+    17002: _K.CONNECTION_LOST,
+    17447: _K.CONNECTION_LOST,
     28: _K.ADMIN_SHUTDOWN,
     31: _K.ADMIN_SHUTDOWN,
     1033: _K.ADMIN_SHUTDOWN,
@@ -169,6 +177,9 @@ _ORA: Final[dict[int, Kind]] = {
     1109: _K.ADMIN_SHUTDOWN,
     12526: _K.ADMIN_SHUTDOWN,
     12527: _K.ADMIN_SHUTDOWN,
+    # "all appropriate instances are blocking new connections": an instance
+    # that is starting (or restricted), not one that has too many sessions
+    12528: _K.ADMIN_SHUTDOWN,
     12154: _K.CONNECTION_MISCONFIGURED,
     12504: _K.CONNECTION_MISCONFIGURED,
     12505: _K.CONNECTION_MISCONFIGURED,
@@ -182,7 +193,6 @@ _ORA: Final[dict[int, Kind]] = {
     12516: _K.TOO_MANY_CONNECTIONS,
     12519: _K.TOO_MANY_CONNECTIONS,
     12520: _K.TOO_MANY_CONNECTIONS,
-    12528: _K.TOO_MANY_CONNECTIONS,
     4030: _K.OUT_OF_MEMORY,
     4031: _K.OUT_OF_MEMORY,
     4036: _K.OUT_OF_MEMORY,
@@ -203,6 +213,7 @@ _ORA: Final[dict[int, Kind]] = {
     8102: _K.DATA_CORRUPTED,
     # the data or the statement's execution
     1476: _K.DIVISION_BY_ZERO,
+    17003: _K.INVALID_PARAMETER,  # JDBC: Invalid column index
     1410: _K.INVALID_TEXT_REPRESENTATION,
     1722: _K.INVALID_TEXT_REPRESENTATION,
     1830: _K.INVALID_DATETIME_FORMAT,
@@ -245,14 +256,9 @@ _PLS: Final[dict[int, Kind]] = {
 # driver's error module by tools/generate_oracledb_codes.py.
 _DPY: Final[dict[int, Kind]] = _oracledb_codes.DPY
 
-# ODPI-C's errors (thick mode).
-_DPI: Final[dict[int, Kind]] = {
-    1010: _K.CONNECTION_LOST,  # not connected
-    1047: _K.CONNECTION_MISCONFIGURED,  # cannot locate the Oracle Client library
-    1067: _K.STATEMENT_TIMEOUT,  # call timeout exceeded
-    1072: _K.CONNECTION_MISCONFIGURED,  # the Oracle Client library version is unsupported
-    1080: _K.CONNECTION_LOST,  # connection was closed by ORA-N
-}
+# ODPI-C's errors (thick mode): generated from the message table compiled into
+# python-oracledb's thick implementation by tools/generate_odpi_messages.py.
+_DPI: Final[dict[int, Kind]] = _odpi_messages.DPI
 
 
 def _format(prefix: str, table: dict[int, Kind], width: int) -> dict[str, Kind]:

@@ -1,0 +1,73 @@
+"""
+What every generator here does with what it generated.
+
+A listing is spliced between a docs page's markers; then the files are
+written, or, with `--check`, compared with what is committed (exit 1 when
+one differs, so that CI fails on a table that drifted from its source).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def splice(
+    docs: str, start: str, end: str, listing: str, error: type[Exception] = ValueError
+) -> str:
+    """
+    Put *listing* between the page's *start* and *end* markers.
+
+    Args:
+        docs: The docs page.
+        start: The marker after which the listing begins.
+        end: The marker before which it ends.
+        listing: The listing, ending with its own line break.
+        error: What to raise when the markers are missing (the generator's own error).
+
+    Returns:
+        The page with the listing in place.
+
+    Raises:
+        Exception: *error*, when the page lacks the markers (or has them out of order).
+    """
+    at, stop = docs.find(start), docs.find(end)
+    if at < 0 or stop < at:
+        raise error(f"the docs page lacks {start} / {end}")
+    return docs[: at + len(start)] + "\n" + listing + docs[stop:]
+
+
+def _shown(path: Path) -> Path:
+    return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+
+
+def write_or_check(files: Mapping[Path, str], *, check: bool, what: str, script: str) -> int:
+    """
+    Write *files*, or with *check* say which differ from what is there.
+
+    Args:
+        files: Each file's path and its generated text.
+        check: Compare instead of writing.
+        what: What the files hold, for the message (`the libpq message table`).
+        script: The generator's file name, for the message that asks to run it.
+
+    Returns:
+        0 when written or up to date; 1 when *check* finds a file that differs.
+    """
+    if check:
+        stale = [
+            path
+            for path, text in files.items()
+            if not path.exists() or path.read_text(encoding="utf-8") != text
+        ]
+        for path in stale:
+            print(f"{_shown(path)} is stale: run tools/{script}")
+        if not stale:
+            print(f"{what} up to date")
+        return 1 if stale else 0
+    for path, text in files.items():
+        path.write_text(text, encoding="utf-8")
+        print(f"wrote {_shown(path)}")
+    return 0
