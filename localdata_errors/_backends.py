@@ -15,11 +15,18 @@ from typing import Final, NamedTuple
 
 __all__ = [
     "BACKENDS",
+    "PYTHONS_OWN_MODULES",
     "Backend",
     "canonical_name",
     "extra_for_driver",
     "sqlglot_dialect",
 ]
+
+
+#: The modules of Python's own exceptions (the network ones among them): a
+#: driver's class is never one of these, so such an exception names no backend
+#: by its class; the driver is found on its way (its traceback, its cause).
+PYTHONS_OWN_MODULES: Final = frozenset({"builtins", "socket", "ssl", "asyncio.exceptions"})
 
 
 class Backend(NamedTuple):

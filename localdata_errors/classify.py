@@ -24,6 +24,7 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
+from localdata_errors._backends import PYTHONS_OWN_MODULES as _PYTHONS_OWN
 from localdata_errors.backends.generic import generic_answer, keyword_kind
 from localdata_errors.detect import Detected, detect
 from localdata_errors.kinds import (
@@ -78,8 +79,6 @@ _MISS: Final = object()
 # The default of `secrets`: CPython's one empty tuple, tested by identity (a
 # caller's object may not compare with ==, an array for one).
 _NO_SECRETS: Final[tuple[()]] = ()
-# The modules of Python's own exceptions (the network ones among them).
-_PYTHONS_OWN: Final = frozenset({"builtins", "socket", "ssl", "asyncio.exceptions"})
 # Their network exceptions (localdata_errors.backends.network answers them).
 _NETWORK_ERRORS: Final = (OSError, EOFError)
 # Records built on every call, positionally, without the named tuple's keyword handling.
@@ -345,7 +344,7 @@ def _classify(  # noqa: PLR0915 - the one hot path, kept in one frame on purpose
         # Python's own network exceptions mean the same for every backend.
         from localdata_errors.backends.network import network_error  # noqa: PLC0415 - rare
 
-        mapped = network_error(driver_exc)
+        mapped = network_error(driver_exc, driver)
         if mapped is not None and mapper is not None:
             backend = mapper.name
     if mapped is None and mapper is not None:
@@ -384,6 +383,7 @@ def _classify(  # noqa: PLR0915 - the one hot path, kept in one frame on purpose
         if refine is None or by_words in refine:
             kind = by_words
         resources = resources or fallback[3]
+        dependencies = dependencies or fallback[4]
         constraint = constraint or fallback[5]
         schema = schema or fallback[6]
     elif refine is not None:
@@ -430,16 +430,23 @@ def _classify(  # noqa: PLR0915 - the one hot path, kept in one frame on purpose
         known = (*secrets, *credentials_in(text))
         if message is not text:
             known = (*known, *credentials_in(message))
-        resources = tuple([redact_name(n, known) for n in resources])
-        dependencies = tuple([redact_name(n, known) for n in dependencies])
-        constraint = None if constraint is None else redact_name(constraint, known)
-        schema = None if schema is None else redact_name(schema, known)
-        native_code = None if native_code is None else redact_name(native_code, known)
-        database = None if database is None else redact_name(database, known)
-        target = resources[0] if resources else None
-        suggestion = redact(
-            m_suggestion or render_suggestion(kind, target, constraint, dependencies), known
-        )
+        if known or may_hold_secret(
+            "\n".join((*resources, *dependencies, constraint or "", schema or "",
+                       native_code or "", database or ""))
+        ):  # fmt: skip
+            resources = tuple([redact_name(n, known) for n in resources])
+            dependencies = tuple([redact_name(n, known) for n in dependencies])
+            constraint = None if constraint is None else redact_name(constraint, known)
+            schema = None if schema is None else redact_name(schema, known)
+            native_code = None if native_code is None else redact_name(native_code, known)
+            database = None if database is None else redact_name(database, known)
+            target = resources[0] if resources else None
+        # else: no value to mask anywhere, and no name holds a place where a
+        # credential may start (an e-mail address in a duplicate key's value
+        # brought the message here): redact_name would return each unchanged.
+        suggestion = m_suggestion or render_suggestion(kind, target, constraint, dependencies)
+        if known or may_hold_secret(suggestion):
+            suggestion = redact(suggestion, known)
         message = _bounded(message, secrets)
     elif m_suggestion is not None:
         suggestion = (

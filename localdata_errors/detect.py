@@ -173,6 +173,12 @@ def detect(text: str) -> Detected | None:
             pass
         if raised is not None:
             text = text[raised.start() :]
+    if text[:1] == "(":
+        wrapped = _WRAPPED.get().match(text)
+        if wrapped is not None:
+            # SQLAlchemy's own text (str() of its exception): the driver's
+            # class in parentheses, then the driver's message.
+            return detect(f"{wrapped.group('cls')}: {text[wrapped.end() :]}")
     match = _FORMS.get().match(text)
     if match is not None:
         group = match.lastgroup

@@ -2,14 +2,15 @@
 Identifier helpers every backend uses to report names: unquote, unqualify, dedupe.
 
 ``affected_resources`` lists names unqualified (``Sales.Orders`` becomes
-``Orders``), with their case kept and their quotes removed.
+``Orders``), with their case kept and their quotes removed; the qualifier
+goes to ``schema``, never into ``affected_resources``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
-__all__ = ["split_qualified", "unique", "unqualify", "unquote"]
+__all__ = ["column_reference", "split_qualified", "unique", "unqualify", "unquote"]
 
 _QUOTES = {'"': '"', "`": "`", "[": "]", "'": "'"}
 
@@ -87,6 +88,27 @@ def unqualify(name: str) -> tuple[str, str | None]:
     if not parts:
         return unquote(name), None
     return parts[-1], (parts[-2] if len(parts) > 1 else None)
+
+
+def column_reference(parts: Sequence[str]) -> tuple[str, str | None, str | None]:
+    """
+    ``(column, table, schema)`` of a column as the statement referred to it.
+
+    A column's one qualifier (``c.nme``) is a table *or an alias*, and the
+    message cannot say which: only the column is a name.  Two qualifiers
+    (``shop.orders.nme``) are a schema and its table, which no alias can be;
+    three (SQL Server's ``db.dbo.Orders.nme``) start with a database, which
+    is dropped.
+
+    Args:
+        parts: The reference's unquoted parts, as `split_qualified` gives them.
+
+    Returns:
+        The column, the table (``None`` unless a schema qualifies it) and the schema.
+    """
+    if len(parts) < 3:
+        return (parts[-1] if parts else ""), None, None
+    return parts[-1], parts[-2], parts[-3]
 
 
 def unique(names: Iterable[str | None]) -> tuple[str, ...]:

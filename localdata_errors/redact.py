@@ -13,8 +13,11 @@ characters that Python's case-insensitive matching equates with an ASCII
 letter), and one compiled pattern, each of whose branches begins with a
 literal character, finds every place a credential can start.  Text without
 one is returned as it is: that one pass is the whole cost of the common
-message (`may_hold_secret` answers the same question).  Each place found is
-then read with anchored patterns that either consume what they scan or fail
+message (`may_hold_secret` answers the same question).  A long text is
+scanned for the same places key word by key word instead (`LONG_TEXT`),
+each search skipping ahead to its literal at C speed, so that no run of
+characters can make the scan stop at every one.  Each place found is then
+read with anchored patterns that either consume what they scan or fail
 within a bounded distance, so the cost is linear in the text's length.
 
 Callers cut before they mask: a classification bounds its message to 8 KiB
@@ -26,8 +29,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from heapq import heapify, heappop, heappush
 from itertools import islice
-from typing import Final
+from typing import Final, NamedTuple
 
 from localdata_errors._lazy import LazyPattern
 
@@ -111,70 +115,280 @@ _IDENTIFIED = rf"""
     \s{{1,16}}
     (?:(?:old_)?password[ \t]{{0,16}}(?:\([ \t]{{0,8}})?(?={_LITQ})|values\s{{1,16}})?
 """
+# What the first character after a key word must be, past any white space, for
+# its tail to match (a necessary condition, checked in one step before the
+# tail's branches, so that "password expired" costs one step): a quote, "="
+# or ":" (key=value), the start of a literal (SQL: E' N' X' B' U& _charset'
+# $$), "(" (PASSWORD('x')), "for" (SET PASSWORD FOR).
+_LITERAL_START = r"""[enxb][\\']|u&|_[a-z0-9]{1,32}+[ \t]{0,4}+[\\']"""
+_AFTER_W = rf"""(?=\s{{0,16}}+(?:[\\"'=:('$]|{_LITERAL_START}|for\s))"""
+_AFTER_KEY = rf"""(?=\s{{0,16}}+(?:[\\"'=:$]|{_LITERAL_START}))"""
+_AFTER_PAIR = r"""(?=\s{0,16}+[\\"'=:])"""
+# What follows a key word: key=value or a SQL clause (and, after password,
+# PASSWORD('x') and SET PASSWORD FOR u = ...).  Named per key word, for the
+# readers; shared by the one pattern and the families below.
+_TAIL_W = rf"{_AFTER_W}(?:{_KV}(?P<kv_w>)|{_SQL}(?P<sql_w>)|{_FN}(?P<fn_w>)|{_FOR}(?P<for_w>))"
+_TAIL_C = rf"{_AFTER_KEY}(?:{_KV}(?P<kv_c>)|{_SQL}(?P<sql_c>))"
+_TAIL_K = rf"{_AFTER_KEY}(?:{_KV}(?P<kv_k>)|{_SQL}(?P<sql_k>))"
+_TAIL_U = rf"{_AFTER_KEY}(?:{_KV}(?P<kv_u>)|{_SQL}(?P<sql_u>))"
+_TAIL_Z = rf"{_AFTER_PAIR}{_KV}(?P<kv_z>)"
+# An AWS access key id's 16 characters, a Google API key's 35: stepped over in
+# one step, the character after them checked first, then read backwards, so
+# that inside a long run of letters ("akiaakia...") each is rejected unread.
+_AWS_TAIL = r"(?s:.{16})(?![a-z0-9])(?<=akia[a-z0-9]{16})(?P<aws>)"
+_AIZA_TAIL = r"(?s:.{35})(?![a-z0-9_-])(?<=aiza[a-z0-9_-]{35})(?P<aiza>)"
+# The branches the families below share whole with the one pattern.
+_PASSWORD = rf"w(?:ord(?<=password)|d(?<=passwd)){_TAIL_W}"
+_PWD = rf"wd(?<=pwd){_AFTER_PAIR}{_KV}(?P<kv_w2>)"
+_CONNECTION_STRING = rf"_string(?<=connection_string){_TAIL_U}"
+# pass=, passphrase=, sig= and signature= (query strings, Azure SAS): key=value only
+_EQUALS = r"""=(?<=[seg\ ]=)(?:(?<=pass=)|(?<=pass\ =)|(?<=passphrase=)|(?<=passphrase\ =)
+    |(?<=sig=)|(?<=signature=))[ \t]{0,8}+(?P<kv_eq>)"""
+# IDENTIFIED [WITH|VIA plugin] BY|AS|USING [PASSWORD(] value
+_IDENTIFIED_BY = rf"fied(?<=identified){_IDENTIFIED}(?P<identified>)"
+_BEARER = r"bearer\s{1,8}(?=\S)(?P<bearer>)"
+# A PEM private key, from the dashes of its header on.
+_PEM_BEGIN = r"-----begin\ "
+_PEM_REST = r"[a-z0-9 ]{0,40}private\ key[a-z ]{0,16}-----(?P<pem>)"
+# A literal a server could not parse (MariaDB near ''x' ...', PostgreSQL
+# near "'x'"), also inside a repr (near \'\'x...); MySQL's ALTER USER ... REPLACE 'old'.
+_QUOTE = rf"""'(?<=[\ \\]')(?:(?<=near\ ')(?!'\ at\ line\ \d)(?={_LITQ})(?P<near_s>)
+                      |(?<=near\ \\')(?!\\'\ at\ line\ \d)(?={_LITQ})(?P<near_e>)
+                      |(?<=replace\ ')(?P<replace_s>)
+                      |(?<=replace\ \\')(?P<replace_e>))"""
+_DOUBLE_QUOTE = rf'"(?<=\ ")(?:(?<=near\ ")(?={_LITQ})(?P<near_d>)|(?<=replace\ ")(?P<replace_d>))'
+# An excerpt cut on the left: LINE 1: ...SSWORD 'x' (PostgreSQL, DuckDB).
+# Then a quote within 64 characters with no line break before it: looked for
+# with the one character first (the engine reads a run of one excluded
+# character four times faster than a run of two).
+_CUT_QUOTE = r"""(?=[^']{0,64}+')(?=[^'\n]*+')(?P<cut>)"""
+_CUT = rf"""\.\.\.(?:(?<=line\ \d:\ \.\.\.)|(?<=line\ \d\d:\ \.\.\.)|(?<=line\ \d\d\d:\ \.\.\.))
+    {_CUT_QUOTE}"""
 # Every place a credential may start.  Each key word is matched from a rarely
 # used letter (its "w", its "c", its "k"), with a look-behind for the letters
 # before it, so the scan stops at few places in ordinary text.
 _TRIGGER: Final = LazyPattern(
     rf"""(?x)
     # password, passwd (from their "w", a rare letter): every form
-      w(?:ord(?<=password)|d(?<=passwd))
-        (?:{_KV}(?P<kv_w>)|{_SQL}(?P<sql_w>)|{_FN}(?P<fn_w>)|{_FOR}(?P<for_w>))
-    | wd(?<=pwd){_KV}(?P<kv_w2>)
+      {_PASSWORD}
+    | {_PWD}
     # secret, credentials
-    | c(?:ret(?<=secret)|redentials?)(?:{_KV}(?P<kv_c>)|{_SQL}(?P<sql_c>))
+    | c(?:ret(?<=secret)|redentials?){_TAIL_C}
     # token, key_id, api_key / access_key / private_key ...; AWS access key ids
     | k(?:(?:en(?<=token)(?<!unrecognized\ token)
             |ey[_-]?id
             |ey(?={_CONNECTOR})(?:{_KEY_LOOKBEHINDS}))
-         (?:{_KV}(?P<kv_k>)|{_SQL}(?P<sql_k>))
-       |ia(?<=akia)[a-z0-9]{{16}}(?![a-z0-9])(?P<aws>))
-    | _string(?<=connection_string)(?:{_KV}(?P<kv_u>)|{_SQL}(?P<sql_u>))
-    # pass=, passphrase=, sig= and signature= (query strings, Azure SAS): key=value only
-    | =(?<=[seg\ ]=)(?:(?<=pass=)|(?<=pass\ =)|(?<=passphrase=)|(?<=passphrase\ =)|(?<=sig=)
-        |(?<=signature=))
-        [ \t]{{0,8}}+(?P<kv_eq>)
+         {_TAIL_K}
+       |ia(?<=akia){_AWS_TAIL})
+    | {_CONNECTION_STRING}
+    | {_EQUALS}
     # Authorization: ...; Google API keys
-    | z(?:ation(?<=authorization){_KV}(?P<kv_z>)
-         |a(?<=aiza)[a-z0-9_-]{{35}}(?![a-z0-9_-])(?P<aiza>))
-    # IDENTIFIED [WITH|VIA plugin] BY|AS|USING [PASSWORD(] value
-    | fied(?<=identified){_IDENTIFIED}(?P<identified>)
-    # Bearer <token>
-    | bearer\s{{1,8}}(?=\S)(?P<bearer>)
-    # PEM private keys
-    | -----begin\ [a-z0-9 ]{{0,40}}private\ key[a-z ]{{0,16}}-----(?P<pem>)
-    # a literal a server could not parse (MariaDB near ''x' ...', PostgreSQL
-    # near "'x'"), also inside a repr (near \'\'x...); MySQL's ALTER USER ... REPLACE 'old'
-    | '(?<=[\ \\]')(?:(?<=near\ ')(?!'\ at\ line\ \d)(?={_LITQ})(?P<near_s>)
-                     |(?<=near\ \\')(?!\\'\ at\ line\ \d)(?={_LITQ})(?P<near_e>)
-                     |(?<=replace\ ')(?P<replace_s>)
-                     |(?<=replace\ \\')(?P<replace_e>))
-    | "(?<=\ ")(?:(?<=near\ ")(?={_LITQ})(?P<near_d>)|(?<=replace\ ")(?P<replace_d>))
-    # an excerpt cut on the left: LINE 1: ...SSWORD 'x' (PostgreSQL, DuckDB)
-    | \.\.\.(?:(?<=line\ \d:\ \.\.\.)|(?<=line\ \d\d:\ \.\.\.)|(?<=line\ \d\d\d:\ \.\.\.))
-        (?=[^'\n]{{0,64}}')(?P<cut>)
+    | z(?:ation(?<=authorization){_TAIL_Z}
+         |a(?<=aiza){_AIZA_TAIL})
+    | {_IDENTIFIED_BY}
+    | {_BEARER}
+    | {_PEM_BEGIN}{_PEM_REST}
+    | {_QUOTE}
+    | {_DOUBLE_QUOTE}
+    | {_CUT}
     # scheme://user:password@host, Oracle's user/password@service: read backwards from the @
     | @(?P<at>)
     """
 )
+
 # AWS temporary access key ids; "asia" is searched for on its own, as its
 # letters are too common to start a branch of the pattern above with.
 _ASIA: Final = LazyPattern(r"(?<![a-z0-9])asia[a-z0-9]{16}(?![a-z0-9])")
+# The same, from its literal (for long texts): the engine skips to each "asia",
+# steps over the 16 characters after it and checks the one that follows first.
+_ASIA_FROM_LITERAL: Final = LazyPattern(
+    r"asia(?s:.{16})(?![a-z0-9])(?<![a-z0-9]asia(?s:.{16}))(?<=asia[a-z0-9]{16})"
+)
+
+# -- the same places, one key word at a time ------------------------------------------
+#
+# The one pattern stops at every character that may begin a branch: in a long
+# text made of them ("====", "''''", "kkkk") it enters the alternation at each
+# one, some 20 ns a character.  On long texts the places are found family by
+# family instead.  Each family's pattern begins with several literal
+# characters (the key word, read from its start), which the engine finds by
+# skipping ahead at C speed (some 0.3 ns a character), then goes on with the
+# key word's branch of the one pattern, built from the same pieces; the key
+# word's own letters stand for the branch's look-behinds.  A family is
+# searched only when the characters its matches need occur in the text (one
+# memchr each), and the "@" of a URL or an Oracle connect string, a place on
+# its own, is found with str.find.  tests/test_redaction_scan.py proves that
+# the families find what the one pattern finds.
+
+#: From this length on a text is scanned family by family.
+LONG_TEXT: Final = 1024
+
+
+class _Family(NamedTuple):
+    """Part of the trigger's places, found from a literal."""
+
+    pattern: LazyPattern
+    #: Where the place a match finds begins: so many characters after the
+    #: match's start (before it when negative), or at the empty group of one
+    #: of these names (the one that took part).
+    lead: int | tuple[str, ...]
+    #: At most how many characters of a match come before the place.
+    back: int
+    #: Characters every match holds (its literal's).
+    letters: frozenset[str]
+    #: Which of `_CONTEXTS` the text must hold ("": none).
+    context: str
+
+
+def _family(
+    pattern: str, lead: int | tuple[str, ...], back: int, letters: str, context: str = ""
+) -> _Family:
+    return _Family(LazyPattern(f"(?x){pattern}"), lead, back, frozenset(letters), context)
+
+
+_FAMILIES: Final = (
+    # password, passwd, and pass=, passphrase= (whose place is the "=")
+    _family(
+        rf"""pass(?=[wp\ =])(?:(?P<s>)w(?:ord(?<=password)|d(?<=passwd)){_TAIL_W}
+                   |(?:phrase)?\ ?(?P<t>){_EQUALS})""",
+        ("s", "t"),
+        11,
+        "pas",
+        "clause",
+    ),
+    _family(rf"p{_PWD}", 1, 1, "pwd", "pair"),
+    _family(rf"secret{_TAIL_C}", 2, 2, "secrt", "pair or literal"),
+    _family(rf"credentials?{_TAIL_C}", 0, 0, "credntial", "pair or literal"),
+    _family(rf"token(?<!unrecognized\ token){_TAIL_K}", 2, 2, "tokn", "pair or literal"),
+    _family(
+        rf"""key(?=\s{{0,16}}+[-_i\\"'=:$enxbu_])
+             (?:[_-]?id|(?={_CONNECTOR})(?:{_KEY_LOOKBEHINDS})){_TAIL_K}""",
+        0,
+        0,
+        "key",
+        "pair or literal",
+    ),
+    _family(rf"akia{_AWS_TAIL}", 1, 1, "aki"),
+    _family(rf"connection{_CONNECTION_STRING}", 10, 10, "conecti_srg", "pair or literal"),
+    _family(rf"sig{_EQUALS}", 3, 3, "sig", "equals"),
+    _family(rf"signature{_EQUALS}", 9, 9, "signatureg", "equals"),
+    _family(rf"authorization{_TAIL_Z}", 7, 7, "authorizn", "pair"),
+    _family(rf"aiza{_AIZA_TAIL}", 2, 2, "aiz"),
+    _family(rf"identi{_IDENTIFIED_BY}", 6, 6, "identf"),
+    _family(_BEARER, 0, 0, "bear"),
+    # From "begin ", not the dashes: a run of dashes would stop a literal that
+    # begins with them at each one.
+    _family(rf"begin\ (?<={_PEM_BEGIN}){_PEM_REST}", -5, -5, "-beginpvatk"),
+    _family(rf"near\ \\?(?P<s>)(?:{_QUOTE}|{_DOUBLE_QUOTE})", ("s",), 6, "near", "quote"),
+    _family(rf"replace\ \\?(?P<s>)(?:{_QUOTE}|{_DOUBLE_QUOTE})", ("s",), 9, "replac", "quote"),
+    _family(rf"line\ \d{{1,3}}:\ (?P<s>)\.\.\.{_CUT_QUOTE}", ("s",), 10, "line:.'"),
+)
+
+# Their patterns, where tests/test_regex_safety.py's walk of the module finds them.
+_FAMILY_PATTERNS: Final = tuple(family.pattern for family in _FAMILIES)
+
+# What must occur in a text for a family's branch to match there: "=" or ":"
+# after a key (key=value), "'" or "$" (a SQL literal), "(" and a quote
+# (PASSWORD("x")), "=" (SET PASSWORD FOR u = ..., pass=).
+_CONTEXTS: Final = {
+    "": (frozenset(),),
+    "pair": (frozenset("="), frozenset(":")),
+    "pair or literal": (frozenset("="), frozenset(":"), frozenset("'"), frozenset("$")),
+    "clause": tuple(frozenset(c) for c in ("=", ":", "'", "$", '("')),
+    "equals": (frozenset("="),),
+    "quote": (frozenset("'"), frozenset('"')),
+}
+# Every character a family or a context asks for, looked up once per text.
+_GATES: Final = "".join(
+    sorted(
+        {c for family in _FAMILIES for c in family.letters}
+        | {c for options in _CONTEXTS.values() for option in options for c in option}
+        | set("asi")
+    )
+)
+
+#: A place the trigger matches: its start, its end, its kind (the branch's group).
+_Site = tuple[int, int, str]
+# On the heap below: a place, and the family that found it (-1: an "@").
+_Found = tuple[int, int, str, int]
+
+
+def _found(folded: str, index: int, pos: int) -> _Found | None:
+    """The first place family *index* finds at or after *pos*."""
+    if index < 0:
+        at = folded.find("@", pos)
+        return None if at < 0 else (at, at + 1, "at", -1)
+    family = _FAMILIES[index]
+    pattern = family.pattern.get()
+    lead = family.lead
+    search_from = max(pos - family.back, 0)
+    while (match := pattern.search(folded, search_from)) is not None:
+        if isinstance(lead, int):
+            start = match.start() + lead
+        else:  # the one marker that took part
+            start = match.start(lead[0])
+            if start < 0:
+                start = match.start(lead[1])
+        if start >= pos:
+            return (start, match.end(), match.lastgroup, index)  # type: ignore[return-value]
+        search_from = match.start() + 1
+    return None
+
+
+class _Scan:
+    """
+    The trigger's places in one text, in order: what `_TRIGGER.search(folded, pos)`
+    finds, for any *pos* not before the last one asked for.
+    """
+
+    __slots__ = ("_folded", "_heap", "asia")
+
+    def __init__(self, folded: str) -> None:
+        self._folded = folded
+        have = frozenset(c for c in _GATES if c in folded)
+        heap: list[_Found] = []
+        held = {"": True}  # each context looked at once, when a family needs it
+        for index, family in enumerate(_FAMILIES):
+            if not family.letters <= have:
+                continue
+            context = family.context
+            if context not in held:
+                held[context] = any(option <= have for option in _CONTEXTS[context])
+            if held[context] and (found := _found(folded, index, 0)) is not None:
+                heap.append(found)
+        if (found := _found(folded, -1, 0)) is not None:
+            heap.append(found)
+        heapify(heap)
+        self._heap = heap
+        #: Whether "asia" may occur (its letters do).
+        self.asia = {"a", "s", "i"} <= have
+
+    def after(self, pos: int) -> _Site | None:
+        """The first place at or after *pos*."""
+        heap = self._heap
+        while heap and heap[0][0] < pos:
+            found = _found(self._folded, heappop(heap)[3], pos)
+            if found is not None:
+                heappush(heap, found)
+        return heap[0][:3] if heap else None
+
 
 # -- reading a value -----------------------------------------------------------------
 
 # Each ends at its closing quote, or at the end of the text when that is
 # missing: a match always consumes what it scanned, so even a search from
-# every offset stays linear.
-_SINGLE: Final = LazyPattern(r"(?s)'(?:[^'\\]++|\\.?|'')*+(?:'|\Z)")
-_DOUBLE: Final = LazyPattern(r'(?s)"(?:[^"\\]++|\\.?|"")*+(?:"|\Z)')
+# every offset stays linear.  Written unrolled (a run, then each escape
+# followed by a run), the engine takes each run in one step.
+_SINGLE: Final = LazyPattern(r"(?s)'[^'\\]*+(?:(?:\\.?|'')[^'\\]*+)*+(?:'|\Z)")
+_DOUBLE: Final = LazyPattern(r'(?s)"[^"\\]*+(?:(?:\\.?|"")[^"\\]*+)*+(?:"|\Z)')
 # The same without backslash escapes (standard SQL strings, PostgreSQL's default):
 # where the two readings differ, the longer one is masked.
-_SINGLE_PLAIN: Final = LazyPattern(r"'(?:[^']++|'')*+(?:'|\Z)")
-_DOUBLE_PLAIN: Final = LazyPattern(r'"(?:[^"]++|"")*+(?:"|\Z)')
+_SINGLE_PLAIN: Final = LazyPattern(r"'[^']*+(?:''[^']*+)*+(?:'|\Z)")
+_DOUBLE_PLAIN: Final = LazyPattern(r'"[^"]*+(?:""[^"]*+)*+(?:"|\Z)')
 # And escaped twice over (JSON in a MySQL string: \\" is an escaped quote once
 # the outer string's escapes are read).
-_SINGLE_TWICE: Final = LazyPattern(r"(?s)'(?:[^'\\]++|\\\\'|\\.?|'')*+(?:'|\Z)")
-_DOUBLE_TWICE: Final = LazyPattern(r'(?s)"(?:[^"\\]++|\\\\"|\\.?|"")*+(?:"|\Z)')
+_SINGLE_TWICE: Final = LazyPattern(r"(?s)'[^'\\]*+(?:(?:\\\\'|\\.?|'')[^'\\]*+)*+(?:'|\Z)")
+_DOUBLE_TWICE: Final = LazyPattern(r'(?s)"[^"\\]*+(?:(?:\\\\"|\\.?|"")[^"\\]*+)*+(?:"|\Z)')
 # JSON escaped inside a string: \"value\"
 _ESCAPED: Final = LazyPattern(r'\\"(?:[^"\\]++|\\[^"])*+\\"')
 # ''x'' with its own readings: plain, backslash escapes (\'' an escaped quote),
@@ -183,9 +397,9 @@ _DOUBLED_READINGS: Final = tuple(
     LazyPattern(p.replace("Q", quote))
     for quote in "'\""
     for p in (
-        r"QQ(?:[^Q]++|QQQQ|Q(?!Q))*+(?:QQ|\Z)",
-        r"(?s)QQ(?:[^Q\\]++|\\(?:QQ|.)?|QQQQ|Q(?!Q))*+(?:QQ|\Z)",
-        r"(?s)QQ(?:[^Q\\]++|\\\\QQ|\\(?:QQ|.)?|QQQQ|Q(?!Q))*+(?:QQ|\Z)",
+        r"QQ[^Q]*+(?:(?:QQQQ|Q(?!Q))[^Q]*+)*+(?:QQ|\Z)",
+        r"(?s)QQ[^Q\\]*+(?:(?:\\(?:QQ|.)?|QQQQ|Q(?!Q))[^Q\\]*+)*+(?:QQ|\Z)",
+        r"(?s)QQ[^Q\\]*+(?:(?:\\\\QQ|\\(?:QQ|.)?|QQQQ|Q(?!Q))[^Q\\]*+)*+(?:QQ|\Z)",
     )
 )
 # What may follow an empty literal '' (so that it is one, not a doubled quote).
@@ -219,6 +433,49 @@ _TO_AMPERSAND: Final = LazyPattern(r"[^\s&#]*+")
 _TO_JSON_END: Final = LazyPattern(r"[^\s,}\]]*+")
 _TO_LINE_END: Final = LazyPattern(r"[^\r\n]*+")
 
+# The engine reads a run one character at a time, some 1.5 ns each: a short run
+# is read by the pattern, a longer one in ASCII text is cut at the first of the
+# characters it stops at, each found with str.find (a memchr).
+_SHORT_RUN: Final = 64
+# White space as the pattern engine reads it in ASCII text (tests/test_redaction_scan.py
+# derives it from the re module).
+ASCII_SPACE: Final = " \t\n\x0b\x0c\r\x1c\x1d\x1e\x1f"
+_STOPS: Final = {
+    _TO_SPACE: ASCII_SPACE,
+    _TO_SEMICOLON: ASCII_SPACE + ";",
+    _TO_AMPERSAND: ASCII_SPACE + "&#",
+    _TO_JSON_END: ASCII_SPACE + ",}]",
+    _TO_LINE_END: "\r\n",
+    _AUTHORITY_END: ASCII_SPACE + "/",
+}
+
+
+def _run_end(folded: str, at: int, run: LazyPattern) -> int:
+    """Where *run* (one of `_STOPS`) read from *at* ends."""
+    near = at + _SHORT_RUN
+    end: int = run.get().match(folded, at, near).end()  # type: ignore[union-attr]  # "*+" matches
+    if end < near:
+        return end
+    if not folded.isascii():
+        return run.get().match(folded, end).end()  # type: ignore[union-attr]
+    stop = len(folded)
+    for char in _STOPS[run]:
+        found = folded.find(char, end, stop)
+        if found >= 0:
+            stop = found
+    return stop
+
+
+def _token_start(folded: str, at: int, low: int) -> int:
+    """Where the run of non-space characters that ends at *at* begins, *low* at the earliest."""
+    near = max(at - _SHORT_RUN, low)
+    length: int = _TO_SPACE.get().match(folded[near:at][::-1]).end()  # type: ignore[union-attr]
+    if length < at - near or near == low:
+        return at - length
+    before = folded[near - 1 : low - 1 : -1] if low else folded[near - 1 :: -1]
+    return near - _TO_SPACE.get().match(before).end()  # type: ignore[union-attr]
+
+
 # Which keys may introduce a SQL literal after white space (PASSWORD 'x'): one
 # of these words, or a name ending in "_" or "-" and one (client_secret,
 # session_token); "compass 'x'" is no clause.
@@ -241,8 +498,9 @@ _SQL_WORDS: Final = frozenset(
 _SQL_SUFFIXES: Final = tuple(f"{sep}{word}" for word in sorted(_SQL_WORDS) for sep in "_-")
 
 _Span = tuple[int, int]
-_SINGLE_READINGS: Final = (_SINGLE, _SINGLE_PLAIN, _SINGLE_TWICE)
-_DOUBLE_READINGS: Final = (_DOUBLE, _DOUBLE_PLAIN, _DOUBLE_TWICE)
+# The plain reading first (see `_literal_end`).
+_SINGLE_READINGS: Final = (_SINGLE_PLAIN, _SINGLE, _SINGLE_TWICE)
+_DOUBLE_READINGS: Final = (_DOUBLE_PLAIN, _DOUBLE, _DOUBLE_TWICE)
 
 
 def _literal_end(text: str, folded: str, at: int) -> int:
@@ -257,17 +515,20 @@ def _literal_end(text: str, folded: str, at: int) -> int:
             return match.end()
         line = folded.find("\n", at)
         return len(folded) if line < 0 else line
-    doubled = folded[at + 1 : at + 2] == first and folded[at + 2 : at + 3] not in _AFTER_EMPTY
-    if first in "'\"" and doubled:
-        # ''x'': a statement quoted in a statement (dynamic SQL, a LINE excerpt of
-        # one), its quotes doubled.
-        readings = _DOUBLED_READINGS[:3] if first == "'" else _DOUBLED_READINGS[3:]
-        return max(r.get().match(folded, at).end() for r in readings)  # type: ignore[union-attr]
     if first in "'\"":
+        if folded[at + 1 : at + 2] == first and folded[at + 2 : at + 3] not in _AFTER_EMPTY:
+            # ''x'': a statement quoted in a statement (dynamic SQL, a LINE excerpt
+            # of one), its quotes doubled.
+            plain, *escaped = _DOUBLED_READINGS[:3] if first == "'" else _DOUBLED_READINGS[3:]
+        else:
+            plain, *escaped = _SINGLE_READINGS if first == "'" else _DOUBLE_READINGS
+        end = plain.get().match(folded, at).end()  # type: ignore[union-attr]  # always matches
+        if folded.find("\\", at, end) < 0:
+            # No backslash in it: the escaped readings read it as the plain one does.
+            return end
         # Where the readings (backslash escapes or not, escaped once or twice)
         # disagree, the longest is masked.
-        readings = _SINGLE_READINGS if first == "'" else _DOUBLE_READINGS
-        return max(r.get().match(folded, at).end() for r in readings)  # type: ignore[union-attr]
+        return max(end, *(r.get().match(folded, at).end() for r in escaped))  # type: ignore[union-attr]
     if first == "{":
         match = _BRACED.get().match(folded, at)
     elif first == "(":
@@ -300,7 +561,7 @@ def _value_end(text: str, folded: str, at: int, bare: LazyPattern | None) -> int
         return _literal_end(text, folded, call.end())
     if bare is None:
         return at
-    return bare.get().match(folded, at).end()  # type: ignore[union-attr]  # "*+" always matches
+    return _run_end(folded, at, bare)
 
 
 def _key_start(folded: str, end: int) -> int:
@@ -310,24 +571,28 @@ def _key_start(folded: str, end: int) -> int:
     return end - _KEY_REVERSED.get().match(reversed_key).end()  # type: ignore[union-attr]
 
 
-def _keyword_end(folded: str, match: re.Match[str]) -> int:
-    return _KEYWORD.get().match(folded, match.start()).end()  # type: ignore[union-attr]
+def _keyword_end(folded: str, start: int) -> int:
+    return _KEYWORD.get().match(folded, start).end()  # type: ignore[union-attr]
 
 
-def _key_value(text: str, folded: str, match: re.Match[str]) -> _Span | None:
-    end = _keyword_end(folded, match)
-    connector = folded[end : match.end()]
+# Each reader takes a place the trigger found (where its match starts and
+# ends) and returns the span to mask, if any.
+
+
+def _key_value(text: str, folded: str, start: int, end: int) -> _Span | None:
+    key_end = _keyword_end(folded, start)
+    connector = folded[key_end:end]
     bare: LazyPattern
     if "=" not in connector:  # "key: value"
         quoted_key = connector[:1] in ('"', "'", "\\")
         bare = _TO_JSON_END if quoted_key else _TO_LINE_END
     else:
-        start = _key_start(folded, end)
-        before = folded[start - 1] if start else ""
+        key_start = _key_start(folded, key_end)
+        before = folded[key_start - 1] if key_start else ""
         bare = (
             _TO_SEMICOLON if before == ";" else _TO_AMPERSAND if before in ("?", "&") else _TO_SPACE
         )
-    at = match.end()
+    at = end
     stop = _value_end(text, folded, at, bare)
     if (
         bare is _TO_SPACE
@@ -340,47 +605,45 @@ def _key_value(text: str, folded: str, match: re.Match[str]) -> _Span | None:
     return (at, stop) if stop > at else None
 
 
-def _sql_clause(text: str, folded: str, match: re.Match[str]) -> _Span | None:
-    end = _keyword_end(folded, match)
-    key = folded[_key_start(folded, end) : end]
+def _sql_clause(text: str, folded: str, start: int, end: int) -> _Span | None:
+    key_end = _keyword_end(folded, start)
+    key = folded[_key_start(folded, key_end) : key_end]
     if key not in _SQL_WORDS and not key.endswith(_SQL_SUFFIXES):
         return None  # "compass 'x'" is no credential clause
-    stop = _value_end(text, folded, match.end(), None)
-    return (match.end(), stop) if stop > match.end() else None
+    stop = _value_end(text, folded, end, None)
+    return (end, stop) if stop > end else None
 
 
-def _literal_after(text: str, folded: str, match: re.Match[str]) -> _Span | None:
-    stop = _value_end(text, folded, match.end(), None)
-    return (match.end(), stop) if stop > match.end() else None
+def _literal_after(text: str, folded: str, start: int, end: int) -> _Span | None:
+    stop = _value_end(text, folded, end, None)
+    return (end, stop) if stop > end else None
 
 
-def _bare_after(text: str, folded: str, match: re.Match[str]) -> _Span | None:
-    stop = _value_end(text, folded, match.end(), _TO_SPACE)
-    return (match.end(), stop) if stop > match.end() else None
+def _bare_after(text: str, folded: str, start: int, end: int) -> _Span | None:
+    stop = _value_end(text, folded, end, _TO_SPACE)
+    return (end, stop) if stop > end else None
 
 
-def _replace(text: str, folded: str, match: re.Match[str]) -> _Span | None:
-    start = match.start() - (folded[match.start() - 1] == "\\")  # a quote escaped in a repr
+def _replace(text: str, folded: str, start: int, end: int) -> _Span | None:
+    start -= folded[start - 1] == "\\"  # a quote escaped in a repr
     keyword = start - 8  # "replace "
     if keyword > 0 and folded[keyword - 1].isalnum():
         return None  # "xreplace 'y'"
     return (start, _literal_end(text, folded, start))
 
 
-def _cut(text: str, folded: str, match: re.Match[str]) -> _Span | None:
+def _cut(text: str, folded: str, start: int, end: int) -> _Span | None:
     # The server cut the statement at a fixed width from the error: what is
     # left may begin inside a literal, or inside the key word that introduced
     # it.  Neither can be told from what remains, so the text from the cut to
     # the end of the first literal is masked.
-    quote = folded.index("'", match.end())
-    return (match.end(), _literal_end(text, folded, quote))
+    quote = folded.index("'", end)
+    return (end, _literal_end(text, folded, quote))
 
 
-def _at_sign(text: str, folded: str, match: re.Match[str]) -> _Span | None:
-    at = match.start()
-    low = max(at - 1024, 0)
-    before = folded[at - 1 : low - 1 : -1] if low else folded[at - 1 :: -1]
-    token = at - _TO_SPACE.get().match(before).end()  # type: ignore[union-attr]  # "*+" always matches
+def _at_sign(text: str, folded: str, start: int, end: int) -> _Span | None:
+    at = start
+    token = _token_start(folded, at, max(at - 1024, 0))
     scheme = folded.rfind("://", token, at)
     if scheme >= 0:
         # scheme://user:password@host: the password runs to the last "@" of the
@@ -388,7 +651,7 @@ def _at_sign(text: str, folded: str, match: re.Match[str]) -> _Span | None:
         colon = folded.find(":", scheme + 3, at)
         if colon < 0 or "/" in folded[scheme + 3 : colon]:
             return None
-        last = folded.rfind("@", at, _AUTHORITY_END.get().match(folded, at).end())  # type: ignore[union-attr]
+        last = folded.rfind("@", at, _run_end(folded, at, _AUTHORITY_END))
         return (colon + 1, last) if last > colon + 1 else None
     # Oracle: user/password@service, user/"pass word"@service
     if at + 1 >= len(folded) or not (folded[at + 1].isalnum() or folded[at + 1] in "_[(/"):
@@ -408,21 +671,23 @@ def _at_sign(text: str, folded: str, match: re.Match[str]) -> _Span | None:
 
 
 _ORACLE_USER_END: Final = LazyPattern(r"[\w$#]")
+_PEM_END: Final = LazyPattern(r"end(?<=-----end)")
 
 
-def _pem(text: str, folded: str, match: re.Match[str]) -> _Span | None:
-    end = folded.find("-----end", match.end())
-    if end >= 0:
-        end = folded.find("-----", end + 8)
-    return (match.start(), len(folded) if end < 0 else end + 5)
+def _pem(text: str, folded: str, start: int, end: int) -> _Span | None:
+    # The first "-----end" (found from its "end": dashes would stop a search
+    # for the literal at each one).
+    found = _PEM_END.get().search(folded, end + 5)
+    footer = -1 if found is None else folded.find("-----", found.start() + 3)
+    return (start, len(folded) if footer < 0 else footer + 5)
 
 
-def _aws(text: str, folded: str, match: re.Match[str]) -> _Span | None:
-    return (match.start() - 1, match.end())
+def _aws(text: str, folded: str, start: int, end: int) -> _Span | None:
+    return (start - 1, end)
 
 
-def _aiza(text: str, folded: str, match: re.Match[str]) -> _Span | None:
-    return (match.start() - 2, match.end())
+def _aiza(text: str, folded: str, start: int, end: int) -> _Span | None:
+    return (start - 2, end)
 
 
 _READERS: Final = {
@@ -455,21 +720,36 @@ _READERS: Final = {
 }
 
 
+def _search(folded: str, pos: int) -> _Site | None:
+    """The trigger's first place at or after *pos*, in one pass of the one pattern."""
+    match = _TRIGGER.get().search(folded, pos)
+    return None if match is None else (match.start(), match.end(), match.lastgroup or "")
+
+
+def _first_site(folded: str) -> tuple[_Site | None, _Scan | None]:
+    """The first place and, on a long text, the scan that finds the next ones."""
+    if len(folded) < LONG_TEXT:
+        return _search(folded, 0), None
+    scan = _Scan(folded)
+    return scan.after(0), scan
+
+
 def _credential_spans(
-    text: str, folded: str, match: re.Match[str] | None
+    text: str, folded: str, site: _Site | None, scan: _Scan | None
 ) -> tuple[list[_Span], int | None]:
     """The credentials' spans, and where the rest is masked whole (past `MAX_SITES`)."""
     spans: list[_Span] = []
     sites = 0
     capped: int | None = None
-    while match is not None:
+    while site is not None:
+        start, end, kind = site
         sites += 1
         if sites > MAX_SITES:
-            capped = match.start()
+            capped = start
             break
-        kind = match.lastgroup
-        span = _READERS[kind](text, folded, match) if kind is not None else None
-        resume = match.end()
+        reader = _READERS.get(kind)
+        span = reader(text, folded, start, end) if reader is not None else None
+        resume = end
         if span is not None:
             spans.append(span)
             resume = max(resume, span[1])
@@ -478,9 +758,13 @@ def _credential_spans(
             elif kind == "cut":
                 # Read what was cut over again: if the cut fell inside a literal,
                 # its first quote closed it, and a clause may follow.
-                resume = match.end()
-        match = _TRIGGER.get().search(folded, resume)
-    if "asia" in folded:
+                resume = end
+        site = _search(folded, resume) if scan is None else scan.after(resume)
+    if scan is not None:
+        if scan.asia:
+            asia = _ASIA_FROM_LITERAL.get().finditer(folded)
+            spans += [found.span() for found in islice(asia, MAX_SITES)]
+    elif "asia" in folded:
         spans += [found.span() for found in islice(_ASIA.get().finditer(folded), MAX_SITES)]
     return spans, capped
 
@@ -635,10 +919,15 @@ def may_hold_secret(text: str) -> bool:
         `True` when `redact` would have to look closer.
     """
     folded = _fold(text)
-    return _TRIGGER.get().search(folded) is not None or _has_asia(folded)
+    if len(folded) < LONG_TEXT:
+        return _TRIGGER.get().search(folded) is not None or _has_asia(folded, None)
+    scan = _Scan(folded)
+    return scan.after(0) is not None or _has_asia(folded, scan)
 
 
-def _has_asia(folded: str) -> bool:
+def _has_asia(folded: str, scan: _Scan | None) -> bool:
+    if scan is not None:
+        return scan.asia and _ASIA_FROM_LITERAL.get().search(folded) is not None
     return "asia" in folded and _ASIA.get().search(folded) is not None
 
 
@@ -657,10 +946,10 @@ def credentials_in(text: str) -> tuple[str, ...]:
         The values, each at least `MIN_SECRET_LENGTH` characters long.
     """
     folded = _fold(text)
-    match = _TRIGGER.get().search(folded)
-    if match is None and not _has_asia(folded):
+    site, scan = _first_site(folded)
+    if site is None and not _has_asia(folded, scan):
         return ()
-    return _values(text, _credential_spans(text, folded, match)[0])
+    return _values(text, _credential_spans(text, folded, site, scan)[0])
 
 
 #: How many characters in a row a name must share with a secret to be masked.
@@ -700,19 +989,22 @@ def _values(text: str, spans: list[_Span]) -> tuple[str, ...]:
         opening = _OPENING.get().match(value)
         if opening is not None:
             value = value[opening.end() :]
-        closing = _CLOSING.get().search(value, max(len(value) - 40, 0))
-        if closing is not None:
-            value = value[: closing.start()]
+        if value[-1:] in _CLOSERS:
+            # The longest closing among the last 40 characters, read backwards.
+            closing = _CLOSING_REVERSED.get().match(value[:-41:-1])
+            if closing is not None:
+                value = value[: len(value) - closing.end()]
         found.append(value)
         # Names taken out of a message are unquoted: their quotes undoubled,
         # their escapes read.
         for doubled, single in (("''", "'"), ('""', '"'), ("}}", "}")):
-            if doubled in value:
+            if single in value and doubled in value:  # the one character first: a memchr
                 found.append(value.replace(doubled, single))
         if "\\" in value:
             found.append(_BACKSLASHED.get().sub(r"\1", value))
         # The shortest reading: where the literal may have ended first.
-        quote = min((i for i in (value.find("'"), value.find('"')) if i >= 0), default=-1)
+        in_single, in_double = value.find("'"), value.find('"')
+        quote = in_single if in_double < 0 or 0 <= in_single < in_double else in_double
         if quote > 0:
             found.append(value[:quote].rstrip("\\"))
     return tuple(dict.fromkeys(v for v in found if len(v) >= MIN_SECRET_LENGTH))
@@ -723,6 +1015,10 @@ _OPENING: Final = LazyPattern(
     r"""(?:(?:[EeNnXxBb]|[Uu]&|_\w{1,32}\s{0,4})?\\{0,3}['"]{1,2}|\$\w{0,32}\$|[{(])"""
 )
 _CLOSING: Final = LazyPattern(r"""(?:\\{0,3}['"]{1,2}|\$\w{0,32}\$|[})])\Z""")
+# The same, matched at the start of the text reversed.
+_CLOSING_REVERSED: Final = LazyPattern(r"""['"]{1,2}\\{0,3}|\$\w{0,32}\$|[})]""")
+# The last characters a closing can end with.
+_CLOSERS: Final = frozenset("'\"$})")
 _BACKSLASHED: Final = LazyPattern(r"\\(.)")
 
 
@@ -775,10 +1071,22 @@ def redact(text: str, secrets: object = (), limit: int | None = None) -> str:
         text = text[: max(limit, 0)]
     values = normalize_secrets(secrets)
     folded = _fold(text)
-    match = _TRIGGER.get().search(folded)
-    if match is None and not values and not _has_asia(folded):
-        return text
-    spans, capped = _credential_spans(text, folded, match)
+    if len(folded) < LONG_TEXT:
+        # The common case, kept to one pass and no more calls than it needs.
+        scan = None
+        match = _TRIGGER.get().search(folded)
+        if match is None:
+            if not values and not ("asia" in folded and _ASIA.get().search(folded)):
+                return text
+            site = None
+        else:
+            site = (match.start(), match.end(), match.lastgroup or "")
+    else:
+        scan = _Scan(folded)
+        site = scan.after(0)
+        if site is None and not values and not _has_asia(folded, scan):
+            return text
+    spans, capped = _credential_spans(text, folded, site, scan)
     if spans:
         # A credential masked in one place is masked wherever else it occurs.
         _occurrences(text, _values(text, spans), spans)

@@ -10,8 +10,12 @@ import sys
 import pytest
 
 from localdata_errors import (
+    DatabaseErrorMapper,
     ErrorCategory,
+    ErrorInput,
+    ErrorMapperRegistry,
     Kind,
+    MappedError,
     classify_error,
     classify_message,
     get_error_suggestion,
@@ -192,3 +196,27 @@ def test_importing_the_package_imports_no_driver() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+class _CodeOnlyMapper(DatabaseErrorMapper):
+    """A third party's mapper that knows its own code but not what it means."""
+
+    name = "codeonlydb"
+
+    def map_error(self, error: ErrorInput) -> MappedError | None:
+        return MappedError(Kind.UNKNOWN, code="CO-7")
+
+
+def test_the_fallback_keeps_the_backends_code_and_adds_every_name_it_finds() -> None:
+    # The backend knows the code, not the kind: the keyword fallback decides the
+    # kind, and every name the words give (the other table of a foreign key
+    # included) joins the answer.
+    ErrorMapperRegistry.register("codeonlydb", _CodeOnlyMapper())
+    answer = classify_message(
+        'insert or update on table "orders" violates foreign key constraint "orders_cid_fkey"'
+        '\nDETAIL:  Key (customer_id)=(9) is not present in table "customers".',
+        "codeonlydb",
+    )
+    assert (answer.kind, answer.database_error_code) == (Kind.FOREIGN_KEY_VIOLATION, "CO-7")
+    assert answer.dependencies == ("customers",)
+    assert answer.backend == "codeonlydb"

@@ -163,6 +163,26 @@ def test_sqlalchemys_text_names_the_driver_inside() -> None:
     assert "orders" in answer.affected_resources
 
 
+def test_sqlalchemys_own_text_names_the_driver_inside() -> None:
+    # str() of SQLAlchemy's exception, as a log or an agent's tool output shows
+    # it: "(sqlite3.OperationalError) no such table: t\n[SQL: ...]\n(Background ...)".
+    sqlalchemy = pytest.importorskip("sqlalchemy")
+    engine = sqlalchemy.create_engine("sqlite://")
+    with engine.connect() as conn, pytest.raises(sqlalchemy.exc.OperationalError) as raised:
+        conn.execute(sqlalchemy.text("SELECT * FROM lde_missing"))
+    engine.dispose()
+    text = str(raised.value)
+    assert text.startswith("(sqlite3.OperationalError) no such table: lde_missing\n[SQL: ")
+    answer = classify_message(text)
+    assert (answer.backend, answer.driver, answer.kind) == (
+        "sqlite",
+        "sqlite3",
+        Kind.UNDEFINED_TABLE,
+    )
+    assert answer.affected_resources == ("lde_missing",)
+    assert answer.message == "no such table: lde_missing"
+
+
 def test_plain_text_without_a_form_is_left_to_the_keywords() -> None:
     assert detect("something odd happened") is None
     assert detect("public.orders: no rows") is None

@@ -17,7 +17,7 @@ import inspect
 import pytest
 
 from localdata_errors import classify_message
-from localdata_errors.kinds import Action, ErrorCategory, Kind
+from localdata_errors.kinds import Action, ErrorCategory
 from tests.conftest import require_module
 
 DIALECTS = {
@@ -111,11 +111,5 @@ def test_each_disconnect_is_a_connection_problem(
         answer = classify_message(f"DB-Lib error {said}, severity 9:\n", backend)
     else:
         answer = classify_message(said, backend)
-    if said == "message 20003":
-        # A documented decision (docs/backends/mssql.md): pymssql's 20003 is a
-        # query's timeout, answered statement_timeout (retry), where SQLAlchemy
-        # also throws the connection away.
-        assert answer.kind is Kind.STATEMENT_TIMEOUT
-        return
     assert answer.error_type is ErrorCategory.CONNECTION_ERROR, (said, answer.kind)
     assert answer.action in {Action.RECONNECT, Action.RETRY}, (said, answer.action)

@@ -20,11 +20,14 @@ from collections.abc import Callable, Mapping
 from typing import Final
 
 from localdata_errors._backends import BACKENDS
-from localdata_errors.kinds import Kind
+from localdata_errors.kinds import Kind, RetrySafety
 from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError
 from localdata_errors.names import unique, unqualify, unquote
 
 __all__ = ["CLASS_KINDS", "DuckdbMapper", "parse_message"]
+
+# Records built on every call, positionally, without the named tuple's keyword handling.
+_new: Final = tuple.__new__
 
 K = Kind
 
@@ -237,10 +240,20 @@ _BY_CLASS: Final[Mapping[str, tuple[tuple[re.Pattern[str], _Handler], ...]]] = {
             r"Referenced column " + _Q.format(g="name") + r" not found",
             _of(K.UNDEFINED_COLUMN, "name"),
         ),
+        # A column of a query's reference: "Table" is the name or the alias the
+        # query used, which the text cannot tell apart, so only the column is named.
         (
             r"Table "
             + _Q.format(g="table")
-            + r" does not have a column (?:named|with name) "
+            + r" does not have a column named "
+            + _Q.format(g="name"),
+            _of(K.UNDEFINED_COLUMN, "name"),
+        ),
+        # INSERT's column list, ALTER TABLE: the table itself.
+        (
+            r"Table "
+            + _Q.format(g="table")
+            + r" does not have a column with name "
             + _Q.format(g="name"),
             _of(K.UNDEFINED_COLUMN, "name", "table"),
         ),
@@ -473,14 +486,14 @@ class DuckdbMapper(DatabaseErrorMapper):
         if parsed is None:
             return MappedError(kind=CLASS_KINDS[class_name], code=class_name)
         kind, resources, dependencies, constraint, schema = parsed
-        return MappedError(
-            kind=kind,
-            code=class_name,
-            affected_resources=resources,
-            dependencies=dependencies,
-            constraint=constraint,
-            schema=schema,
-        )
+        # A closed connection (or its cursor) used again: the embedded
+        # engine refused before running anything.
+        safety = RetrySafety.SAFE if kind is K.CONNECTION_LOST else None
+        return _new(
+            MappedError,
+            (kind, class_name, None, resources, dependencies, constraint, schema, None, None,
+             None, safety, None, None),
+        )  # fmt: skip
 
     def declared_codes(self) -> Mapping[str, Kind]:
         """

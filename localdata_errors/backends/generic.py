@@ -18,9 +18,12 @@ from typing import Final
 
 from localdata_errors.kinds import Kind
 from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError
-from localdata_errors.names import unique, unqualify
+from localdata_errors.names import column_reference, split_qualified, unique
 
 __all__ = ["GENERIC_MAPPER", "GenericMapper", "generic_answer", "keyword_kind", "normalise_words"]
+
+# Records built on every call, positionally, without the named tuple's keyword handling.
+_new: Final = tuple.__new__
 
 _WORD = re.compile(r"[0-9a-z_]+")
 
@@ -91,6 +94,10 @@ _RULES: Final[Sequence[tuple[Kind, tuple[str, ...]]]] = (
             "pool exhausted",
         ),
     ),
+    # getaddrinfo's EAI_AGAIN: the resolver did not answer, which says nothing
+    # about the name (the same call may succeed once it does), whatever frame
+    # ("could not translate host name ...") is around it.
+    (Kind.CONNECTION_FAILURE, ("temporary failure in name resolution",)),
     (
         Kind.CONNECTION_MISCONFIGURED,
         (
@@ -98,7 +105,6 @@ _RULES: Final[Sequence[tuple[Kind, tuple[str, ...]]]] = (
             "could not translate host name",
             "name or service not known",
             "nodename nor servname provided",
-            "temporary failure in name resolution",
             "no such host",
             "unable to open database file",
             "could not resolve host",
@@ -334,6 +340,22 @@ _RULES: Final[Sequence[tuple[Kind, tuple[str, ...]]]] = (
     ),
     (Kind.CHECK_VIOLATION, ("check constraint", "violates check")),
     (Kind.EXCLUSION_VIOLATION, ("exclusion constraint",)),
+    # PostgreSQL names the table an object belongs to: "column "x" of relation
+    # "t" does not exist" (ALTER TABLE ... DROP COLUMN), "constraint "c" of
+    # relation "t"" / "for table "t"" (DROP, RENAME, VALIDATE CONSTRAINT),
+    # "trigger ... for table", "rule ... for relation", "policy ... for table":
+    # the object is missing, not the table (its 42703 and 42704).
+    (Kind.UNDEFINED_COLUMN, ("column * of relation * does not exist",)),
+    (
+        Kind.UNDEFINED_OBJECT,
+        (
+            "constraint * of relation * does not exist",
+            "constraint * for table * does not exist",
+            "trigger * for table * does not exist",
+            "rule * for relation * does not exist",
+            "policy * for table * does not exist",
+        ),
+    ),
     (
         Kind.UNDEFINED_TABLE,
         (
@@ -432,6 +454,11 @@ _RULES: Final[Sequence[tuple[Kind, tuple[str, ...]]]] = (
             "incorrect decimal value",
             "invalid literal",
             "conversion error",
+            # Python's UnicodeEncodeError / UnicodeDecodeError inside a driver
+            # call: a value the connection's encoding cannot carry, as the
+            # server's own 22P05 and 22021 say of it.
+            "codec can t encode",
+            "codec can t decode",
         ),
     ),
     (Kind.DATATYPE_MISMATCH, ("datatype mismatch", "type mismatch", "operator does not exist")),
@@ -578,6 +605,9 @@ _NOUNS: Final = (
     "database",
     "schema",
     "constraint",
+    "trigger",
+    "rule",
+    "policy",
 )
 _NAME_AFTER = re.compile(
     r"""\s{1,4}(?P<name>"(?:[^"]|""){1,128}"|`(?:[^`]|``){1,128}`|'[^']{1,128}'|\[[^\]]{1,128}\]
@@ -611,6 +641,36 @@ _NOT_NAMES: Final = frozenset(
     }
 )
 _NAME_WINDOW: Final = 2048
+# The words of a foreign-key message that name the table on the other side
+# of the key (PostgreSQL's DETAIL): the parent a child row needs, the child
+# that still references a parent row.
+_OTHER_TABLE = re.compile(
+    r"""(?:is\ not\ present\ in|is\ still\ referenced\ from)\ table""" + _NAME_AFTER.pattern,
+    re.VERBOSE,
+)
+
+
+def _parts(raw: str) -> list[str]:
+    """The parts of a name; a qualified name in one pair of quotes is split too."""
+    parts = split_qualified(raw)
+    if len(parts) == 1 and raw[:1] in "\"'" and "." in parts[0]:
+        # Engines print a qualified name as the statement wrote it, inside one
+        # pair of quotes: PostgreSQL's "shop.orders", MySQL's 'shop.orders'.
+        parts = [part for part in parts[0].split(".") if part]
+    return parts or [raw]
+
+
+def _object_and_qualifier(parts: list[str]) -> tuple[str, str | None]:
+    """``(object, qualifier)`` of a name's parts."""
+    return parts[-1], (parts[-2] if len(parts) > 1 else None)
+
+
+def _other_table(text: str) -> tuple[str, ...]:
+    """The table on the other side of a foreign key, where the message says which."""
+    match = _OTHER_TABLE.search(text, 0, _NAME_WINDOW)
+    if match is None:
+        return ()
+    return (_parts(match.group("name"))[-1],)
 
 
 def _named_objects(text: str) -> list[tuple[int, str, str]]:
@@ -646,27 +706,36 @@ class GenericMapper(DatabaseErrorMapper):
         """Classify by keywords; name the first quoted or bare object after its noun."""
         kind = keyword_kind(error.message)
         names: list[str] = []
+        dependencies: tuple[str, ...] = ()
         schema: str | None = None
         constraint: str | None = None
         if kind is not Kind.UNKNOWN:
             for _, noun, raw in _named_objects(error.message):
-                obj, qualifier = unqualify(raw)
+                parts = _parts(raw)
+                if noun == "column":
+                    # "column c.x": c is a table or an alias, never a schema.
+                    obj, table, qualifier = column_reference(parts)
+                else:
+                    obj, qualifier = _object_and_qualifier(parts)
+                    table = None
                 if obj.lower() in _NOT_NAMES:
                     continue
                 if noun == "constraint":
                     constraint = constraint or obj
                 schema = schema or qualifier
                 names.append(obj)
+                if table is not None:
+                    names.append(table)
                 if len(names) >= 4:
                     break
+            if kind is Kind.FOREIGN_KEY_VIOLATION:
+                dependencies = _other_table(error.message)
         code = None if error.code is None else str(error.code)
-        return MappedError(
-            kind=kind,
-            code=code,
-            affected_resources=unique(names),
-            constraint=constraint,
-            schema=schema,
-        )
+        return _new(
+            MappedError,
+            (kind, code, None, unique(names) if names else (), dependencies, constraint, schema,
+             None, None, None, None, None, None),
+        )  # fmt: skip
 
 
 GENERIC_MAPPER: Final = GenericMapper()

@@ -4,10 +4,11 @@ SQL Server backend: pyodbc, aioodbc, pymssql and python-tds (pytds) errors.
 It reads the SQL Server message number from wherever the driver put it
 (the ``(NNN)`` native error of pyodbc's first ODBC record, pymssql's
 ``args[0]`` / ``.number``, pytds's ``.msg_no``), keeps pyodbc's SQLSTATE,
-and looks the number up in a curated table of SQL Server numbers,
-DB-Library's client numbers (pymssql) and ODBC SQLSTATEs.  Unknown numbers
-fall back on the message's severity (20 and above: the server closed the
-connection), then on the generic keywords.  Names come from the message
+and looks the number up in a curated table of SQL Server numbers and the
+generated tables of DB-Library's client numbers (pymssql) and ODBC's
+SQLSTATEs (ODBC 3.x's whole list).  Unknown numbers fall back on the
+message's severity (20 and above: the server closed the connection), then on
+the SQLSTATE, then on the generic keywords.  Names come from the message
 patterns of ``sys.messages``.
 
 pyodbc serves every ODBC database: a record whose driver chain is clearly
@@ -37,7 +38,7 @@ from types import ModuleType
 from typing import Any, Final
 
 from localdata_errors._backends import BACKENDS
-from localdata_errors.kinds import Kind
+from localdata_errors.kinds import Kind, RetrySafety
 from localdata_errors.mapper import (
     ANY_KIND,
     DatabaseErrorMapper,
@@ -45,7 +46,7 @@ from localdata_errors.mapper import (
     MappedError,
     driver_attr,
 )
-from localdata_errors.names import unique, unqualify
+from localdata_errors.names import column_reference, split_qualified, unique, unqualify
 
 __all__ = ["MssqlMapper"]
 
@@ -250,10 +251,6 @@ def _attributes(exc: BaseException, driver: str | None) -> tuple[object, ...]:
     return "args", args
 
 
-def _read_exception(exc: BaseException, driver: str | None) -> _Read | None:
-    return _read_attributes(_attributes(exc, driver))
-
-
 def _read_attributes(attributes: tuple[Any, ...]) -> _Read | None:
     shape, args = attributes[0], attributes[1]
     if shape == "tds":
@@ -386,7 +383,9 @@ _DROP_WHAT: Final = re.compile(
 
 # Per number: the sys.messages pattern and its named parts.  Group names say
 # the part's role: table / obj / function (qualified: the qualifier is the
-# schema), column, constraint, index, database, schema, dep (a dependency).
+# schema), column, constraint, index, database, schema, dep (a dependency);
+# in_schema and in_database place another object (the schema goes to
+# ``schema``, the database nowhere): they are not objects of the error's own.
 # Compiled on first use of each number, not at plugin import.
 _NAME_SOURCES: Final[dict[int, str]] = {
     208: "Invalid object name " + _q("table"),
@@ -437,19 +436,19 @@ _NAME_SOURCES: Final[dict[int, str]] = {
     229: "permission was denied on the object "
     + _q("obj")
     + ", database "
-    + _q("database")
+    + _q("in_database")
     + ", schema "
-    + _q("schema"),
+    + _q("in_schema"),
     230: "permission was denied on the column "
     + _q("column")
     + " of the object "
     + _q("obj")
     + ", database "
-    + _q("database")
+    + _q("in_database")
     + ", schema "
-    + _q("schema"),
+    + _q("in_schema"),
     262: "permission denied in database " + _q("database"),
-    300: "permission was denied on object " + _q("obj") + ", database " + _q("database"),
+    300: "permission was denied on object " + _q("obj") + ", database " + _q("in_database"),
     916: "not able to access the database " + _dq("database"),
     3906: "Failed to update database " + _dq("database"),
     3961: "failed in database " + _q("database"),
@@ -459,10 +458,12 @@ _NAME_SOURCES: Final[dict[int, str]] = {
     615: "name " + _q("database") + r"\. The database may be offline",
     926: "Database " + _q("database") + " cannot be opened",
     1101: "new page for database " + _q("database"),
+    # The object is 'schema.table' or 'schema.table'.'index'; the database and the
+    # filegroup that is full only say where it is.
     1105: "Could not allocate space for object "
     + _q("table")
-    + r"(?:\.'[^']{1,256}')? in database "
-    + _q("database"),
+    + r"(?:\.'(?P<index>[^']{1,256})')? in database "
+    + _q("in_database"),
     9002: "The transaction log for database " + _q("database"),
     40544: "The database " + _q("database") + " has reached its size quota",
     2628: "truncated in table " + _q("table") + ", column " + _q("column"),
@@ -508,6 +509,12 @@ class _Names:
     kind: Kind | None = None
 
 
+#: The names of a message that names nothing: shared, never changed.
+_NO_NAMES: Final = _Names()
+#: Records built positionally, without the named tuple's keyword handling.
+_new: Final = tuple.__new__
+
+
 def _split(raw: str) -> tuple[str, str | None]:
     """`unqualify`, with a fast path for the common unquoted ``schema.name``."""
     if "[" in raw or '"' in raw:
@@ -526,13 +533,13 @@ def _names(number: int, body: str) -> _Names:
     if entry is None:
         if number in {3701, 15151}:
             return _names_drop(body)
-        return _Names()
+        return _NO_NAMES
     pattern, roles = entry
     match = pattern.search(body)
     if match is None:
-        return _Names()
+        return _NO_NAMES
     found = match.groupdict()
-    schema = found.get("schema")
+    schema = found.get("schema") or found.get("in_schema")
     resources: list[str] = []
     for role in roles:
         raw = found[role]
@@ -543,7 +550,12 @@ def _names(number: int, body: str) -> _Names:
             schema = schema or qualifier
             resources.append(name)
         elif role == "column":
-            resources.append(_split(raw)[0])  # a column's qualifier is a table alias
+            # "c.x": c is a table or an alias; "dbo.Orders.x" names a schema's table.
+            column, table, qualifier = column_reference(split_qualified(raw))
+            resources.append(column)
+            if table is not None:
+                resources.append(table)
+                schema = schema or qualifier
         else:
             resources.append(raw)
     dep = found.get("dep")
@@ -585,7 +597,7 @@ def _names_547(body: str) -> _Names:
 def _names_drop(body: str) -> _Names:
     match = _DROP_WHAT.search(body)
     if match is None:
-        return _Names()
+        return _NO_NAMES
     name, schema = _split(match.group("obj"))
     what = match.group("what").lower()
     kind: Kind | None = None
@@ -619,26 +631,32 @@ def _severity_kind(severity: int) -> Kind:
     return Kind.CONFIGURATION_LIMIT_EXCEEDED  # 17: out of resources; 19: engine limit
 
 
-def _client_kind(sqlstate: str | None, body: str) -> Kind:
-    """An ODBC record without a SQL Server number: its SQLSTATE, refined by its text."""
+def _client_kind(sqlstate: str | None, body: str) -> tuple[Kind, frozenset[Kind] | None]:
+    """
+    An ODBC record without a SQL Server number: its SQLSTATE, refined by its text.
+
+    Returns the kind and, for a SQLSTATE that names a family of conditions
+    (``23000``), the kinds the message's keywords may choose instead.
+    """
     low = body.lower()
     if (
         "can't open lib" in low
         or "certificate verify failed" in low
         or ("not trusted" in low and "certificate" in low)
     ):
-        return Kind.CONNECTION_MISCONFIGURED
+        return Kind.CONNECTION_MISCONFIGURED, None
     if "parameter markers" in low:  # pyodbc's own count check (HY000)
-        return Kind.INVALID_PARAMETER
+        return Kind.INVALID_PARAMETER, None
     if "error 10054" in low or "failed to resume the transaction" in low:
         # Windows' WSAECONNRESET through FreeTDS; a MARS session the server dropped.
-        return Kind.CONNECTION_LOST
+        return Kind.CONNECTION_LOST, None
     if sqlstate is None:
-        return Kind.UNKNOWN
+        return Kind.UNKNOWN, None
     if sqlstate == "HYT00" and "login timeout" in low:
-        return Kind.CONNECTION_FAILURE  # the connection never opened: nothing ran
-    kind: Kind = _tables().ODBC_SQLSTATES.get(sqlstate, Kind.UNKNOWN)
-    return kind
+        return Kind.CONNECTION_FAILURE, None  # the connection never opened: nothing ran
+    tables = _tables()
+    kind: Kind = tables.ODBC_SQLSTATES.get(sqlstate, Kind.UNKNOWN)
+    return kind, tables.ODBC_FAMILIES.get(sqlstate)
 
 
 class MssqlMapper(DatabaseErrorMapper):
@@ -666,9 +684,16 @@ class MssqlMapper(DatabaseErrorMapper):
         read: _Read | None = None
         exc = error.exception
         if exc is not None:
-            read = _read_exception(exc, error.driver)
+            read = _read_attributes(_attributes(exc, error.driver))
             if read is None and type(exc).__name__ == "ClosedConnectionError":
-                return MappedError(kind=Kind.CONNECTION_LOST)  # pytds: "Server closed connection"
+                # pytds: "Server closed connection".  During the login nothing ran
+                # (a server that does not speak TDS, or refused the login):
+                # a failed connect, safe to retry.
+                from localdata_errors.backends.network import in_connect_phase  # noqa: PLC0415 - rare
+
+                if in_connect_phase(exc.__traceback__):
+                    return MappedError(kind=Kind.CONNECTION_FAILURE, retry_safety=RetrySafety.SAFE)
+                return MappedError(kind=Kind.CONNECTION_LOST)
             if type(exc).__name__ == "ConnectionStringParseError":
                 # mssql-python refused its connection string: no retry can help.
                 return MappedError(kind=Kind.CONNECTION_MISCONFIGURED)
@@ -677,16 +702,20 @@ class MssqlMapper(DatabaseErrorMapper):
         return self._classify(read)
 
     def _classify(self, read: _Read) -> MappedError:
-        tables = _tables()
+        tables = _codes if _codes is not None else _tables()
         number = read.number
         kind: Kind | None = None
         refine: frozenset[Kind] | None = None
-        names = _Names()
+        names = _NO_NAMES
         if read.origin == "foreign":
             # Another database's ODBC driver: its natives are not SQL Server numbers.
-            kind = _client_kind(read.sqlstate, read.body)
+            kind, refine = _client_kind(read.sqlstate, read.body)
             return MappedError(
-                kind=kind, code=read.sqlstate, sqlstate=read.sqlstate, message=read.message
+                kind=kind,
+                code=read.sqlstate,
+                sqlstate=read.sqlstate,
+                message=read.message,
+                refine=refine,
             )
         if number is not None:
             if read.origin == "client" and number not in tables.CLIENT_NATIVE_NUMBERS:
@@ -702,23 +731,16 @@ class MssqlMapper(DatabaseErrorMapper):
                     kind = _severity_kind(read.severity)
                     refine = ANY_KIND if read.severity < 20 else None
         if kind is None:
-            kind = _client_kind(read.sqlstate, read.body)
+            kind, refine = _client_kind(read.sqlstate, read.body)
         retryable: bool | None = None
         if number in _RERUN:
             retryable = True  # the server says "Rerun the query": the memory grant may come
         code = str(number) if number is not None else read.sqlstate
-        return MappedError(
-            kind=kind,
-            code=code,
-            sqlstate=read.sqlstate,
-            affected_resources=names.resources,
-            dependencies=names.dependencies,
-            constraint=names.constraint,
-            schema=names.schema,
-            message=read.message,
-            retryable=retryable,
-            refine=refine,
-        )
+        return _new(
+            MappedError,
+            (kind, code, read.sqlstate, names.resources, names.dependencies, names.constraint,
+             names.schema, read.message, retryable, refine, None, None, None),
+        )  # fmt: skip
 
     def declared_codes(self) -> Mapping[str, Kind]:
         """

@@ -19,16 +19,25 @@ from dataclasses import dataclass
 from typing import Final
 
 from localdata_errors._backends import BACKENDS
-from localdata_errors.kinds import Kind
+from localdata_errors.kinds import Kind, RetrySafety
 from localdata_errors.mapper import (
     DatabaseErrorMapper,
     ErrorInput,
     MappedError,
     driver_attr,
 )
-from localdata_errors.names import split_qualified, unique, unqualify, unquote
+from localdata_errors.names import (
+    column_reference,
+    split_qualified,
+    unique,
+    unqualify,
+    unquote,
+)
 
 __all__ = ["MySQLMapper", "extract_detail", "read_error"]
+
+# Records built on every call, positionally, without the named tuple's keyword handling.
+_new: Final = tuple.__new__
 
 # -- reading the exception -------------------------------------------------------
 
@@ -37,11 +46,38 @@ _SQLSTATE = re.compile(r"[0-9A-Z]{5}")
 # the command-line client's "ERROR 1146 (42S02) at line 1: ...", pymysql's
 # tuple repr "(1146, \"...\")".
 _PREFIX = re.compile(
-    r"""^\s{0,8}(?:ERROR\s{1,4})?\(?(?P<errno>\d{1,5})
+    r"""^\s{0,8}(?:ERROR\s{1,4})?(?P<paren>\()?(?P<errno>\d{1,5})
         (?:\s{0,4}\((?P<sqlstate>[0-9A-Z]{5})\))?(?:\s{1,4}at\sline\s\d{1,9})?
         \s{0,4}[:,]\s{0,4}(?P<quote>["']?)""",
     re.VERBOSE,
 )
+# An exception's repr, "MySQLInterfaceError(\"Table 'test.t' doesn't exist\")": how
+# mysql-connector's C extension error reads in a log line or a traceback's chain.
+_CLASS_REPR = re.compile(r"""^\s{0,8}[A-Za-z_][\w.]{0,127}\((?P<quote>["'])""")
+# The escapes a repr writes in a string (a backslash, the quote, a control character).
+_ESCAPE = re.compile(r"""\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[\\'nrt])""")
+_ESCAPED: Final = {"n": "\n", "r": "\r", "t": "\t"}
+
+
+def _unescape(match: re.Match[str]) -> str:
+    code = match.group(1)
+    if len(code) == 1:
+        return _ESCAPED.get(code, code)
+    point = int(code[1:], 16)
+    return chr(point) if point <= 0x10FFFF else match.group()
+
+
+def _literal_body(text: str, quote: str) -> str | None:
+    """
+    The string a repr's literal holds, when the literal (and its parenthesis) ends *text*.
+
+    *text* starts just after the opening *quote*.  The repr's escapes are
+    undone: a message holding both kinds of quote is written with ``\\'``.
+    """
+    if not text.endswith(quote + ")"):
+        return None
+    body = text[:-2]
+    return _ESCAPE.sub(_unescape, body) if "\\" in body else body
 
 
 # Drivers whose exceptions carry (errno, message) in args and nothing else.
@@ -141,10 +177,27 @@ def read_error(error: ErrorInput) -> DriverError:
             if message is None:
                 text = error.message[match.end() :].rstrip()
                 quote = match.group("quote")
-                if quote and text.endswith(quote + ")"):
-                    text = text[:-2]
-                message = text
+                body = _literal_body(text, quote) if quote and match.group("paren") else None
+                message = _without_stray_close(text) if body is None else body
+        elif message is None:
+            literal = _CLASS_REPR.match(error.message)
+            if literal is not None:
+                text = error.message[literal.end() :].rstrip()
+                message = _literal_body(text, literal.group("quote"))
     return DriverError(errno, sqlstate, message)
+
+
+def _without_stray_close(text: str) -> str:
+    """
+    *text* without a closing ``")`` that nothing in it opened.
+
+    A message cut out of a repr keeps the repr's end (``... for key 'k'")``);
+    a message of the server's own that ends so (``... (errno: 150 "Foreign
+    key constraint is incorrectly formed")``) opened its quote.
+    """
+    if text.endswith('")') and text.count('"') % 2 == 1:
+        return text[:-2].rstrip()
+    return text
 
 
 # -- names in the messages ---------------------------------------------------------
@@ -152,7 +205,20 @@ def read_error(error: ErrorInput) -> DriverError:
 # A backticked part; a doubled backtick inside stands for one (bounded, no nesting).
 _BQ = r"`[^`]{1,128}(?:``[^`]{0,128}){0,2}`"
 # A name as MySQL and MariaDB print them: `db`.`t`.`c`, 'db.t', "x".
-_NAME = rf"(?:{_BQ}(?:\.{_BQ}){{0,2}}|'[^']{{1,256}}'|\"[^\"]{{1,256}}\")"
+# A single-quoted name is printed as it is: a quote inside it stays bare
+# ('test.no'such'), and is told from the closing one by the letter after it;
+# a message copied out of a string literal writes it \'.
+_SQ = r"'(?:[^'\\\n]|\\.|'(?=\w)){1,256}'"
+_NAME = rf"(?:{_BQ}(?:\.{_BQ}){{0,2}}|{_SQ}|\"[^\"]{{1,256}}\")"
+_BACKSLASHED = re.compile(r"\\([\\'\"])")
+
+
+def _unquoted(raw: str) -> str:
+    """*raw* without its quotes, a backslash-escaped quote (``O\\'Brien``) undone."""
+    inner = unquote(raw)
+    if "\\" in inner and raw[:1] == "'":
+        return _BACKSLASHED.sub(r"\1", inner)
+    return inner
 
 
 def _parts(raw: str) -> list[str]:
@@ -163,7 +229,7 @@ def _parts(raw: str) -> list[str]:
         if "``" not in raw:  # the common case, without the general quote scanner
             return [p for p in raw[1:-1].split("`.`") if p]
         return split_qualified(raw)
-    inner = unquote(raw)
+    inner = _unquoted(raw)
     return [p for p in inner.split(".", 2) if p] or [inner]
 
 
@@ -211,7 +277,7 @@ class Detail:
         """Add an unqualified object (key, index, constraint, database)."""
         if not raw:
             return None
-        obj = unquote(raw)
+        obj = _unquoted(raw)
         self.resources.append(obj)
         return obj
 
@@ -269,9 +335,15 @@ _DATETIME = re.compile(
     re.IGNORECASE,
 )
 _NAME_RESOLUTION = re.compile(
-    r"Name or service not known|nodename nor servname|Temporary failure in name resolution"
+    r"Name or service not known|nodename nor servname"
     r"|Unknown (?:MySQL |MariaDB )?server host|getaddrinfo failed|No address associated",
     re.IGNORECASE,
+)
+# getaddrinfo's EAI_AGAIN, in words (glibc's gai_strerror) or as libmariadb's
+# "Unknown server host 'x' (-3)": the resolver did not answer, which says
+# nothing about the name; the same call may succeed once it does.
+_RESOLVER_LATER = re.compile(
+    r"Temporary failure in name resolution|server host '[^'\n]{0,256}' \(-3\)"
 )
 _HOURLY_LIMIT = re.compile(r"max_questions|max_updates|max_connections_per_hour")
 _OPTION = re.compile(r"running with the --")
@@ -285,12 +357,25 @@ _DRIVER_PARAMETERS = re.compile(
     re.IGNORECASE,
 )
 # Connection states the drivers report themselves, without an error number.
+# A closed cursor or connection used again: the driver refuses before anything
+# is sent (pymysql and aiomysql "Cursor closed", MySQLdb "cursor closed", the
+# MariaDB connector's "Cursor cannot be used anymore ..." and "Invalid
+# connection or not connected", mysql-connector's "Cursor is not connected").
+_HANDLE_CLOSED = re.compile(
+    r"\s{0,8}(?:Cursor closed|Cursor cannot be used anymore|Cursor is not connected"
+    r"|Invalid (?:connection|cursor) or not connected)",
+    re.IGNORECASE,
+)
 _DRIVER_LOST = re.compile(
     r"Connection not available|connection is not open|connection is closed"
     r"|Lost connection to (?:MySQL|MariaDB) server|server has gone away"
     # mysql-connector, pymysql ("Already closed"), asyncmy, the mariadb connector
     r"|Connection to (?:MySQL|MariaDB) is not available|^already closed$"
-    r"|network operation failed|isn't valid|Invalid (?:connection|cursor) or not connected",
+    r"|network operation failed|isn't valid|Invalid (?:connection|cursor) or not connected"
+    # pymysql, aiomysql and asyncmy: a reply out of step with the request (a
+    # connection shared between threads, a reply left unread after a timeout);
+    # the driver closes the connection before it raises this.
+    r"|Packet sequence number wrong",
     re.IGNORECASE,
 )
 _SCAN: Final = 2048  # the names come first in every message
@@ -361,10 +446,12 @@ def _detail_database(d: Detail, msg: str) -> None:
 def _detail_unknown_column(d: Detail, msg: str) -> None:
     match = _UNKNOWN_COLUMN.search(msg, 0, _SCAN)
     if match is not None:
-        parts = _parts(match.group("c"))
-        d.resources.append(parts[-1])
-        if len(parts) > 1:  # t.x: the table (or alias) the column was looked up in
-            d.resources.append(parts[-2])
+        # 'c.x': c is a table or an alias; 'db.t.x' names a database's table.
+        column, table, schema = column_reference(_parts(match.group("c")))
+        d.resources.append(column)
+        if table is not None:
+            d.resources.append(table)
+            d.schema = d.schema or schema
 
 
 def _detail_variable(d: Detail, msg: str) -> None:
@@ -458,8 +545,21 @@ def _detail_rename(d: Detail, msg: str) -> None:
 
 
 def _detail_connect(d: Detail, msg: str) -> None:
-    if _NAME_RESOLUTION.search(msg, 0, _SCAN):
+    if _RESOLVER_LATER.search(msg, 0, _SCAN):
+        d.kind = Kind.CONNECTION_FAILURE
+    elif _NAME_RESOLUTION.search(msg, 0, _SCAN):
         d.kind = Kind.CONNECTION_MISCONFIGURED
+
+
+# mysql-connector's own socket timeouts borrow the server's 3024 (ER_QUERY_TIMEOUT)
+# with a text of their own: the driver closed the connection, and what was
+# sent may have run.
+_DRIVER_TIMEOUT: Final = "Operation timed out. As a consequence the current connection has been"
+
+
+def _detail_query_timeout(d: Detail, msg: str) -> None:
+    if _DRIVER_TIMEOUT in msg:
+        d.kind = Kind.CONNECTION_LOST
 
 
 def _detail_user_limit(d: Detail, msg: str) -> None:
@@ -518,8 +618,10 @@ _DETAILS: Final[dict[int, Callable[[Detail, str], None]]] = {
     4025: _detail_check,
     3819: _detail_check,
     1025: _detail_rename,
+    3024: _detail_query_timeout,
     2002: _detail_connect,
     2003: _detail_connect,
+    2005: _detail_connect,
     1226: _detail_user_limit,
     1290: _detail_option,
 }
@@ -628,13 +730,23 @@ class MySQLMapper(DatabaseErrorMapper):
         if found.errno is None:
             if _DRIVER_PARAMETERS.search(message, 0, _SCAN):
                 return MappedError(kind=Kind.INVALID_PARAMETER, message=found.message)
+            if _HANDLE_CLOSED.match(message):
+                return MappedError(
+                    kind=Kind.CONNECTION_LOST, message=found.message, retry_safety=RetrySafety.SAFE
+                )
             if _DRIVER_LOST.search(message, 0, _SCAN):
                 return MappedError(kind=Kind.CONNECTION_LOST, message=found.message)
             return MappedError(kind=Kind.UNKNOWN, sqlstate=found.sqlstate, message=found.message)
         if found.errno == 0 and not (found.message or "").strip():
             # pymysql's and aiomysql's InterfaceError(0, ''): the connection
-            # was closed (by this client, or after the server dropped it).
-            return MappedError(kind=Kind.CONNECTION_LOST, code="0", message=found.message)
+            # was closed (by this client, or after the server dropped it), and
+            # the driver refused before sending anything.
+            return MappedError(
+                kind=Kind.CONNECTION_LOST,
+                code="0",
+                message=found.message,
+                retry_safety=RetrySafety.SAFE,
+            )
         kind, refine = kind_for_code(found.errno)
         if refine is not None:
             by_text = _server_kind(found.errno, message)
@@ -642,26 +754,28 @@ class MySQLMapper(DatabaseErrorMapper):
                 kind, refine = by_text, None
         extractor = _DETAILS.get(found.errno)
         if extractor is None:
-            return MappedError(
-                kind, str(found.errno), found.sqlstate, (), (), None, None, found.message,
-                None, refine,
+            return _new(
+                MappedError,
+                (kind, str(found.errno), found.sqlstate, (), (), None, None, found.message,
+                 None, refine, None, None, None),
             )  # fmt: skip
         detail = Detail()
         extractor(detail, message)
         if detail.kind is not None:
             kind = detail.kind
-        return MappedError(
-            kind,
-            str(found.errno),
-            found.sqlstate,
-            unique(detail.resources),
-            unique(detail.dependencies) if detail.dependencies else (),
-            detail.constraint,
-            detail.schema,
-            found.message,
-            None,
-            refine,
-        )
+        elif kind is Kind.CONNECTION_FAILURE and error.exception is not None:
+            # aiomysql's "Can't connect to MySQL server on 'host'" names no
+            # reason; the OS error it was raised from does (a name that does
+            # not resolve is no failure to retry).
+            from localdata_errors.backends.network import cause_kind  # noqa: PLC0415 - rare
+
+            kind = cause_kind(error.exception) or kind
+        return _new(
+            MappedError,
+            (kind, str(found.errno), found.sqlstate, unique(detail.resources),
+             unique(detail.dependencies) if detail.dependencies else (), detail.constraint,
+             detail.schema, found.message, None, refine, None, None, None),
+        )  # fmt: skip
 
     def declared_codes(self) -> Mapping[str, Kind]:
         """

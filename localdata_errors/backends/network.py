@@ -23,10 +23,11 @@ import ssl
 from types import TracebackType
 from typing import Final
 
+from localdata_errors._backends import PYTHONS_OWN_MODULES as _PYTHONS_OWN
 from localdata_errors.kinds import Kind, RetrySafety
 from localdata_errors.mapper import MappedError
 
-__all__ = ["NETWORK_ERRORS", "in_connect_phase", "network_error"]
+__all__ = ["NETWORK_ERRORS", "cause_kind", "in_connect_phase", "network_error"]
 
 #: The exception classes this module answers for (and their subclasses).
 NETWORK_ERRORS: Final = (OSError, EOFError)
@@ -77,6 +78,8 @@ _EAI_NAMES: Final[dict[int, str]] = {
     if name.startswith("EAI_") and isinstance(value := getattr(socket, name), int)
 }
 
+_CAUSE_LIMIT: Final = 8
+
 _CONNECT_WORDS: Final = ("connect", "_connect", "__connect", "open_connection", "create_connection")
 _FRAME_LIMIT: Final = 64
 
@@ -104,7 +107,16 @@ def in_connect_phase(tb: TracebackType | None) -> bool:
     return False
 
 
-def network_error(exc: BaseException) -> MappedError | None:
+#: Drivers whose connection is unusable after a socket timeout mid-statement:
+#: pg8000 reads through the socket's file object, which refuses every later
+#: read ("cannot read from timed out object"), while asyncpg cancels the
+#: statement and keeps its connection.
+_TIMEOUT_BREAKS_CONNECTION: Final = frozenset({"pg8000"})
+#: Python's own words (socket.SocketIO) for a stream used after a timeout.
+_TIMED_OUT_STREAM: Final = "cannot read from timed out object"
+
+
+def network_error(exc: BaseException, driver: str | None = None) -> MappedError | None:
     """
     The answer for one of Python's network exceptions.
 
@@ -112,6 +124,8 @@ def network_error(exc: BaseException) -> MappedError | None:
         exc: An `OSError` (refused, reset, unreachable, timed out, a
             `socket.gaierror`, an `ssl.SSLError`) or an `EOFError` (the
             peer closed the stream).
+        driver: The driver it was raised in, where known: a timeout
+            mid-statement leaves some drivers' connections unusable.
 
     Returns:
         The kind, its retry safety for the phase it was raised in, and the
@@ -132,7 +146,12 @@ def network_error(exc: BaseException) -> MappedError | None:
     elif isinstance(exc, ssl.SSLError):
         kind = Kind.CONNECTION_FAILURE if connecting else Kind.CONNECTION_LOST
     elif isinstance(exc, TimeoutError):
-        kind = Kind.CONNECTION_FAILURE if connecting else Kind.STATEMENT_TIMEOUT
+        if connecting:
+            kind = Kind.CONNECTION_FAILURE
+        elif driver in _TIMEOUT_BREAKS_CONNECTION:
+            kind = Kind.CONNECTION_LOST
+        else:
+            kind = Kind.STATEMENT_TIMEOUT
     elif isinstance(exc, ConnectionRefusedError):
         kind, connecting = Kind.CONNECTION_FAILURE, True
     elif isinstance(exc, ConnectionError | EOFError):
@@ -142,6 +161,8 @@ def network_error(exc: BaseException) -> MappedError | None:
         if isinstance(number, int):
             kind = _ERRNO_KINDS.get(number)
             code = errno.errorcode.get(number, code)
+        elif exc.args == (_TIMED_OUT_STREAM,):
+            kind = Kind.CONNECTION_LOST  # the connection's stream, after a timeout
         if kind is Kind.CONNECTION_LOST and connecting:
             kind = Kind.CONNECTION_FAILURE
         if kind is Kind.CONNECTION_FAILURE:
@@ -155,3 +176,32 @@ def network_error(exc: BaseException) -> MappedError | None:
     if kind is Kind.CONNECTION_MISCONFIGURED:
         safety = RetrySafety.NOT_APPLICABLE
     return MappedError(kind, code, None, (), (), None, None, None, None, None, safety)
+
+
+def cause_kind(exc: BaseException | None) -> Kind | None:
+    """
+    What the operating system's error a driver raised its own exception from says.
+
+    Some drivers name no reason in their text and raise `from` the
+    exception that has it: pg8000's "Can't create a connection to host
+    ..." and aiomysql's "Can't connect to MySQL server on ..." come from a
+    `socket.gaierror` for a host that does not resolve just as from a
+    `ConnectionRefusedError`.
+
+    Args:
+        exc: The driver's exception, or `None`.
+
+    Returns:
+        The kind of the first of Python's own network exceptions in its
+        `__cause__` chain; `None` when there is none.
+    """
+    current = None if exc is None else exc.__cause__
+    for _ in range(_CAUSE_LIMIT):
+        if current is None:
+            return None
+        if type(current).__module__ in _PYTHONS_OWN:
+            mapped = network_error(current)
+            if mapped is not None:
+                return mapped.kind
+        current = current.__cause__
+    return None

@@ -31,7 +31,7 @@ from localdata_errors.mapper import (
     MappedError,
     driver_attr,
 )
-from localdata_errors.names import split_qualified, unique, unqualify, unquote
+from localdata_errors.names import column_reference, split_qualified, unique, unqualify, unquote
 
 __all__ = ["OracleMapper"]
 
@@ -57,6 +57,10 @@ _SCAN: Final = 8192
 _CODE_LINE: Final = re.compile(
     r"^(?:PL/SQL: |ORA-06553: )?(ORA|PLS|DPY|DPI)-(\d{1,5}):", re.MULTILINE
 )
+#: The prefixes whose numbers are written with four digits (the others with five).
+_FOUR_DIGITS: Final = frozenset({"DPY", "DPI"})
+#: Records built positionally, without the named tuple's keyword handling.
+_new: Final = tuple.__new__
 #: python-oracledb's listener refusal names the listener's own error.
 _SIMILAR: Final = re.compile(r"\(Similar to ORA-(\d{1,5})\)")
 #: What the operating system says when a host name does not resolve
@@ -82,11 +86,12 @@ _ON_TABLE: Final = re.compile(rf"violated on table ({_QUALIFIED}) columns \(([^(
 _COLUMN_PATH: Final = re.compile(rf"(?:\(|for column )({_QUALIFIED})(?:\)| \(actual)")
 _IDENTIFIER: Final = re.compile(rf"^({_QUALIFIED}): invalid identifier")
 _TABLE_OR_VIEW: Final = re.compile(rf"table or view ({_QUALIFIED}) does not exist")
+#: The segment that could not grow; its tablespace only says where it is, and
+#: a tablespace is neither a schema nor an object of the error (never a resource).
 _EXTEND: Final = re.compile(
     rf"unable to extend (?:table|index|lob segment) ({_QUALIFIED})"
-    rf"(?: (?:sub)?partition ({_NAME}))? by \d{{1,20}} in tablespace ({_NAME})"
+    rf"(?: (?:sub)?partition ({_NAME}))? by \d{{1,20}} in tablespace"
 )
-_TABLESPACE: Final = re.compile(rf"tablespace '?({_NAME})'?")
 _OBJECT: Final = re.compile(rf"object ({_QUALIFIED})(?: does not exist| is invalid|$)")
 _MUTATING: Final = re.compile(rf"table ({_QUALIFIED}) is mutating")
 _LOCK_OBJECT: Final = re.compile(rf"to lock object ({_QUALIFIED})")
@@ -136,10 +141,14 @@ def _column_path(line: str, names: _Names) -> None:
 def _identifier(line: str, names: _Names) -> None:
     match = _IDENTIFIER.match(line)
     if match is not None:
-        # "E"."FOO": the qualifier is usually a table alias, not a schema.
-        parts = split_qualified(match.group(1))
-        if parts:
-            names.resources.append(parts[-1])
+        # "E"."FOO": E is a table or an alias, not a schema; "HR"."EMP"."FOO"
+        # names the schema's table.
+        column, table, schema = column_reference(split_qualified(match.group(1)))
+        if column:
+            names.resources.append(column)
+        if table is not None:
+            names.resources.append(table)
+            names.schema = names.schema or schema
 
 
 def _search(pattern: re.Pattern[str], parts: int = 1) -> Callable[[str, _Names], None]:
@@ -151,18 +160,12 @@ def _search(pattern: re.Pattern[str], parts: int = 1) -> Callable[[str, _Names],
     return extract
 
 
-_tablespace: Final = _search(_TABLESPACE)
-
-
 def _extend(line: str, names: _Names) -> None:
     match = _EXTEND.search(line)
-    if match is None:
-        _tablespace(line, names)
-        return
-    names.add(match.group(1))
-    if match.group(2):
-        names.resources.append(unquote(match.group(2)))
-    names.resources.append(unquote(match.group(3)))
+    if match is not None:
+        names.add(match.group(1))
+        if match.group(2):
+            names.resources.append(unquote(match.group(2)))
 
 
 def _quoted_object(line: str, names: _Names) -> None:
@@ -180,21 +183,8 @@ _EXTRACTORS: Final[dict[str, Callable[[str, _Names], None]]] = {
     **dict.fromkeys(("ORA-01400", "ORA-01407", "ORA-12899"), _column_path),
     "ORA-00904": _identifier,
     "ORA-00942": _search(_TABLE_OR_VIEW),
-    **dict.fromkeys(
-        (
-            "ORA-01536",
-            "ORA-01652",
-            "ORA-01653",
-            "ORA-01654",
-            "ORA-01658",
-            "ORA-01688",
-            "ORA-01691",
-            "ORA-30036",
-            "ORA-00959",
-            "ORA-01950",
-        ),
-        _extend,
-    ),
+    # A tablespace alone (ORA-01536, ORA-01652, ORA-00959, ORA-30036, ...) names nothing.
+    **dict.fromkeys(("ORA-01653", "ORA-01654", "ORA-01688", "ORA-01691"), _extend),
     "ORA-04043": _search(_OBJECT),
     "PLS-00905": _search(_OBJECT),
     "PLS-00904": _search(_OBJECT),
@@ -245,14 +235,6 @@ def _explicit_code(code: object) -> str | None:
     ):
         return _format_code(prefix, int(digits))
     return None
-
-
-def _codes_in(message: str) -> list[tuple[str, int]]:
-    """Each ``(code, position of its text)`` that starts a line, in order."""
-    return [
-        (_format_code(m.group(1), int(m.group(2))), m.end())
-        for m in _CODE_LINE.finditer(message, 0, _SCAN)
-    ]
 
 
 def _line_at(message: str, start: int) -> str:
@@ -336,17 +318,39 @@ class OracleMapper(DatabaseErrorMapper):
             ``None`` when nothing Oracle-shaped is found.
         """
         message, obj = _driver_error(error)
-        found = _codes_in(message) if "-" in message else []
-        if not found:
-            code = _fallback_code(obj, error.code)
-            if code is None:
-                return None
-            found = [(code, -1)]
-        tables = _tables()
-        wrappers: frozenset[str] = tables.WRAPPERS
-        chosen = _cause(found, wrappers)
-        code, start = found[chosen]
+        tables = _codes if _codes is not None else _tables()
         codes: Mapping[str, Kind] = tables.CODES
+        # One pass over the lines that start with a code: the cause is the first
+        # code that is neither a wrapper nor a DPY- translation; failing that,
+        # the last DPY- code (DPY-6005 over DPY-6001); else the first code.
+        first = code = dpy = ""
+        start = first_start = dpy_start = -1
+        later = dpy_later = False  # whether the cause is not the message's first code
+        if "-" in message:
+            wrappers: frozenset[str] = tables.WRAPPERS
+            for index, match in enumerate(_CODE_LINE.finditer(message, 0, _SCAN)):
+                prefix, digits = match.group(1, 2)
+                found = (
+                    f"{prefix}-{digits}"
+                    if len(digits) == (4 if prefix in _FOUR_DIGITS else 5)
+                    else _format_code(prefix, int(digits))
+                )
+                if not index:
+                    first, first_start = found, match.end()
+                if prefix == "DPY":
+                    dpy, dpy_start, dpy_later = found, match.end(), index > 0
+                elif found not in wrappers:
+                    code, start, later = found, match.end(), index > 0
+                    break
+        if not code:
+            if dpy:
+                code, start, later = dpy, dpy_start, dpy_later
+            elif first:
+                code, start = first, first_start
+            else:
+                code = _fallback_code(obj, error.code) or ""
+                if not code:
+                    return None
         kind = codes.get(code, Kind.UNKNOWN)
         line = _line_at(message, start) if start >= 0 else ""
 
@@ -359,21 +363,23 @@ class OracleMapper(DatabaseErrorMapper):
             kind = Kind.CONNECTION_MISCONFIGURED
         elif code == "ORA-06502":
             kind = _numeric_or_value(line, kind)
-        if chosen > 0 and kind is Kind.CONNECTION_LOST and found[0][0] == "DPY-6005":
+        if later and kind is Kind.CONNECTION_LOST and first == "DPY-6005":
             kind = Kind.CONNECTION_FAILURE  # closed while connecting: never connected
 
-        names = _Names()
         extract = _EXTRACTORS.get(code)
-        if extract is not None and line:
-            extract(line, names)
-        return MappedError(
-            kind=kind,
-            code=code,
-            affected_resources=unique(names.resources),
-            constraint=names.constraint,
-            schema=names.schema,
-            retryable=_recoverable_override(obj, kind),
-        )
+        if extract is None or not line:
+            return _new(
+                MappedError,
+                (kind, code, None, (), (), None, None, None,
+                 _recoverable_override(obj, kind), None, None, None, None),
+            )  # fmt: skip
+        names = _Names()
+        extract(line, names)
+        return _new(
+            MappedError,
+            (kind, code, None, unique(names.resources), (), names.constraint, names.schema, None,
+             _recoverable_override(obj, kind), None, None, None, None),
+        )  # fmt: skip
 
     def declared_codes(self) -> Mapping[str, Kind]:
         """
@@ -384,28 +390,6 @@ class OracleMapper(DatabaseErrorMapper):
         """
         codes: Mapping[str, Kind] = _tables().CODES
         return codes
-
-
-def _cause(found: list[tuple[str, int]], wrappers: frozenset[str]) -> int:
-    """
-    The index of the most specific code of a stack.
-
-    Args:
-        found: The codes that start a line, in order.
-        wrappers: The codes whose cause follows them.
-
-    Returns:
-        The first code that is neither a wrapper nor a ``DPY-`` translation;
-        failing that, the last ``DPY-`` code (``DPY-6005`` over ``DPY-6001``),
-        else the first code.
-    """
-    last_dpy = -1
-    for index, (code, _) in enumerate(found):
-        if code.startswith("DPY"):
-            last_dpy = index
-        elif code not in wrappers:
-            return index
-    return max(last_dpy, 0)
 
 
 def _numeric_or_value(line: str, kind: Kind) -> Kind:

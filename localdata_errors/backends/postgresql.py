@@ -25,9 +25,9 @@ from collections.abc import Mapping
 from typing import Final, NamedTuple
 
 from localdata_errors._backends import BACKENDS
-from localdata_errors.kinds import KIND_TABLE, ErrorCategory, Kind
+from localdata_errors.kinds import KIND_TABLE, ErrorCategory, Kind, RetrySafety
 from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError, driver_attr
-from localdata_errors.names import split_qualified, unique
+from localdata_errors.names import column_reference, split_qualified, unique
 
 __all__ = [
     "PostgreSQLMapper",
@@ -36,6 +36,9 @@ __all__ = [
     "lookup",
     "read_sqlstate",
 ]
+
+# Records built on every call, positionally, without the named tuple's keyword handling.
+_new: Final = tuple.__new__
 
 # -- the code table (generated, imported on first use) ----------------------------
 
@@ -116,7 +119,18 @@ _REFINE_BY_CATEGORY: Final[dict[ErrorCategory, frozenset[Kind]]] = {
 _BY_MESSAGE: Final[dict[str, tuple[tuple[str, bool, Kind], ...]]] = {
     # (phrase, at the start of the message?, kind)
     "57014": (("statement timeout", False, Kind.STATEMENT_TIMEOUT),),
-    "0A000": (("cannot truncate a table referenced", False, Kind.DEPENDENT_OBJECTS_STILL_EXIST),),
+    "0A000": (
+        ("cannot truncate a table referenced", False, Kind.DEPENDENT_OBJECTS_STILL_EXIST),
+        # A start-up refusal: the client speaks a protocol the server does not.
+        ("unsupported frontend protocol", False, Kind.CONNECTION_MISCONFIGURED),
+    ),
+    # A database that refuses every connection: ALLOW_CONNECTIONS false (an
+    # administrator's decision, template0), or left invalid by an interrupted
+    # DROP DATABASE (it must be dropped).  Retrying cannot help either.
+    "55000": (
+        ("is not currently accepting connections", False, Kind.INVALID_AUTHORIZATION),
+        ("cannot connect to invalid database", False, Kind.UNDEFINED_DATABASE),
+    ),
     # No operator for these operand types: the fix is a cast.
     "42883": (("operator does not exist", True, Kind.DATATYPE_MISMATCH),),
     # asyncpg's 08003 "connection was closed in the middle of operation:
@@ -188,16 +202,9 @@ def read_sqlstate(error: ErrorInput) -> str | None:
     """
     exc = error.exception
     if exc is not None:
-        for attr in ("sqlstate", "pgcode"):
-            code = _valid_sqlstate(driver_attr(exc, attr))
-            if code is not None:
-                return code
-        # pg8000: the server's fields as one dict, args[0] ({"C": "42P01", ...}).
-        args = driver_attr(exc, "args", ())
-        if isinstance(args, tuple) and args and isinstance(args[0], dict):
-            code = _valid_sqlstate(args[0].get("C"))
-            if code is not None:
-                return code
+        code = _attr_sqlstate(exc)
+        if code is not None:
+            return code
     code = _valid_sqlstate(error.code)
     if code is not None:
         return code
@@ -206,6 +213,34 @@ def read_sqlstate(error: ErrorInput) -> str | None:
         # Only a code of a known class: "SQLSTATE: ERROR" names no code.
         if match is not None and match.group(1)[:2] in _classes():
             return match.group(1)
+    return None
+
+
+def _attr_sqlstate(exc: BaseException) -> str | None:
+    """The SQLSTATE the driver put on the exception (psycopg, psycopg2, asyncpg, pg8000)."""
+    codes = _codes()
+    for attr in ("sqlstate", "pgcode"):
+        try:
+            value = getattr(exc, attr, None)
+        except Exception:  # noqa: BLE001, S112 - a failing attribute reads as absent
+            continue
+        if value is None:
+            continue
+        # A listed code is valid by being listed (one probe); else check its form.
+        if type(value) is str and value in codes:
+            return value
+        code = _valid_sqlstate(value)
+        if code is not None:
+            return code
+    fields = _pg8000_dict(exc)
+    return None if fields is None else _valid_sqlstate(fields.get("C"))
+
+
+def _pg8000_dict(exc: BaseException) -> dict[object, object] | None:
+    """pg8000's server fields: one dict in `args[0]` ({"C": "42P01", "M": ...})."""
+    args = driver_attr(exc, "args", ())
+    if isinstance(args, tuple) and args and isinstance(args[0], dict):
+        return args[0]
     return None
 
 
@@ -293,39 +328,48 @@ def read_diagnostics(
     Returns:
         The fields found.
     """
-    fields = _pg8000_fields(exc)
-    if fields is not None:
-        return fields
-    primary = message.split("\n", 1)[0][:2048].strip()
-    detail = context = None
-    if "\n" in message:
+    server = None if exc is None else _pg8000_dict(exc)
+    if server is not None:
+        fields = _pg8000_fields(server)
+        if fields is not None:
+            return fields
+    newline = message.find("\n")
+    if newline < 0:
+        primary = (message if len(message) <= 2048 else message[:2048]).strip()
+        detail = context = None
+    else:
+        primary = message[: min(newline, 2048)].strip()
         detail = _field_line(message, "\nDETAIL:  ")
         context = _field_line(message, "\nCONTEXT:  ")
+    if exc is None or (
+        (sqlstate is None or sqlstate[:2] not in _FIELD_CLASSES)
+        and driver_attr(type(exc), "diag") is not None
+    ):
+        # No exception, or psycopg's ``diag`` (built on each access) for a
+        # class whose errors say it all in the message: nothing more to read.
+        return _new(Diagnostics, (primary, detail, context, None, None, None, None))
     table, column, constraint, schema, attr_detail, attr_context = _fields_of(
         exc, sqlstate, detail is None, context is None
     )
-    return Diagnostics(
-        primary,
-        attr_detail if detail is None else detail,
-        attr_context if context is None else context,
-        table,
-        column,
-        constraint,
-        schema,
+    return _new(
+        Diagnostics,
+        (
+            primary,
+            attr_detail if detail is None else detail,
+            attr_context if context is None else context,
+            table,
+            column,
+            constraint,
+            schema,
+        ),
     )
 
 
 _NO_FIELDS: Final = (None, None, None, None, None, None)
 
 
-def _pg8000_fields(exc: BaseException | None) -> Diagnostics | None:
-    """pg8000's server fields: one dict in `args[0]`, keyed by the protocol's letters."""
-    if exc is None:
-        return None
-    args = driver_attr(exc, "args", ())
-    if not (isinstance(args, tuple) and args and isinstance(args[0], dict)):
-        return None
-    fields: dict[object, object] = args[0]
+def _pg8000_fields(fields: dict[object, object]) -> Diagnostics | None:
+    """pg8000's server fields (see `_pg8000_dict`), keyed by the protocol's letters."""
     primary = fields.get("M")
     if not isinstance(primary, str):
         return None
@@ -340,21 +384,19 @@ def _pg8000_fields(exc: BaseException | None) -> Diagnostics | None:
 
 
 def _fields_of(
-    exc: BaseException | None, sqlstate: str | None, want_detail: bool, want_context: bool
+    exc: BaseException, sqlstate: str | None, want_detail: bool, want_context: bool
 ) -> tuple[str | None, ...]:
     """
     The structured fields the driver puts on *exc*, as read for the error's class.
+
+    Not called for psycopg's classes whose errors carry no structured fields
+    (psycopg builds ``diag`` on each access).
 
     Returns:
         ``(table, column, constraint, schema, detail, context)``; detail and
         context only when wanted (the message did not carry them).
     """
-    if exc is None:
-        return _NO_FIELDS
     wanted = sqlstate is not None and sqlstate[:2] in _FIELD_CLASSES
-    if not wanted and driver_attr(type(exc), "diag") is not None:
-        # psycopg builds ``diag`` on each access: not even that for these classes.
-        return _NO_FIELDS
     diag = driver_attr(exc, "diag")
     if diag is None:  # asyncpg: plain attributes, cheap to read
         src: object = exc
@@ -509,7 +551,6 @@ _CLIENT_RULES: Final[tuple[tuple[Kind, tuple[str, ...]], ...]] = (
         (
             "name or service not known",
             "nodename nor servname",
-            "temporary failure in name resolution",
             "invalid dsn",
             "certificate verify failed",
         ),
@@ -535,6 +576,10 @@ _CLIENT_RULES: Final[tuple[tuple[Kind, tuple[str, ...]], ...]] = (
         (
             "connection refused",
             "connection timed out",
+            # psycopg 3's ConnectionTimeout: connect() gave up before the server
+            # answered (a slow start, an unreachable host).  The connection never
+            # came up, so nothing ran: not a statement timeout.
+            "connection timeout expired",
             "connection failed",
             "network is unreachable",
             "no route to host",
@@ -556,26 +601,26 @@ _CLIENT_RULES: Final[tuple[tuple[Kind, tuple[str, ...]], ...]] = (
     ),
     (Kind.INVALID_TEXT_REPRESENTATION, ("invalid input for query argument",)),
 )
-# The server's FATAL texts during connection start-up and the SQLSTATE the
-# server sent with each.  libpq reports a failed start-up as text only, so
-# psycopg and psycopg2 have no ``sqlstate`` there; these texts are the
-# server's own and each comes with exactly one code.
-_FATAL_CODES: Final = (
-    ("password authentication failed for user", "28P01"),
-    ("too many connections for role", "53300"),
-    ("too many connections for database", "53300"),
-    ("sorry, too many clients already", "53300"),
-    ("remaining connection slots are reserved", "53300"),
-    ("no pg_hba.conf entry", "28000"),
-    ("is not permitted to log in", "28000"),
-    ("permission denied for database", "42501"),
-    ("the database system is starting up", "57P03"),
-    ("the database system is shutting down", "57P03"),
-    ("terminating connection due to administrator command", "57P01"),
-)
+# The server's start-up FATAL messages (generated from its message catalogue,
+# with the SQLSTATE the server sends with each) as one alternation, matched
+# where libpq's "FATAL:  " ends: one group per message, whose number gives its
+# SQLSTATE.  libpq reports a failed start-up as text only, so psycopg and
+# psycopg2 have no ``sqlstate`` there.  Built on the first such error.
 _FATAL = "FATAL:  "
-_DB_MISSING = re.compile(r'database "(?:[^"]|""){1,128}" does not exist')
-_ROLE_MISSING = re.compile(r'role "(?:[^"]|""){1,128}" does not exist')
+_FATAL_MATCH: re.Pattern[str] | None = None
+_FATAL_STATES: tuple[str, ...] = ()
+
+
+def _fatal_match() -> re.Pattern[str]:
+    global _FATAL_MATCH, _FATAL_STATES  # noqa: PLW0603 - a lazily built, read-only cache
+    if _FATAL_MATCH is None:
+        from localdata_errors.backends._postgresql_fatal import MESSAGES  # noqa: PLC0415 - lazy
+
+        _FATAL_STATES = tuple(sqlstate for _, sqlstate, _, _ in MESSAGES)
+        _FATAL_MATCH = re.compile(
+            "|".join(f"(?P<m{i}>{pattern})" for i, (pattern, _, _, _) in enumerate(MESSAGES))
+        )
+    return _FATAL_MATCH
 
 
 def fatal_sqlstate(message: str) -> str | None:
@@ -583,23 +628,61 @@ def fatal_sqlstate(message: str) -> str | None:
     The SQLSTATE the server sent with a start-up FATAL that libpq reports as text.
 
     Args:
-        message: The error text (``... failed: FATAL:  database "x" does not exist``).
+        message: The error text (`... failed: FATAL:  database "x" does not exist`).
 
     Returns:
-        The SQLSTATE, or ``None`` when the message carries no FATAL text known here.
+        The SQLSTATE, or `None` when the message carries no FATAL the server's
+        catalogue lists among its start-up messages.
     """
     start = message.find(_FATAL, 0, 2048)
     if start < 0:
         return None
-    text = message[start + len(_FATAL) : start + 512]
-    if _DB_MISSING.match(text):
-        return "3D000"
-    if _ROLE_MISSING.match(text):
-        return "28000"
-    for phrase, sqlstate in _FATAL_CODES:
-        if phrase in text:
-            return sqlstate
-    return None
+    return _start_up_state(message, start + len(_FATAL))
+
+
+def _start_up_state(text: str, at: int) -> str | None:
+    """The SQLSTATE of the server's start-up message found at *at* in *text*."""
+    match = _fatal_match().match(text, at, at + 1024)
+    if match is None or match.lastgroup is None:
+        return None
+    return _FATAL_STATES[int(match.lastgroup[1:])]
+
+
+def _start_up_kind(text: str) -> Kind:
+    """
+    The kind of a start-up message of the server's found without libpq's `FATAL:  `.
+
+    A pooler passes the server's refusal on as its own error's text
+    (PgBouncer: `database "x" does not exist` under its 08P01).  Only the
+    kind is taken: the text alone does not prove which code the server sent.
+    """
+    for start in sorted(_message_starts(text))[:32]:
+        at = start
+        while at < len(text) and text[at] in " \t":
+            at += 1
+        state = _start_up_state(text, at)
+        if state is not None:
+            return kind_for_sqlstate(state, text)
+    return Kind.UNKNOWN
+
+
+#: The drivers' refusals to use a closed connection or cursor: psycopg's,
+#: psycopg2's, pg8000's and asyncpg's own words, raised before anything is sent.
+_HANDLE_CLOSED: Final = (
+    "the connection is closed",
+    "the cursor is closed",
+    "connection already closed",
+    "cursor already closed",
+    "Cursor closed",
+    "connection is closed",
+    "cannot perform operation: connection is closed",
+)
+#: The rest of the answer to one: nothing reached the server, safe to retry.
+_CLOSED_TAIL: Final = (
+    None, None, (), (), None, None, None, None, None, RetrySafety.SAFE, None, None,
+)  # fmt: skip
+#: glibc's gai_strerror(EAI_AGAIN): a resolver that may answer later.
+_RESOLVER_LATER: Final = "Temporary failure in name resolution"
 
 
 def client_kind(message: str) -> Kind:
@@ -613,18 +696,24 @@ def client_kind(message: str) -> Kind:
         The kind, or ``Kind.UNKNOWN`` (the keyword fallback decides).
     """
     head = message[:2048]
-    # Connection errors repeat the server's FATAL; its missing database or role
-    # decides before the generic "connection failed" around it.
-    if _DB_MISSING.search(head):
-        return Kind.UNDEFINED_DATABASE
-    if _ROLE_MISSING.search(head):
-        return Kind.INVALID_AUTHORIZATION
+    if _RESOLVER_LATER in head:
+        # getaddrinfo's EAI_AGAIN: the resolver did not answer, which says
+        # nothing about the name (the same call may succeed once it does), as
+        # a bare socket.gaierror says too (see backends/network.py).  Whatever
+        # libpq or the driver wrote around it.
+        return Kind.CONNECTION_FAILURE
     # libpq's message first (a driver may put its own words around it:
-    # psycopg's "connection is bad: invalid sslmode value"), then the drivers'
-    # and pools' own phrases, then libpq's frame alone.
+    # psycopg's "connection is bad: invalid sslmode value"), then the server's
+    # start-up message, then the drivers' and pools' own phrases, then libpq's
+    # frame alone.
     specific, framing = _libpq(head)
     if specific is not None:
         return specific
+    # The server's own start-up message decides before the drivers' generic
+    # words around it ("connection failed").
+    server = _start_up_kind(head)
+    if server is not Kind.UNKNOWN:
+        return server
     lower = head.lower()
     for kind, phrases in _CLIENT_RULES:
         for phrase in phrases:
@@ -890,10 +979,13 @@ def _from_message(names: Names, diag: Diagnostics, kind: Kind) -> None:
     if lead is not None and lead.group("name").lower() not in _NOT_NAMES:
         raw = lead.group("name")
         if primary.startswith("column ") and "." in raw and lead.group("args") is None:
-            # "column t.x does not exist": the column x of table (or alias) t.
-            parts = raw.split(".")
-            names.resources.append(parts[-1])
-            names.resources.append(parts[-2])
+            # "column c.x does not exist": c is a table or an alias (PostgreSQL
+            # prints the one the statement used, without its schema).
+            column, table, schema = column_reference(raw.split("."))
+            names.resources.append(column)
+            if table is not None:
+                names.resources.append(table)
+                names.schema = names.schema or schema
         else:
             names.add(raw, described=True)
     for noun, raw in _quoted_names(primary):
@@ -944,6 +1036,21 @@ def extract_names(kind: Kind, diag: Diagnostics) -> Names:
     return names
 
 
+def _text_names(diag: Diagnostics) -> Names:
+    """
+    Names of a message without a SQLSTATE: only a foreign key's, whose direction its words say.
+
+    The server's 23503 text alone (psql's ``ERROR:  insert or update on table
+    ...``, a log line): the keyword fallback names the kind, and the table
+    on the other side of the key is read here, as for 23503.  Other texts
+    without a SQLSTATE (a refused connection) name nothing.
+    """
+    primary = diag.primary.removeprefix("ERROR:  ")
+    if _FK_CHILD.match(primary) is None and _FK_PARENT.match(primary) is None:
+        return Names()
+    return extract_names(Kind.FOREIGN_KEY_VIOLATION, diag._replace(primary=primary))
+
+
 # -- the mapper ------------------------------------------------------------------
 
 
@@ -971,6 +1078,10 @@ class PostgreSQLMapper(DatabaseErrorMapper):
             no kind fits, so the keyword fallback decides.
         """
         sqlstate = read_sqlstate(error)
+        if sqlstate is None and error.message.startswith(_HANDLE_CLOSED):
+            # A closed connection or cursor used again: the driver refused
+            # before anything was sent.
+            return _new(MappedError, (Kind.CONNECTION_LOST, *_CLOSED_TAIL))
         diag = read_diagnostics(error.exception, error.message, sqlstate)
         code = sqlstate
         refine: frozenset[Kind] | None = None
@@ -983,16 +1094,32 @@ class PostgreSQLMapper(DatabaseErrorMapper):
             kind = kind_for_sqlstate(code, error.message) if code else Kind.UNKNOWN
             if kind is Kind.UNKNOWN:
                 kind = client_kind(error.message)
-        names = extract_names(kind, diag) if kind is not Kind.UNKNOWN or code else Names()
-        return MappedError(
-            kind=kind,
-            code=code,
-            sqlstate=sqlstate,
-            affected_resources=unique(names.resources),
-            dependencies=unique(names.dependencies),
-            constraint=names.constraint,
-            schema=names.schema,
-            refine=refine,
+            if kind is Kind.CONNECTION_FAILURE and error.exception is not None:
+                # pg8000's "Can't create a connection to host ..." names no
+                # reason; the OS error it was raised from does.
+                from localdata_errors.backends.network import cause_kind  # noqa: PLC0415 - rare
+
+                kind = cause_kind(error.exception) or kind
+        names = extract_names(kind, diag) if kind is not Kind.UNKNOWN or code else _text_names(diag)
+        resources = names.resources
+        dependencies = names.dependencies
+        return _new(
+            MappedError,
+            (
+                kind,
+                code,
+                sqlstate,
+                unique(resources) if resources else (),
+                unique(dependencies) if dependencies else (),
+                names.constraint,
+                names.schema,
+                None,
+                None,
+                refine,
+                None,
+                None,
+                None,
+            ),
         )
 
     def declared_codes(self) -> Mapping[str, Kind]:

@@ -28,7 +28,7 @@ from localdata_errors.mapper import (
     MappedError,
     driver_attr,
 )
-from localdata_errors.names import unique, unqualify, unquote
+from localdata_errors.names import column_reference, split_qualified, unique, unqualify, unquote
 
 __all__ = ["RESULT_CODES", "SqliteMapper"]
 
@@ -249,7 +249,9 @@ def _no_such(m: re.Match[str]) -> _Extract:
     what = m.group("what")
     kind = _NO_SUCH_KIND[what]
     if what == "column":
-        return _one(kind, m.group("name"), schema_qualifier=False)
+        # "c.x": c is a table or an alias; "shop.t.x" names the schema's table t.
+        column, table, schema = column_reference(split_qualified(m.group("name").strip()))
+        return kind, unique([column, table]), (), None, schema
     return _one(kind, m.group("name"))
 
 
@@ -540,6 +542,9 @@ def parse_message(text: str) -> _Extract | None:
     return None
 
 
+# Records built on every call, positionally, without the named tuple's keyword handling.
+_new: Final = tuple.__new__
+
 # The drivers' own refusals on a closed handle (sqlite3, aiosqlite).
 _CLOSED: Final = (
     "Cannot operate on a closed database",
@@ -620,7 +625,11 @@ class SqliteMapper(DatabaseErrorMapper):
             return MappedError(
                 kind, None, None, (), (), None, None, None, None, None, RetrySafety.SAFE
             )
-        return MappedError(kind, code, None, resources, dependencies, constraint, schema)
+        return _new(
+            MappedError,
+            (kind, code, None, resources, dependencies, constraint, schema, None, None, None,
+             None, None, None),
+        )  # fmt: skip
 
     def declared_codes(self) -> Mapping[str, Kind]:
         """

@@ -56,6 +56,10 @@ def check(resp: StructuredErrorResponse, expected: Expected) -> None:
         assert name in resp.dependencies
     if expected.constraint is not None:
         assert resp.constraint == expected.constraint
+    for name in expected.absent:
+        assert name not in resp.affected_resources, resp.affected_resources
+    if expected.schema is not None:
+        assert resp.schema == expected.schema
 
 
 @pytest.mark.parametrize("case", SQL)

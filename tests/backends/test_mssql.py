@@ -62,6 +62,10 @@ def check(resp: StructuredErrorResponse, expected: Expected) -> None:
         assert name in resp.dependencies
     if expected.constraint is not None:
         assert resp.constraint == expected.constraint
+    for name in expected.absent:
+        assert name not in resp.affected_resources, resp.affected_resources
+    if expected.schema is not None:
+        assert resp.schema == expected.schema
 
 
 @pytest.mark.parametrize(("case", "driver", "build"), SERVER)
@@ -561,8 +565,10 @@ def test_pymssql_number_and_severity_that_raise_or_are_wrongly_typed() -> None:
         ("08001", Kind.CONNECTION_FAILURE),
         ("07002", Kind.INVALID_PARAMETER),
         ("22012", Kind.DIVISION_BY_ZERO),
+        ("23000", Kind.CHECK_VIOLATION),
         ("28000", Kind.INVALID_PASSWORD),
         ("40001", Kind.SERIALIZATION_FAILURE),
+        ("40003", Kind.STATEMENT_COMPLETION_UNKNOWN),
         ("42S02", Kind.UNDEFINED_TABLE),
         ("HYT00", Kind.STATEMENT_TIMEOUT),
     ],
@@ -582,6 +588,7 @@ def test_a_declared_sqlstate_given_as_code_is_a_sqlstate(code: str, kind: Kind) 
         (-2, Kind.STATEMENT_TIMEOUT),
         ("40613", Kind.ADMIN_SHUTDOWN),
         ("20009", Kind.CONNECTION_FAILURE),
+        ("50000", Kind.UNKNOWN),  # RAISERROR's number, though SQLSTATE-shaped
         (8001, Kind.UNKNOWN),  # an int is always a number, even one a SQLSTATE resembles
     ],
 )

@@ -4,9 +4,10 @@ Microsoft's mssql-python: its `Driver Error:` texts, read from the driver, and r
 The driver keeps the ODBC SQLSTATE out of its message and writes a text
 that stands for it; its `exceptions.sqlstate_to_exception` lists them all.
 Each text, shown as the driver shows it, must come back with that SQLSTATE
-and an answer fitting the SQLSTATE's class (ODBC 3.x: 08 connection, 28
-authorization, 42 syntax or access rule, HYT timeouts).  A bare 23000 has
-no kind of its own: the server's text decides which constraint.
+and an answer fitting the SQLSTATE's class (ODBC 3.x: 08 connection, 23
+integrity constraint, 28 authorization, 42 syntax or access rule, HYT
+timeouts).  A bare 23000 names no constraint: the server's text decides
+which, else it is a check violation.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 C = ErrorCategory
 BY_CLASS: dict[str, set[ErrorCategory]] = {
     "08": {C.CONNECTION_ERROR},
+    "23": {C.CONSTRAINT_ERROR},
     "28": {C.AUTH_ERROR},
     "42": {C.SYNTAX_ERROR, C.SCHEMA_ERROR, C.AUTH_ERROR},
     "HYT": {C.TRANSIENT_ERROR, C.CONNECTION_ERROR},

@@ -8,6 +8,7 @@ its error reference), classified as a caller with only the text would.
 from __future__ import annotations
 
 import importlib.util
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -280,6 +281,186 @@ def test_ambiguous_number_is_decided_by_the_message() -> None:
     )
     assert (mariadb.kind, mariadb.constraint) == (Kind.CHECK_VIOLATION, "chk")
     assert mysql.kind is Kind.CONNECTION_LOST
+
+
+# -- names that are names --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "code", "resources", "schema"),
+    [
+        # 'c.nme': c is a table or an alias; the text cannot say which.
+        ("Unknown column 'c.nme' in 'field list'", "1054", ("nme",), None),
+        ("Unknown column 'c.nme' in 'SELECT'", "1054", ("nme",), None),  # MariaDB 10.11
+        # A database's table: no alias has a database.
+        ("Unknown column 'shop.orders.nme' in 'field list'", "1054", ("nme", "orders"), "shop"),
+        ("Table 'shop.orders' doesn't exist", "1146", ("orders",), "shop"),
+        ("Unknown table 'shop.orders'", "1051", ("orders",), "shop"),
+    ],
+)
+def test_qualifiers_are_not_resources(
+    message: str, code: str, resources: tuple[str, ...], schema: str | None
+) -> None:
+    _, res, _, _, got_schema = _mysql(message, code)
+    assert (res, got_schema) == (resources, schema)
+
+
+@pytest.mark.parametrize(
+    ("message", "code", "resources", "constraint", "schema"),
+    [
+        # The server prints a quote inside a quoted name bare (MariaDB 10.11, observed):
+        # `no'such`, a key `k'ey` holding 'O''Brien', a column `zz'z`.
+        ("Table 'test.no'such' doesn't exist", "1146", ("no'such",), None, "test"),
+        ("Duplicate entry 'O'Brien' for key 'k'ey'", "1062", ("k'ey",), "k'ey", None),
+        ("Unknown column 'zz'z' in 'SELECT'", "1054", ("zz'z",), None, None),
+        # Copied out of a string literal, the quotes are backslash-escaped.
+        (
+            "Duplicate entry 'O\\'Brien' for key 'users.name'",
+            "1062",
+            ("users", "name"),
+            "name",
+            None,
+        ),
+        ("Table 'test.we\\'ird' doesn't exist", "1146", ("we'ird",), None, "test"),
+    ],
+)
+def test_quotes_inside_names_and_values(
+    message: str,
+    code: str,
+    resources: tuple[str, ...],
+    constraint: str | None,
+    schema: str | None,
+) -> None:
+    _, res, _, got_constraint, got_schema = _mysql(message, code)
+    assert (res, got_constraint, got_schema) == (resources, constraint, schema)
+
+
+def test_pymysql_text_with_both_quotes_is_unescaped() -> None:
+    # str() of pymysql's exception is its args' repr: a message holding both kinds
+    # of quote comes out with \' and \\ escapes.
+    pymysql = require_module("pymysql")
+    exc = pymysql.err.ProgrammingError(1146, "Table 'test.we\"i'rd' doesn't exist")
+    assert "\\'" in str(exc)
+    answer = classify_message(str(exc), "mysql")
+    assert (answer.database_error_code, answer.affected_resources, answer.schema) == (
+        "1146",
+        ("we\"i'rd",),
+        "test",
+    )
+    assert answer.message == "Table 'test.we\"i'rd' doesn't exist"
+
+
+@pytest.mark.parametrize(
+    ("message", "code", "resources", "constraint"),
+    [
+        # A mysql-connector text cut out of a repr keeps the repr's end.
+        ("1062 (23000): Duplicate entry '5' for key 'k'ey'\")", None, ("k'ey",), "k'ey"),
+        ("1146 (42S02): Table 'test.orders' doesn't exist\")", None, ("orders",), None),
+        # The C extension's exception, as a log line or a traceback's chain shows it.
+        (
+            "MySQLInterfaceError(\"Duplicate entry 'O'Brien' for key 'k'ey'\")",
+            "1062",
+            ("k'ey",),
+            "k'ey",
+        ),
+    ],
+)
+def test_a_stray_closing_parenthesis_is_not_part_of_a_name(
+    message: str, code: str | None, resources: tuple[str, ...], constraint: str | None
+) -> None:
+    answer = classify_message(message, "mysql", code=code)
+    assert (answer.affected_resources, answer.constraint) == (resources, constraint)
+    assert not answer.message.endswith('")')
+
+
+def test_a_message_that_opens_its_own_quote_keeps_its_end() -> None:
+    text = (
+        'Can\'t create table `test`.`x` (errno: 150 "Foreign key constraint is incorrectly formed")'
+    )
+    answer = classify_message("1005 (HY000): " + text, "mysql")
+    assert answer.message == text
+    assert (answer.affected_resources, answer.schema) == (("x",), "test")
+
+
+_CEXT_ERRORS = r"""
+import sys
+try:
+    # First of all: the wheel's own libssl and libcrypto, before Python's ssl or
+    # hashlib (which secrets imports) load the system's.
+    import _mysql_connector
+    import mysql.connector
+except ImportError:
+    sys.exit(3)
+import json, secrets
+host, port, user, password = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+db = "lde_cext_" + secrets.token_hex(4)
+conn = mysql.connector.connect(host=host, port=port, user=user, password=password, use_pure=False)
+conn.autocommit = True
+raw = conn._cmysql  # the C extension's own connection
+out = []
+try:
+    for sql in (
+        f"CREATE DATABASE {db}",
+        f"CREATE TABLE {db}.`we'ird` (id INT PRIMARY KEY, `na'me` VARCHAR(20),"
+        " UNIQUE KEY `k'ey` (`na'me`))",
+        f"INSERT INTO {db}.`we'ird` VALUES (1, 'O''Brien')",
+    ):
+        raw.query(sql.encode())
+    for sql in (
+        f"SELECT * FROM {db}.`no'such`",
+        f"INSERT INTO {db}.`we'ird` VALUES (2, 'O''Brien')",
+        f"SELECT c.nme FROM {db}.`we'ird` c",
+    ):
+        try:
+            raw.query(sql.encode())
+        except _mysql_connector.MySQLInterfaceError as exc:
+            out.append({"errno": exc.errno, "repr": repr(exc), "db": db})
+finally:
+    raw.query(f"DROP DATABASE IF EXISTS {db}".encode())
+    conn.close()
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.mysql
+def test_the_c_extensions_exception_text_through_its_repr(mysql_server: dict[str, object]) -> None:
+    # mysql-connector's C extension raises MySQLInterfaceError; its repr ends in '")'.
+    # Its module needs its wheel's own libssl, loaded before Python's: a process of its own.
+    require_module("mysql.connector")
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            _CEXT_ERRORS,
+            str(mysql_server["host"]),
+            str(mysql_server["port"]),
+            str(mysql_server["user"]),
+            str(mysql_server["password"]),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    if run.returncode == 3:
+        pytest.skip("mysql-connector's C extension cannot be imported here")
+    assert run.returncode == 0, run.stderr
+    missing, duplicate, aliased = json.loads(run.stdout)
+    assert missing["repr"].endswith("doesn't exist\")")
+    answer = classify_message(missing["repr"], "mysql", code=missing["errno"])
+    assert (answer.kind, answer.affected_resources, answer.schema) == (
+        Kind.UNDEFINED_TABLE,
+        ("no'such",),
+        missing["db"],
+    )
+    answer = classify_message(duplicate["repr"], "mysql", code=duplicate["errno"])
+    assert (answer.kind, answer.affected_resources, answer.constraint) == (
+        Kind.UNIQUE_VIOLATION,
+        ("k'ey",),
+        "k'ey",
+    )
+    answer = classify_message(aliased["repr"], "mysql", code=aliased["errno"])
+    assert (answer.kind, answer.affected_resources) == (Kind.UNDEFINED_COLUMN, ("nme",))
 
 
 # -- driver exceptions built by the drivers' own classes --------------------------------

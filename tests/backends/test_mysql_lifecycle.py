@@ -118,3 +118,76 @@ def test_a_session_past_wait_timeout(driver: str, mysql_server: dict[str, object
     assert answer.action is Action.RECONNECT
     with contextlib.suppress(Exception):  # closing what the server already dropped
         conn.close()
+
+
+def _with_read_timeout(driver: str, server: dict[str, object], seconds: int) -> Any:
+    module = require_module(driver)
+    if driver == "MySQLdb":
+        return module.connect(
+            host=server["host"], port=server["port"], user=server["user"],
+            passwd=server["password"], db=server["database"], read_timeout=seconds,
+        )  # fmt: skip
+    return module.connect(**server, read_timeout=seconds)
+
+
+@pytest.mark.parametrize("driver", DRIVERS)
+def test_a_client_read_timeout_mid_statement(driver: str, mysql_server: dict[str, object]) -> None:
+    # The driver gives up waiting for the answer and closes its connection; the
+    # statement went out and may have run: reconnect, and resend only what is
+    # idempotent.  (mysql-connector reports it under the server's 3024, the
+    # number of a statement the server stopped itself, with its own words.)
+    conn = _with_read_timeout(driver, mysql_server, 1)
+    try:
+        cursor = conn.cursor()
+        with pytest.raises(Exception) as caught:  # noqa: PT011 - each driver's own class
+            cursor.execute("SELECT SLEEP(5)")
+        answer = classify_error(caught.value)
+        assert answer.error_type is ErrorCategory.CONNECTION_ERROR, repr(caught.value)
+        assert answer.action is Action.RECONNECT, repr(caught.value)
+        assert answer.retry_safety is RetrySafety.IDEMPOTENT_ONLY, repr(caught.value)
+    finally:
+        with contextlib.suppress(Exception):  # closing what the driver already closed
+            conn.close()
+
+
+def test_the_servers_own_statement_timeout_keeps_its_number() -> None:
+    # MySQL's 3024 from the server (max_execution_time): the server stopped the
+    # statement and the session goes on.
+    answer = classify_message(
+        "Query execution was interrupted, maximum statement execution time exceeded",
+        "mysql",
+        code=3024,
+    )
+    assert (answer.kind.value, answer.database_error_code) == ("statement_timeout", "3024")
+
+
+@pytest.mark.parametrize("dialect", ["mysql+pymysql", "mysql+mysqlconnector", "mysql+mysqldb"])
+def test_a_client_read_timeout_through_sqlalchemy(
+    dialect: str, mysql_server: dict[str, object]
+) -> None:
+    sqlalchemy = require_module("sqlalchemy")
+    url = sqlalchemy.engine.URL.create(
+        dialect,
+        username=str(mysql_server["user"]),
+        password=str(mysql_server["password"]) or None,
+        host=str(mysql_server["host"]),
+        port=int(str(mysql_server["port"])),
+        database=str(mysql_server["database"]),
+    )
+    engine = sqlalchemy.create_engine(
+        url, connect_args={"read_timeout": 1}, poolclass=sqlalchemy.pool.NullPool
+    )
+    conn = engine.connect()
+    try:
+        with pytest.raises(sqlalchemy.exc.DBAPIError) as caught:
+            conn.execute(sqlalchemy.text("SELECT SLEEP(5)"))
+    finally:
+        # mysql-connector says it closed the connection but keeps the socket: the
+        # rollback on close waits for the same answer and times out again.
+        with contextlib.suppress(Exception):
+            conn.close()
+        engine.dispose()
+    answer = classify_error(caught.value)
+    assert answer.database == "mysql", repr(caught.value)
+    assert answer.error_type is ErrorCategory.CONNECTION_ERROR, repr(caught.value)
+    assert (answer.action, answer.retry_safety) == (Action.RECONNECT, RetrySafety.IDEMPOTENT_ONLY)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import socket
 from typing import Any
 
@@ -61,3 +62,34 @@ def test_refused_connect_is_safe_to_retry(pg_server: dict[str, object]) -> None:
     answer = classify_error(caught.value)
     assert answer.error_type is ErrorCategory.CONNECTION_ERROR
     assert answer.retry_safety is RetrySafety.SAFE
+
+
+def test_a_client_timeout_mid_statement_loses_the_connection(
+    pg_server: dict[str, object],
+) -> None:
+    # pg8000's own timeout: the socket times out under its file object, which
+    # refuses every later read, so the connection is gone (unlike asyncpg's,
+    # which cancels the statement and keeps it).  The statement went out.
+    native = require_module("pg8000.native")
+    conn = native.Connection(
+        user=pg_server["user"],
+        host=pg_server["host"],
+        port=pg_server["port"],
+        database=pg_server["dbname"],
+        timeout=1,
+    )
+    try:
+        with pytest.raises(TimeoutError) as caught:
+            conn.run("SELECT pg_sleep(3)")
+        answer = classify_error(caught.value)
+        assert (answer.backend, answer.kind) == ("postgresql", Kind.CONNECTION_LOST)
+        assert answer.action is Action.RECONNECT
+        assert answer.retry_safety is RetrySafety.IDEMPOTENT_ONLY
+        with pytest.raises(OSError, match="cannot read from timed out object") as again:
+            conn.run("SELECT 1")
+        answer = classify_error(again.value)
+        assert (answer.backend, answer.kind) == ("postgresql", Kind.CONNECTION_LOST)
+        assert answer.action is Action.RECONNECT
+    finally:
+        with contextlib.suppress(Exception):  # closing what already broke
+            conn.close()

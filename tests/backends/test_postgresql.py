@@ -9,22 +9,28 @@ drivers' real classes.  What needs a server lives in
 
 from __future__ import annotations
 
+import importlib.metadata
+import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from localdata_errors import (
     KIND_TABLE,
+    Action,
     ErrorCategory,
     ErrorMapperRegistry,
     Kind,
+    RetrySafety,
     StructuredErrorResponse,
     classify_error,
     classify_message,
 )
 from localdata_errors.backends import _postgresql_codes as codes
+from localdata_errors.backends import _postgresql_fatal as fatal_table
 from localdata_errors.backends.postgresql import (
     PostgreSQLMapper,
     condition_name,
@@ -32,6 +38,7 @@ from localdata_errors.backends.postgresql import (
 )
 from tests.conftest import IN_CI, require_module
 from tools import generate_postgresql_codes as generator
+from tools import generate_postgresql_fatal as fatal_generator
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -274,6 +281,22 @@ def test_declared_codes_are_classified_so() -> None:
         ("42883", "operator does not exist: integer = text", Kind.DATATYPE_MISMATCH, False),
         ("28P01", 'password authentication failed for user "app"', Kind.INVALID_PASSWORD, False),
         ("3D000", 'database "nope" does not exist', Kind.UNDEFINED_DATABASE, False),
+        # A database that takes no connection: ALLOW_CONNECTIONS false, or
+        # half-dropped.  asyncpg and pg8000 report the code with the text.
+        (
+            "55000",
+            'database "old" is not currently accepting connections',
+            Kind.INVALID_AUTHORIZATION,
+            False,
+        ),
+        ("55000", 'cannot connect to invalid database "old"', Kind.UNDEFINED_DATABASE, False),
+        ("55000", "object is not in the required state", Kind.UNKNOWN, False),
+        (
+            "0A000",
+            "unsupported frontend protocol 9.9: server supports 3.0 to 3.0",
+            Kind.CONNECTION_MISCONFIGURED,
+            False,
+        ),
     ],
 )
 def test_decisions(code: str, message: str, kind: Kind, retryable: bool) -> None:
@@ -334,6 +357,83 @@ def test_foreign_key_parent_names_the_child_as_dependency() -> None:
     assert "id" not in answer.affected_resources
 
 
+FK_CUSTOMERS = (
+    'insert or update on table "orders" violates foreign key constraint '
+    '"orders_customer_id_fkey"\nDETAIL:  Key (customer_id)=(9) is not present in table '
+    '"customers".'
+)
+FK_CUSTOMERS_PARENT = (
+    'update or delete on table "customers" violates foreign key constraint '
+    '"orders_customer_id_fkey" on table "orders"\nDETAIL:  Key (id)=(9) is still '
+    'referenced from table "orders".'
+)
+FK_COMPOSITE = (
+    'insert or update on table "lines" violates foreign key constraint "lines_order_fkey"\n'
+    'DETAIL:  Key (order_id, line_no)=(1, 2) is not present in table "order_lines".'
+)
+
+
+@pytest.mark.parametrize(
+    ("message", "resources", "dependencies"),
+    [
+        (FK_CUSTOMERS, ("orders", "orders_customer_id_fkey"), ("customers",)),
+        (FK_CUSTOMERS_PARENT, ("customers", "orders_customer_id_fkey"), ("orders",)),
+        # Without DETAIL, the primary message still says the child.
+        (
+            FK_CUSTOMERS_PARENT.partition("\n")[0],
+            ("customers", "orders_customer_id_fkey"),
+            ("orders",),
+        ),
+        (FK_COMPOSITE, ("lines", "lines_order_fkey"), ("order_lines",)),
+    ],
+)
+def test_foreign_key_from_text_alone(
+    message: str, resources: tuple[str, ...], dependencies: tuple[str, ...]
+) -> None:
+    answer = classify_message(message, "postgresql", code="23503")
+    assert (answer.affected_resources, answer.dependencies) == (resources, dependencies)
+
+
+@pytest.mark.parametrize(
+    ("message", "dependencies"),
+    [(FK_CUSTOMERS, ("customers",)), (FK_CUSTOMERS_PARENT, ("orders",))],
+)
+@pytest.mark.parametrize("frame", ["{}", "ERROR:  {}"])
+def test_foreign_key_from_text_without_its_sqlstate(
+    message: str, dependencies: tuple[str, ...], frame: str
+) -> None:
+    # psql's printout, a log line: the keywords name the kind, the words the direction.
+    answer = classify_message(frame.format(message), "postgresql")
+    assert answer.kind is Kind.FOREIGN_KEY_VIOLATION
+    assert answer.dependencies == dependencies
+    assert answer.constraint == "orders_customer_id_fkey"
+
+
+@pytest.mark.parametrize(
+    ("message", "code", "data"),
+    [
+        (FK_COMPOSITE, "23503", ("order_id", "line_no", "1", "2")),
+        (
+            'duplicate key value violates unique constraint "t_a_b_key"\n'
+            "DETAIL:  Key (a, b)=(1, 2) already exists.",
+            "23505",
+            ("a", "b", "1", "2"),
+        ),
+        (
+            'conflicting key value violates exclusion constraint "no_overlap"\nDETAIL:  Key '
+            '(room, during)=(1, ["2024-01-01 10:00:00","2024-01-01 13:00:00")) conflicts with '
+            'existing key (room, during)=(1, ["2024-01-01 10:00:00","2024-01-01 12:00:00")).',
+            "23P01",
+            ("room", "during"),
+        ),
+    ],
+)
+def test_key_columns_and_values_are_data(message: str, code: str, data: tuple[str, ...]) -> None:
+    answer = classify_message(message, "postgresql", code=code)
+    assert not set(answer.affected_resources) & set(data), answer.affected_resources
+    assert not set(answer.dependencies) & set(data), answer.dependencies
+
+
 def test_drop_names_every_dependent() -> None:
     answer = classify_message(DROP, "postgresql", code="2BP01")
     assert answer.affected_resources == ("customers",)
@@ -368,7 +468,10 @@ def test_drop_role_names_the_objects_it_owns() -> None:
         ("function foo(integer) does not exist", "42883", ("foo",), None),
         ("function lde.foo(integer, text) does not exist", "42883", ("foo",), "lde"),
         ('column "x" does not exist', "42703", ("x",), None),
-        ("column t.x does not exist", "42703", ("x", "t"), None),
+        # t is a table or an alias (PostgreSQL prints the one the statement used):
+        # the column alone is a name.
+        ("column t.x does not exist", "42703", ("x",), None),
+        ("column c.nme does not exist", "42703", ("nme",), None),
         ('column "Total" of relation "Orders" does not exist', "42703", ("Total", "Orders"), None),
         ('column reference "id" is ambiguous', "42702", ("id",), None),
         ('schema "archive" does not exist', "3F000", ("archive",), None),
@@ -472,6 +575,10 @@ def test_context_names_functions_and_relations() -> None:
             Kind.TOO_MANY_CONNECTIONS,
             "53300",
         ),
+        # The server's start-up message without libpq's FATAL (a pooler passes
+        # it on as its own error's text): its kind, but no code it may not have.
+        ('database "nope" does not exist', Kind.UNDEFINED_DATABASE, None),
+        ('role "ghost" is not permitted to log in', Kind.INVALID_AUTHORIZATION, None),
         (
             "QueuePool limit of size 5 overflow 10 reached, connection timed out, timeout 30.00",
             Kind.TOO_MANY_CONNECTIONS,
@@ -491,6 +598,209 @@ def test_client_errors_without_sqlstate(message: str, kind: Kind, code: str | No
     assert answer.kind is kind
     assert answer.database_error_code == code
     assert answer.sqlstate is None
+
+
+# -- the server's start-up FATAL messages ---------------------------------------------------
+
+# What a start-up refusal of each SQLSTATE class means to the caller, from the
+# class's name in errcodes.txt: (category, retryable, action).  08 connection
+# exception (nothing ran), 28 invalid authorization specification (the login
+# cannot succeed as asked), 3D invalid catalog name (no such database), 53
+# insufficient resources (slots: back off), 57 operator intervention (the
+# server's state, or it ended the session); 42 is the CONNECT privilege
+# (42501), 55 a database that refuses every connection, 0A a protocol the
+# server does not speak, 25 an idle transaction ended, F0/XX the server's
+# own configuration or fault.
+BY_CLASS: dict[str, tuple[ErrorCategory, bool, Action]] = {
+    "08": (ErrorCategory.CONNECTION_ERROR, True, Action.RECONNECT),
+    "28": (ErrorCategory.AUTH_ERROR, False, Action.STOP),
+    "3D": (ErrorCategory.SCHEMA_ERROR, False, Action.STOP),
+    "53": (ErrorCategory.RESOURCE_ERROR, True, Action.RETRY),
+    "57": (ErrorCategory.CONNECTION_ERROR, True, Action.RECONNECT),
+    "42": (ErrorCategory.AUTH_ERROR, False, Action.STOP),
+    "0A": (ErrorCategory.CONNECTION_ERROR, False, Action.STOP),
+    "25": (ErrorCategory.CONNECTION_ERROR, True, Action.RECONNECT),
+    "F0": (ErrorCategory.QUERY_EXECUTION, False, Action.STOP),
+    "XX": (ErrorCategory.QUERY_EXECUTION, False, Action.STOP),
+}
+# The database of a 55000 start-up refusal exists but takes no connection
+# (ALLOW_CONNECTIONS false), or is half-dropped: either way, stop.
+BY_CLASS["55"] = (ErrorCategory.AUTH_ERROR, False, Action.STOP)
+HALF_DROPPED = (ErrorCategory.SCHEMA_ERROR, False, Action.STOP)
+
+
+def _errcodes() -> dict[str, str]:
+    """Condition name -> SQLSTATE, read from errcodes.txt (not from the table under test)."""
+    path = generator.SOURCE
+    if not path.exists():
+        pytest.skip(f"{path} is not installed here")
+    return {c.name: c.sqlstate for c in generator.parse(path.read_text("utf-8"), str(path))}
+
+
+def _filled(msgid: str) -> str:
+    """The message as the server prints it: each placeholder given a value."""
+    return re.sub(r"%l{0,2}[sdu]", lambda m: "lde_x" if m.group().endswith("s") else "3", msgid)
+
+
+def _as_libpq_prints(text: str) -> list[str]:
+    """The server's FATAL as psycopg 3 and psycopg2 pass libpq's report on."""
+    tcp = 'connection to server at "127.0.0.1", port 5432 failed: FATAL:  '
+    unix = 'connection to server on socket "/run/postgresql/.s.PGSQL.5432" failed: FATAL:  '
+    return [
+        f"connection failed: {tcp}{text}",  # psycopg 3
+        f"{tcp}{text}\n",  # psycopg2
+        f"{unix}{text}\nDETAIL:  more",  # a Unix socket, with a DETAIL line
+        f"(psycopg.OperationalError) connection failed: {tcp}{text}\n"
+        "(Background on this error at: https://sqlalche.me/e/20/e3q8)",  # SQLAlchemy's text
+    ]
+
+
+FATAL_MESSAGES = fatal_table.MESSAGES
+
+
+def test_the_start_up_table_is_not_empty() -> None:
+    # The catalogue's start-up messages: every method's authentication
+    # failure, pg_hba.conf, roles, databases, slots, the server's state.
+    assert len(FATAL_MESSAGES) >= 45
+    conditions = {condition for _, _, condition, _ in FATAL_MESSAGES}
+    assert {
+        "invalid_authorization_specification",
+        "invalid_password",
+        "invalid_catalog_name",
+        "too_many_connections",
+        "cannot_connect_now",
+        "admin_shutdown",
+    } <= conditions
+
+
+@pytest.fixture
+def builtin_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """
+    The built-in backends without the installed plugins.
+
+    The PgBouncer pack (a refiner of `postgresql`) claims the one text PgBouncer
+    shares word for word with the server (`empty password returned by
+    client`): what is tested here is the server's table.
+    """
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda **_: [])
+    ErrorMapperRegistry.reset()
+
+
+@pytest.mark.usefixtures("builtin_only")
+@pytest.mark.parametrize(
+    ("msgid", "condition"),
+    [pytest.param(msgid, condition, id=msgid) for _, _, condition, msgid in FATAL_MESSAGES],
+)
+def test_every_start_up_fatal_gives_the_servers_code(msgid: str, condition: str) -> None:
+    sqlstate = _errcodes()[condition]
+    category, retryable, action = BY_CLASS[sqlstate[:2]]
+    if condition == "object_not_in_prerequisite_state" and "invalid database" in msgid:
+        category, retryable, action = HALF_DROPPED
+    for text in _as_libpq_prints(_filled(msgid)):
+        answer = classify_message(text, "postgresql")
+        got = (answer.kind, answer.database_error_code, answer.error_type, answer.action)
+        assert answer.database_error_code == sqlstate, (text, got)
+        assert answer.sqlstate is None, got  # the driver reported none
+        assert answer.error_type is category, (text, got)
+        assert answer.is_retryable is retryable, (text, got)
+        assert answer.action is action, (text, got)
+        assert answer.message == text.strip() or answer.message in text, got
+
+
+@pytest.mark.parametrize("module", ["psycopg", "psycopg2"])
+def test_start_up_fatals_through_the_drivers_classes(module: str) -> None:
+    driver = require_module(module)
+    text = 'connection to server at "127.0.0.1", port 5432 failed: FATAL:  '
+    cases = [
+        ('role "app" is not permitted to log in', Kind.INVALID_AUTHORIZATION, "28000"),
+        ('password authentication failed for user "app"', Kind.INVALID_PASSWORD, "28P01"),
+        ('database "nope" does not exist', Kind.UNDEFINED_DATABASE, "3D000"),
+        (
+            'no pg_hba.conf entry for host "10.1.2.3", user "app", database "app", SSL encryption',
+            Kind.INVALID_AUTHORIZATION,
+            "28000",
+        ),
+        (
+            'database "old" is not currently accepting connections',
+            Kind.INVALID_AUTHORIZATION,
+            "55000",
+        ),
+        ("the database system is not yet accepting connections", Kind.ADMIN_SHUTDOWN, "57P03"),
+    ]
+    for fatal, kind, code in cases:
+        answer = classify_error(driver.OperationalError(text + fatal))
+        assert (answer.backend, answer.kind, answer.database_error_code) == (
+            "postgresql",
+            kind,
+            code,
+        ), fatal
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # Not a start-up message of the server's catalogue.
+        'connection to server at "h", port 1 failed: FATAL:  something else entirely',
+        # The server's words, but not where libpq puts the FATAL's text.
+        'connection to server at "h", port 1 failed: FATAL:  x database "a" does not exist',
+        'FATAL:  role "' + "a" * 5000 + '" does not exist',
+        "FATAL:  " * 3000,
+    ],
+)
+def test_other_fatal_texts_give_no_code(message: str) -> None:
+    assert classify_message(message, "postgresql").database_error_code is None
+
+
+_CODES = {"invalid_password": "28P01", "invalid_catalog_name": "3D000"}
+_RULES = [(r"password authentication failed ", "auth.c"), (r"database ", "postinit.c")]
+_CONDITIONS = [
+    ("password authentication", "invalid_password"),
+    ("does not", "invalid_catalog_name"),
+]
+_GOOD = ['password authentication failed for user "%s"', 'database "%s" does not exist']
+
+
+def _select(msgids: list[str], **changes: object) -> list[fatal_generator.Entry]:
+    settings: dict[str, Any] = {"rules": _RULES, "not_sent": {}, "conditions": _CONDITIONS}
+    settings.update(changes)
+    return fatal_generator.select(msgids, _CODES, **settings)
+
+
+def test_the_generator_selects_and_codes() -> None:
+    entries = _select([*_GOOD, "unrelated message"])
+    assert [(e.msgid, e.sqlstate) for e in entries] == [(_GOOD[0], "28P01"), (_GOOD[1], "3D000")]
+    assert entries[1].pattern == 'database "[^\\n]{0,256}?" does not exist'
+    assert re.match(entries[1].pattern, 'database "my db" does not exist')
+    # A message left out on purpose is selected, then not written.
+    kept = _select(_GOOD, not_sent={_GOOD[1]: "why"}, conditions=_CONDITIONS[:1])
+    assert kept == entries[:1]
+
+
+@pytest.mark.parametrize(
+    ("msgids", "changes", "problem"),
+    [
+        (_GOOD, {"rules": [*_RULES, (r'database "', "again")]}, "selected twice"),
+        ([*_GOOD, 'database "%s" is gone'], {}, "no condition for the selected message"),
+        (
+            _GOOD,
+            {"conditions": [("does not", "no_such_condition"), *_CONDITIONS]},
+            "is not in errcodes.txt",
+        ),
+        (_GOOD, {"rules": [*_RULES, (r"sorry", "proc.c")]}, "selection rule matches nothing"),
+        (_GOOD, {"not_sent": {"gone": "why"}}, "NOT_SENT entry not in the catalogue"),
+        (
+            _GOOD,
+            {"conditions": [*_CONDITIONS, ("x y z", "internal_error")]},
+            "condition rule matches nothing",
+        ),
+        ([_GOOD[0], 'database "%s" does not exist\nline two'], {}, "several lines"),
+    ],
+)
+def test_the_generator_fails_on_what_it_cannot_decide(
+    msgids: list[str], changes: dict[str, object], problem: str
+) -> None:
+    with pytest.raises(fatal_generator.RuleError, match=problem):
+        _select(msgids, **changes)
 
 
 def test_driver_exception_classes_are_detected() -> None:
@@ -530,6 +840,36 @@ def test_driver_exception_classes_are_detected() -> None:
             kind,
             code,
         ), exc
+
+
+def test_a_connect_that_timed_out_is_a_connection_failure() -> None:
+    # The connection never came up, so nothing ran: safe to retry, after
+    # reconnecting.  Not a statement timeout.
+    psycopg = require_module("psycopg")
+    psycopg2 = require_module("psycopg2")
+    several = (
+        "connection timeout expired\nMultiple connection attempts failed. All failures were:\n"
+        "- host: 'db', port: '5432', hostaddr: '10.0.0.1': connection timeout expired\n"
+        "- host: 'db', port: '5432', hostaddr: '10.0.0.2': connection timeout expired"
+    )
+    for exc in (
+        psycopg.errors.ConnectionTimeout("connection timeout expired"),  # psycopg 3's own
+        psycopg.errors.ConnectionTimeout(several),
+        psycopg2.OperationalError(
+            'connection to server at "10.0.0.1", port 5432 failed: timeout expired\n'
+        ),  # libpq's
+    ):
+        answer = classify_error(exc)
+        assert answer.kind is Kind.CONNECTION_FAILURE, exc
+        assert answer.retry_safety is RetrySafety.SAFE, exc
+        assert answer.action is Action.RECONNECT, exc
+    # What still is a timeout of a statement, or of a pool.
+    canceled = psycopg.errors.lookup("57014")("canceling statement due to statement timeout")
+    assert classify_error(canceled).kind is Kind.STATEMENT_TIMEOUT
+    pool_timeout = require_module("psycopg_pool").PoolTimeout(
+        "couldn't get a connection after 1.00 sec"
+    )
+    assert classify_error(pool_timeout).kind is Kind.TOO_MANY_CONNECTIONS
 
 
 def test_sqlalchemy_pool_timeout_is_too_many_connections() -> None:

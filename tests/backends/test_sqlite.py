@@ -58,6 +58,10 @@ def check(resp: StructuredErrorResponse, expected: Expected) -> None:
         assert name in resp.dependencies
     if expected.constraint is not None:
         assert resp.constraint == expected.constraint
+    for name in expected.absent:
+        assert name not in resp.affected_resources, resp.affected_resources
+    if expected.schema is not None:
+        assert resp.schema == expected.schema
 
 
 @pytest.mark.parametrize(("case", "driver"), SQL)
@@ -436,3 +440,13 @@ def test_old_unique_messages_name_their_columns(text: str, names: tuple[str, ...
     answer = classify_message(text, "sqlite")
     assert answer.kind is Kind.UNIQUE_VIOLATION
     assert answer.affected_resources == names
+
+
+def test_old_unique_message_through_the_drivers_exception() -> None:
+    # SQLite before 3.8.2 raised it as the bare SQLITE_CONSTRAINT (19), no extended code.
+    exc = sqlite3.IntegrityError("columns a, b are not unique")
+    exc.sqlite_errorcode = 19  # type: ignore[attr-defined]
+    exc.sqlite_errorname = "SQLITE_CONSTRAINT"  # type: ignore[attr-defined]
+    answer = classify_error(exc)
+    assert (answer.kind, answer.database_error_code) == (Kind.UNIQUE_VIOLATION, "SQLITE_CONSTRAINT")
+    assert answer.affected_resources == ("a", "b")

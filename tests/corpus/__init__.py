@@ -31,6 +31,11 @@ class Expected:
     dependencies: tuple[str, ...] = ()
     #: The constraint name, where the error names one.
     constraint: str | None = None
+    #: The schema (MySQL: database) a qualified name carried (None: not checked).
+    schema: str | None = None
+    #: Names that must not appear in affected_resources: data (a key's values
+    #: and columns), an alias, a schema or database that only qualifies a name.
+    absent: tuple[str, ...] = ()
     #: Overrides the Kind table's retry decision for this case (rarely needed).
     retryable: bool | None = None
 
@@ -74,6 +79,8 @@ def score(case: CorpusCase, resp: StructuredErrorResponse) -> Score:
         all(n in resp.affected_resources for n in exp.resources)
         and all(d in resp.dependencies for d in exp.dependencies)
         and (exp.constraint is None or resp.constraint == exp.constraint)
+        and (exp.schema is None or resp.schema == exp.schema)
+        and not any(n in resp.affected_resources for n in exp.absent)
     )
     return Score(
         kind=resp.kind is exp.kind,

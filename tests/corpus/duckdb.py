@@ -74,9 +74,15 @@ def _e(
     *resources: str,
     deps: tuple[str, ...] = (),
     retryable: bool | None = None,
+    absent: tuple[str, ...] = (),
 ) -> Expected:
     return Expected(
-        kind=kind, code=code, resources=resources, dependencies=deps, retryable=retryable
+        kind=kind,
+        code=code,
+        resources=resources,
+        dependencies=deps,
+        retryable=retryable,
+        absent=absent,
     )
 
 
@@ -93,6 +99,7 @@ SQL_CASES: tuple[SqlCase, ...] = (
     SqlCase(
         "no-such-table-qualified", "SELECT * FROM main.orderz", _e(K.UNDEFINED_TABLE, CAT, "orderz")
     ),
+    # The missing schema is the object of the error: it is named.
     SqlCase("no-such-schema", "SELECT * FROM nosch.t", _e(K.UNDEFINED_SCHEMA, CAT, "nosch", "t")),
     SqlCase("no-such-view", "DROP VIEW v_nope", _e(K.UNDEFINED_TABLE, CAT, "v_nope")),
     SqlCase("no-such-index", "DROP INDEX ix_nope", _e(K.UNDEFINED_OBJECT, CAT, "ix_nope")),
@@ -107,12 +114,23 @@ SQL_CASES: tuple[SqlCase, ...] = (
     SqlCase(
         "no-such-column-qualified",
         "SELECT u.nope FROM users u",
-        _e(K.UNDEFINED_COLUMN, BIND, "nope"),
+        _e(K.UNDEFINED_COLUMN, BIND, "nope", absent=("u",)),  # u: an alias
+    ),
+    # 'Table "leads" does not have a column named "nope"': DuckDB drops the schema.
+    SqlCase(
+        "no-such-column-schema-qualified",
+        "SELECT sales.leads.nope FROM sales.leads",
+        _e(K.UNDEFINED_COLUMN, BIND, "nope", absent=("sales",)),
     ),
     SqlCase(
         "insert-unknown-column",
         "INSERT INTO a (zz) VALUES (1)",
         _e(K.UNDEFINED_COLUMN, BIND, "zz", "a"),
+    ),
+    SqlCase(
+        "insert-unknown-column-schema-qualified",
+        "INSERT INTO sales.leads (zz) VALUES (1)",
+        _e(K.UNDEFINED_COLUMN, BIND, "zz", "leads", absent=("sales",)),
     ),
     SqlCase("no-such-struct-key", "SELECT {'k': 1}.nokey", _e(K.UNDEFINED_COLUMN, BIND, "nokey")),
     SqlCase("wrong-argument-types", "SELECT abs(1, 2)", _e(K.UNDEFINED_FUNCTION, BIND, "abs")),
@@ -138,8 +156,11 @@ SQL_CASES: tuple[SqlCase, ...] = (
         "ALTER TABLE a ADD COLUMN k INTEGER PRIMARY KEY",
         _e(K.FEATURE_NOT_SUPPORTED, "ParserException"),
     ),
+    # 'Duplicate key "email: a@example.com" ...': the key's column and value are data.
     SqlCase(
-        "unique", "INSERT INTO users VALUES (3, 'a@example.com', 5)", _e(K.UNIQUE_VIOLATION, CONS)
+        "unique",
+        "INSERT INTO users VALUES (3, 'a@example.com', 5)",
+        _e(K.UNIQUE_VIOLATION, CONS, absent=("email", "a@example.com")),
     ),
     SqlCase(
         "primary-key",
@@ -159,12 +180,12 @@ SQL_CASES: tuple[SqlCase, ...] = (
     SqlCase(
         "foreign-key-insert",
         "INSERT INTO orders VALUES (2, 99, 1)",
-        _e(K.FOREIGN_KEY_VIOLATION, CONS),
+        _e(K.FOREIGN_KEY_VIOLATION, CONS, absent=("id", "99")),
     ),
     SqlCase(
         "foreign-key-delete-parent",
         "DELETE FROM users WHERE id = 1",
-        _e(K.FOREIGN_KEY_VIOLATION, CONS),
+        _e(K.FOREIGN_KEY_VIOLATION, CONS, absent=("id", "1")),
     ),
     SqlCase(
         "drop-referenced-table",

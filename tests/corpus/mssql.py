@@ -78,6 +78,10 @@ class ServerCase:
     retryable: bool | None = None
     #: The drivers that carry what the answer needs (pyodbc has no severity).
     drivers: tuple[str, ...] = ("pyodbc", "pymssql", "pytds")
+    #: The schema a qualified name carried (None: not checked).
+    schema: str | None = None
+    #: Names that must not be resources (an alias, a database or schema that places a name).
+    absent: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -93,6 +97,8 @@ class ServerCase:
             dependencies=self.dependencies,
             constraint=self.constraint,
             retryable=self.retryable,
+            schema=self.schema,
+            absent=self.absent,
         )
 
 
@@ -110,6 +116,8 @@ def S(
     label: str = "",
     retryable: bool | None = None,
     drivers: tuple[str, ...] = ("pyodbc", "pymssql", "pytds"),
+    schema: str | None = None,
+    absent: tuple[str, ...] = (),
 ) -> ServerCase:
     """Build one :class:`ServerCase` row."""
     return ServerCase(
@@ -126,6 +134,8 @@ def S(
         label,
         retryable,
         drivers,
+        schema,
+        absent,
     )
 
 
@@ -147,6 +157,15 @@ LOGIN_FAILED = (18456, "28000", "Login failed for user 'app'.")
 SERVER_CASES: tuple[ServerCase, ...] = (
     # -- malformed SQL
     S(102, "42000", "Incorrect syntax near 'FORM'.", K.SYNTAX_ERROR, severity=15),
+    S(170, "42000", "Line 1: Incorrect syntax near 'FORM'.", K.SYNTAX_ERROR, severity=15),
+    S(
+        544,
+        "23000",
+        "Cannot insert explicit value for identity column in table 'orders' when "
+        "IDENTITY_INSERT is set to OFF.",
+        K.SYNTAX_ERROR,
+        severity=16,
+    ),
     S(
         105,
         "42000",
@@ -244,7 +263,15 @@ SERVER_CASES: tuple[ServerCase, ...] = (
         "status",
     ),
     # -- missing objects
-    S(208, "42S02", "Invalid object name 'dbo.orders'.", K.UNDEFINED_TABLE, "orders"),
+    S(
+        208,
+        "42S02",
+        "Invalid object name 'dbo.orders'.",
+        K.UNDEFINED_TABLE,
+        "orders",
+        schema="dbo",
+        absent=("dbo",),
+    ),
     S(
         208,
         "42S02",
@@ -252,6 +279,8 @@ SERVER_CASES: tuple[ServerCase, ...] = (
         K.UNDEFINED_TABLE,
         "Orders",
         label="case-kept",
+        schema="Sales",
+        absent=("Sales",),
     ),
     S(
         1767,
@@ -277,6 +306,18 @@ SERVER_CASES: tuple[ServerCase, ...] = (
         'The multi-part identifier "o.customer_id" could not be bound.',
         K.UNDEFINED_COLUMN,
         "customer_id",
+        absent=("o",),  # an alias
+    ),
+    S(
+        4104,
+        "42000",
+        'The multi-part identifier "dbo.Orders.nme" could not be bound.',
+        K.UNDEFINED_COLUMN,
+        "nme",
+        "Orders",
+        schema="dbo",
+        absent=("dbo",),
+        label="schema-qualified",
     ),
     S(
         4924,
@@ -683,8 +724,9 @@ SERVER_CASES: tuple[ServerCase, ...] = (
         "'salesdb', schema 'dbo'.",
         K.INSUFFICIENT_PRIVILEGE,
         "orders",
-        "salesdb",
         severity=14,
+        schema="dbo",
+        absent=("salesdb", "dbo"),
     ),
     S(
         230,
@@ -695,6 +737,8 @@ SERVER_CASES: tuple[ServerCase, ...] = (
         "employees",
         "salary",
         severity=14,
+        schema="dbo",
+        absent=("hr", "dbo"),
     ),
     S(
         262,
@@ -716,8 +760,8 @@ SERVER_CASES: tuple[ServerCase, ...] = (
         "VIEW SERVER STATE permission was denied on object 'server', database 'master'.",
         K.INSUFFICIENT_PRIVILEGE,
         "server",
-        "master",
         severity=14,
+        absent=("master",),
     ),
     S(
         916,
@@ -1082,8 +1126,10 @@ SERVER_CASES: tuple[ServerCase, ...] = (
         "setting autogrowth on for existing files in the filegroup.",
         K.DISK_FULL,
         "orders",
-        "salesdb",
+        "PK_orders",
         severity=17,
+        schema="dbo",
+        absent=("salesdb", "PRIMARY", "dbo"),
     ),
     S(
         9002,
@@ -1689,6 +1735,13 @@ CLIENT_CASES: tuple[ClientCase, ...] = (
         E(K.UNDEFINED_TABLE, "42S02"),
     ),
     ClientCase(
+        # MySQL's ER_EMPTY_QUERY: 42000 names no condition, and neither do these words.
+        "odbc-mysql-42000-without-a-condition",
+        "pyodbc",
+        _other_odbc("42000", "[MySQL][ODBC 8.0(w) Driver][mysqld-8.0.36]Query was empty", 1065),
+        E(K.UNKNOWN, "42000"),
+    ),
+    ClientCase(
         "odbc-oracle-chain",
         "pyodbc",
         _other_odbc(
@@ -1853,7 +1906,7 @@ CLIENT_CASES: tuple[ClientCase, ...] = (
             "DB-Lib error message 20003, severity 6:\nAdaptive Server connection timed out "
             "(db.example)\n",
         ),
-        E(K.STATEMENT_TIMEOUT, "20003"),
+        E(K.CONNECTION_LOST, "20003"),
     ),
     ClientCase(
         "pymssql-query-timeout-20047",
@@ -1865,7 +1918,7 @@ CLIENT_CASES: tuple[ClientCase, ...] = (
             "DBPROCESS is dead or not enabled\n",
             connect=False,
         ),
-        E(K.STATEMENT_TIMEOUT, "20003"),
+        E(K.CONNECTION_LOST, "20003"),
     ),
     ClientCase(
         "pymssql-20047",
@@ -1963,43 +2016,162 @@ SHAPES: dict[str, Callable[[ServerCase], BaseException]] = {
 }
 
 
-# The ODBC driver's own records (native error 0) for each SQLSTATE the backend
-# reads, worded as the ODBC specification's SQLSTATE table words them.
+# The ODBC driver's own records (native error 0), one per SQLSTATE of ODBC 3.x's
+# list (appendix A of the ODBC Programmer's Reference, worded as it words them)
+# and the two real drivers report beside it.  Each expected kind is decided
+# here from the SQLSTATE's class and the text's meaning: `K.UNKNOWN` where the
+# SQLSTATE names no condition of its own and the message's words decide.
 ODBC_STATES: tuple[tuple[str, str, Kind], ...] = (
+    # 01: warnings, reported with a failure.
+    ("01000", "General warning", K.UNKNOWN),
+    ("01001", "Cursor operation conflict", K.UNKNOWN),
+    ("01002", "Disconnect error", K.CONNECTION_LOST),  # the connection is gone either way
+    ("01003", "NULL value eliminated in set function", K.UNKNOWN),
+    ("01004", "String data, right-truncated", K.STRING_DATA_RIGHT_TRUNCATION),
+    ("01006", "Privilege not revoked", K.INSUFFICIENT_PRIVILEGE),
+    ("01007", "Privilege not granted", K.INSUFFICIENT_PRIVILEGE),
+    ("01S00", "Invalid connection string attribute", K.CONNECTION_MISCONFIGURED),
+    ("01S01", "Error in row", K.UNKNOWN),
+    ("01S02", "Option value changed", K.UNKNOWN),
+    (
+        "01S06",
+        "Attempt to fetch before the result set returned the first rowset",
+        K.UNKNOWN,
+    ),
+    ("01S07", "Fractional truncation", K.UNKNOWN),
+    ("01S08", "Error saving File DSN", K.CONNECTION_MISCONFIGURED),
+    ("01S09", "Invalid keyword", K.CONNECTION_MISCONFIGURED),  # in the connection string
+    # 07: dynamic SQL error: the parameters the statement was given.
+    ("07001", "Wrong number of parameters", K.INVALID_PARAMETER),
     ("07002", "COUNT field incorrect", K.INVALID_PARAMETER),
+    # No result set to describe: the statement's state, not its arguments.
+    ("07005", "Prepared statement not a cursor-specification", K.INVALID_TRANSACTION_STATE),
+    ("07006", "Restricted data type attribute violation", K.DATATYPE_MISMATCH),
     ("07009", "Invalid descriptor index", K.INVALID_PARAMETER),
+    ("07S01", "Invalid use of default parameter", K.INVALID_PARAMETER),
+    # 08: the connection never came up (failure) or went away (lost).
     ("08001", "Client unable to establish connection", K.CONNECTION_FAILURE),
-    ("08002", "Connection name in use", K.CONNECTION_MISCONFIGURED),
+    ("08002", "Connection name in use", K.CONNECTION_MISCONFIGURED),  # already connected
     ("08003", "Connection not open", K.CONNECTION_LOST),
     ("08004", "Server rejected the connection", K.CONNECTION_FAILURE),
     ("08007", "Connection failure during transaction", K.CONNECTION_LOST),
     ("08S01", "Communication link failure", K.CONNECTION_LOST),
+    ("08S02", "Physical connection is not usable", K.CONNECTION_LOST),
     ("0A000", "Feature not supported", K.FEATURE_NOT_SUPPORTED),
-    ("22001", "String data, right truncated", K.STRING_DATA_RIGHT_TRUNCATION),
+    # 21: the statement's column lists disagree in length: fix its text.
+    ("21S01", "Insert value list does not match column list", K.SYNTAX_ERROR),
+    ("21S02", "Degree of derived table does not match column list", K.SYNTAX_ERROR),
+    # 22: the data.
+    ("22001", "String data, right-truncated", K.STRING_DATA_RIGHT_TRUNCATION),
+    ("22002", "Indicator variable required but not supplied", K.INVALID_PARAMETER),
     ("22003", "Numeric value out of range", K.NUMERIC_VALUE_OUT_OF_RANGE),
     ("22007", "Invalid datetime format", K.INVALID_DATETIME_FORMAT),
     ("22008", "Datetime field overflow", K.INVALID_DATETIME_FORMAT),
     ("22012", "Division by zero", K.DIVISION_BY_ZERO),
+    ("22015", "Interval field overflow", K.INVALID_DATETIME_FORMAT),
     ("22018", "Invalid character value for cast specification", K.INVALID_TEXT_REPRESENTATION),
+    ("22019", "Invalid escape character", K.INVALID_TEXT_REPRESENTATION),
+    ("22025", "Invalid escape sequence", K.INVALID_TEXT_REPRESENTATION),
+    ("22026", "String data, length mismatch", K.STRING_DATA_RIGHT_TRUNCATION),
+    # 23: some constraint; the message would say which.
+    ("23000", "Integrity constraint violation", K.CHECK_VIOLATION),
+    # 24, 25: a call the cursor's or the transaction's state does not allow.
+    ("24000", "Invalid cursor state", K.INVALID_TRANSACTION_STATE),
+    ("25000", "Invalid transaction state", K.INVALID_TRANSACTION_STATE),
+    ("25S01", "Transaction state", K.STATEMENT_COMPLETION_UNKNOWN),  # the outcome is unknown
+    ("25S02", "Transaction is still active", K.INVALID_TRANSACTION_STATE),
+    ("25S03", "Transaction is rolled back", K.TRANSACTION_ABORTED),
+    # 28: the user name or the password was refused.
     ("28000", "Invalid authorization specification", K.INVALID_PASSWORD),
+    # 34, 3C, 3D, 3F: names of cursors, catalogs and schemas.
+    ("34000", "Invalid cursor name", K.UNDEFINED_OBJECT),
+    ("3C000", "Duplicate cursor name", K.DUPLICATE_OBJECT),
+    ("3D000", "Invalid catalog name", K.UNDEFINED_DATABASE),
+    ("3F000", "Invalid schema name", K.UNDEFINED_SCHEMA),
+    # 40: the transaction was rolled back.
     ("40001", "Serialization failure", K.SERIALIZATION_FAILURE),
-    ("40003", "Statement completion unknown", K.CONNECTION_LOST),
+    ("40002", "Integrity constraint violation", K.CHECK_VIOLATION),  # found at COMMIT
+    ("40003", "Statement completion unknown", K.STATEMENT_COMPLETION_UNKNOWN),
+    # 42: the statement names something wrong, or may not do this.
+    # Either, so the message decides: these words say a syntax error.
+    ("42000", "Syntax error or access violation", K.SYNTAX_ERROR),
     ("42S01", "Base table or view already exists", K.DUPLICATE_TABLE),
     ("42S02", "Base table or view not found", K.UNDEFINED_TABLE),
     ("42S11", "Index already exists", K.DUPLICATE_OBJECT),
     ("42S12", "Index not found", K.UNDEFINED_OBJECT),
     ("42S21", "Column already exists", K.DUPLICATE_COLUMN),
     ("42S22", "Column not found", K.UNDEFINED_COLUMN),
+    ("44000", "WITH CHECK OPTION violation", K.CHECK_VIOLATION),
+    # HY: the ODBC call itself.  Most refuse an argument of the call.
+    ("HY000", "General error", K.UNKNOWN),
     ("HY001", "Memory allocation error", K.OUT_OF_MEMORY),
+    ("HY003", "Invalid application buffer type", K.INVALID_PARAMETER),
+    ("HY004", "Invalid SQL data type", K.DATATYPE_MISMATCH),
+    ("HY007", "Associated statement is not prepared", K.INVALID_TRANSACTION_STATE),
     ("HY008", "Operation canceled", K.QUERY_CANCELED),
+    ("HY009", "Invalid use of null pointer", K.INVALID_PARAMETER),
+    ("HY010", "Function sequence error", K.INVALID_TRANSACTION_STATE),  # calls out of order
+    ("HY011", "Attribute cannot be set now", K.INVALID_TRANSACTION_STATE),
+    ("HY012", "Invalid transaction operation code", K.INVALID_PARAMETER),
+    ("HY013", "Memory management error", K.OUT_OF_MEMORY),
+    ("HY014", "Limit on the number of handles exceeded", K.CONFIGURATION_LIMIT_EXCEEDED),
+    ("HY015", "No cursor name available", K.INVALID_TRANSACTION_STATE),  # no open cursor
+    ("HY016", "Cannot modify an implementation row descriptor", K.INVALID_PARAMETER),
+    (
+        "HY017",
+        "Invalid use of an automatically allocated descriptor handle",
+        K.INVALID_PARAMETER,
+    ),
+    ("HY018", "Server declined cancel request", K.UNKNOWN),  # the statement runs on
+    ("HY019", "Non-character and non-binary data sent in pieces", K.INVALID_PARAMETER),
+    ("HY020", "Attempt to concatenate a null value", K.INVALID_PARAMETER),
+    ("HY021", "Inconsistent descriptor information", K.INVALID_PARAMETER),
+    ("HY024", "Invalid attribute value", K.INVALID_PARAMETER),
+    ("HY090", "Invalid string or buffer length", K.INVALID_PARAMETER),
+    ("HY091", "Invalid descriptor field identifier", K.INVALID_PARAMETER),
+    ("HY092", "Invalid attribute/option identifier", K.INVALID_PARAMETER),
+    ("HY095", "Function type out of range", K.INVALID_PARAMETER),
+    ("HY096", "Invalid information type", K.INVALID_PARAMETER),
+    ("HY097", "Column type out of range", K.INVALID_PARAMETER),
+    ("HY098", "Scope type out of range", K.INVALID_PARAMETER),
+    ("HY099", "Nullable type out of range", K.INVALID_PARAMETER),
+    ("HY100", "Uniqueness option type out of range", K.INVALID_PARAMETER),
+    ("HY101", "Accuracy option type out of range", K.INVALID_PARAMETER),
+    ("HY103", "Invalid retrieval code", K.INVALID_PARAMETER),
+    ("HY104", "Invalid precision or scale value", K.INVALID_PARAMETER),
+    ("HY105", "Invalid parameter type", K.INVALID_PARAMETER),
+    ("HY106", "Fetch type out of range", K.INVALID_PARAMETER),
+    ("HY107", "Row value out of range", K.INVALID_PARAMETER),
+    ("HY109", "Invalid cursor position", K.INVALID_TRANSACTION_STATE),
+    ("HY110", "Invalid driver completion", K.CONNECTION_MISCONFIGURED),  # SQLDriverConnect
+    ("HY111", "Invalid bookmark value", K.INVALID_PARAMETER),
+    ("HYC00", "Optional feature not implemented", K.FEATURE_NOT_SUPPORTED),
     ("HYT00", "Timeout expired", K.STATEMENT_TIMEOUT),
     ("HYT01", "Connection timeout expired", K.CONNECTION_FAILURE),
+    # IM: the driver manager could not set the driver or the data source up.
+    ("IM001", "Driver does not support this function", K.FEATURE_NOT_SUPPORTED),
     (
         "IM002",
         "Data source name not found and no default driver specified",
         K.CONNECTION_MISCONFIGURED,
     ),
     ("IM003", "Specified driver could not be loaded", K.CONNECTION_MISCONFIGURED),
+    ("IM004", "Driver's SQLAllocHandle on SQL_HANDLE_ENV failed", K.CONNECTION_MISCONFIGURED),
+    ("IM005", "Driver's SQLAllocHandle on SQL_HANDLE_DBC failed", K.CONNECTION_MISCONFIGURED),
+    ("IM006", "Driver's SQLSetConnectAttr failed", K.CONNECTION_MISCONFIGURED),
+    (
+        "IM007",
+        "No data source or driver specified; dialog prohibited",
+        K.CONNECTION_MISCONFIGURED,
+    ),
+    ("IM008", "Dialog failed", K.CONNECTION_MISCONFIGURED),
+    ("IM009", "Unable to load translation DLL", K.CONNECTION_MISCONFIGURED),
+    ("IM010", "Data source name too long", K.CONNECTION_MISCONFIGURED),
+    ("IM011", "Driver name too long", K.CONNECTION_MISCONFIGURED),
+    ("IM012", "DRIVER keyword syntax error", K.CONNECTION_MISCONFIGURED),
+    ("IM013", "Trace file error", K.CONNECTION_MISCONFIGURED),
+    ("IM014", "Invalid name of File DSN", K.CONNECTION_MISCONFIGURED),
+    ("IM015", "Corrupt file data source", K.CONNECTION_MISCONFIGURED),
 )
 
 

@@ -304,10 +304,13 @@ _SCHEMA = (
     " CONSTRAINT chk_price CHECK (price >= 0))",
     "CREATE TABLE `Ünïcode Mixed` (`Straße` INT PRIMARY KEY)",
     "CREATE TABLE locks (id INT PRIMARY KEY, v INT)",
+    # Odd names: the server prints a quote inside a quoted name bare ('k'ey').
+    "CREATE TABLE `we'ird` (id INT PRIMARY KEY, `na'me` VARCHAR(20), UNIQUE KEY `k'ey` (`na'me`))",
     "INSERT INTO customers VALUES (1, 'a', 'a@x'), (2, 'b', 'b@x')",
     "INSERT INTO sales VALUES (1, 1)",
     "INSERT INTO `Ünïcode Mixed` VALUES (1)",
     "INSERT INTO locks VALUES (1, 0), (2, 0)",
+    "INSERT INTO `we'ird` VALUES (1, 'O''Brien')",
 )
 
 
@@ -446,18 +449,25 @@ def _locked(sql: str, *before: str) -> Run:
 
 
 def _wait_for_lock_wait(
-    env: Env, statement: str, errors: list[BaseException], limit: float = 10.0
+    env: Env, connection_id: int, statement: str, errors: list[BaseException], limit: float = 20.0
 ) -> None:
+    # The witness is the process list: the helper's connection running the
+    # statement that cannot finish while the session holds its row.
+    # (information_schema.INNODB_TRX was seen on MariaDB 10.11 to leave such a
+    # waiting transaction out at times.)
     monitor = DbapiSession("pymysql", env.login())
     try:
         deadline = time.monotonic() + limit
         while time.monotonic() < deadline:
-            waiting = monitor.execute(
-                "SELECT COUNT(*) FROM information_schema.INNODB_TRX"
-                " WHERE trx_state = 'LOCK WAIT' AND trx_query = %s",
-                (statement,),
+            if errors:
+                raise CaseDidNotFailError(
+                    f"{statement!r} failed before the deadlock: {errors[0]!r}"
+                )
+            running = monitor.execute(
+                "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = %s AND INFO = %s",
+                (connection_id, statement),
             )
-            if waiting[0][0] or errors:  # waiting, or already failed
+            if running[0][0]:
                 return
             time.sleep(0.01)
         raise CaseDidNotFailError(f"{statement!r} never waited for its lock")
@@ -477,6 +487,7 @@ def _deadlock(env: Env, driver: Driver) -> None:
     time.sleep(1.5)
     table = f"deadlock_{secrets.token_hex(4)}"
     helper = DbapiSession("pymysql", env.login())
+    helper_id = int(helper.value("SELECT CONNECTION_ID()"))
     helper.execute(f"CREATE TABLE {table} (id INT PRIMARY KEY, v INT)")
     helper.execute(f"INSERT INTO {table} VALUES " + ", ".join(f"({i}, 0)" for i in range(1, 23)))
     helper.conn.commit()
@@ -492,13 +503,16 @@ def _deadlock(env: Env, driver: Driver) -> None:
 
     waiter = threading.Thread(target=helper_waits)
     try:
-        helper.execute("SET SESSION innodb_lock_wait_timeout = 5")
+        # Long enough that the helper's wait cannot time out before the session
+        # closes the cycle, however slow the machine: a helper that gave up first
+        # would leave the session a plain lock wait (1205), not a deadlock.
+        helper.execute("SET SESSION innodb_lock_wait_timeout = 60")
         helper.execute("BEGIN")
         helper.execute(f"UPDATE {table} SET v = v + 1 WHERE id = 1 OR id > 2")
         session.execute("BEGIN")
         session.execute(f"UPDATE {table} SET v = v + 1 WHERE id = 2")
         waiter.start()
-        _wait_for_lock_wait(env, waits, helper_errors)
+        _wait_for_lock_wait(env, helper_id, waits, helper_errors)
         session.execute(f"UPDATE {table} SET v = v + 1 WHERE id = 1")
     finally:
         # Closing the session releases its locks, so the helper's statement ends.
@@ -536,6 +550,7 @@ def _e(
     *resources: str,
     deps: Sequence[str] = (),
     constraint: str | None = None,
+    absent: Sequence[str] = (),
 ) -> Expected:
     return Expected(
         kind=kind,
@@ -543,6 +558,7 @@ def _e(
         resources=tuple(resources),
         dependencies=tuple(deps),
         constraint=constraint,
+        absent=tuple(absent),
     )
 
 
@@ -574,10 +590,28 @@ SPECS: tuple[Spec, ...] = (
         _e(K.UNDEFINED_COLUMN, "1054", "nope"),
         _statement("SELECT nope FROM customers"),
     ),
+    # "Unknown column 'c.nope'": c is an alias, not a name.
     Spec(
         "undefined_column_qualified",
-        _e(K.UNDEFINED_COLUMN, "1054", "nope"),
+        _e(K.UNDEFINED_COLUMN, "1054", "nope", absent=["c", "c.nope"]),
         _statement("SELECT c.nope FROM customers c"),
+    ),
+    # "Unknown column 'lde_mysql_....customers.nope'": a database's table, not an alias.
+    Spec(
+        "undefined_column_database_qualified",
+        _e(K.UNDEFINED_COLUMN, "1054", "nope", "customers"),
+        _statement("SELECT `{db}`.customers.nope FROM customers"),
+    ),
+    # "Table 'lde_mysql_....no'such' doesn't exist": the quote inside is the name's.
+    Spec(
+        "undefined_table_quote_in_name",
+        _e(K.UNDEFINED_TABLE, "1146", "no'such"),
+        _statement("SELECT * FROM `no'such`"),
+    ),
+    Spec(
+        "undefined_column_quote_in_name",
+        _e(K.UNDEFINED_COLUMN, "1054", "zz'z"),
+        _statement("SELECT `zz'z` FROM customers"),
     ),
     Spec(
         "undefined_column_where_backticks",
@@ -682,8 +716,14 @@ SPECS: tuple[Spec, ...] = (
     ),
     Spec(
         "unique_violation_key",
-        _e(K.UNIQUE_VIOLATION, "1062", constraint="uq_email"),
+        _e(K.UNIQUE_VIOLATION, "1062", constraint="uq_email", absent=["a@x"]),
         _statement("INSERT INTO customers (id, name, email) VALUES (99, 'z', 'a@x')"),
+    ),
+    # "Duplicate entry 'O'Brien' for key 'k'ey'": the entry is data, the key a name.
+    Spec(
+        "unique_violation_quotes_in_value_and_key",
+        _e(K.UNIQUE_VIOLATION, "1062", "k'ey", constraint="k'ey", absent=["O'Brien", "O"]),
+        _statement("INSERT INTO `we'ird` VALUES (2, 'O''Brien')"),
     ),
     Spec(
         "unique_violation_unicode",

@@ -10,7 +10,14 @@ python-oracledb builds it: thin mode turns the server's error packet into
 then adds the ``Help:`` line, prefixes ``DPY-`` translations and picks the
 exception class (IntegrityError, OperationalError, ...).  ``DPY-`` errors come
 from ``errors._create_exception``.  The messages are Oracle's official texts
-(*Oracle Database Error Messages*), with their placeholders filled in.
+(*Oracle Database Error Messages*), with their placeholders filled in, and
+ODPI-C's messages as python-oracledb's thick implementation carries them.
+
+What each case must answer comes from the text, never from the backend's
+tables: beside each official ORA- / PLS- text the kind its documented meaning
+calls for (`OFFICIAL`), beside each python-oracledb error the kind its message
+calls for (`DPY_KINDS`), and for ODPI-C's messages the corpus's own reading
+of their words (`dpi_reading`).
 
 Errors the driver raises without a server are produced for real: a refused
 and a dropped connection on the loopback interface, a missing
@@ -22,248 +29,420 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import re
 import socket
 import tempfile
 import threading
 import warnings
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from localdata_errors import Kind
 from tests.corpus import CorpusCase, Expected
 
+K = Kind
+
 __all__ = [
     "DETAIL_CASES",
+    "DPI_CONNECTION_WORDS",
     "DPI_TEXTS",
     "DPY_ARGS",
+    "DPY_KINDS",
+    "OFFICIAL",
     "OFFICIAL_TEXTS",
     "RECOVERABLE_RETRYABLE",
+    "VENDOR_KINDS",
     "DetailCase",
     "collect",
+    "dpi_reading",
+    "dpi_thick",
+    "dpy",
     "real_cases",
     "table_cases",
+    "table_expected",
     "thick",
     "thin",
 ]
 
 # -- the official texts -----------------------------------------------------------------
 
-#: One official message per ORA- / PLS- code of the table, placeholders filled.
-OFFICIAL_TEXTS: dict[str, str] = {
-    "ORA-00001": "ORA-00001: unique constraint (HR.EMP_PK) violated",
-    "ORA-00018": "ORA-00018: maximum number of sessions exceeded",
-    "ORA-00020": "ORA-00020: maximum number of processes (300) exceeded",
-    "ORA-00022": "ORA-00022: invalid session ID; access denied",
-    "ORA-00028": "ORA-00028: your session has been killed",
-    "ORA-00031": "ORA-00031: session marked for kill",
-    "ORA-00051": "ORA-00051: timeout occurred while waiting for a resource",
-    "ORA-00054": "ORA-00054: resource busy and acquire with NOWAIT specified or timeout expired",
-    "ORA-00060": "ORA-00060: deadlock detected while waiting for resource",
-    "ORA-00257": "ORA-00257: Archiver error. Connect AS SYSDBA only until resolved.",
-    "ORA-00376": "ORA-00376: file 7 cannot be read at this time",
-    "ORA-00600": "ORA-00600: internal error code, arguments: [kdsgrp1], [], [], [], [], [], [], []",
-    "ORA-00603": "ORA-00603: ORACLE server session terminated by fatal error",
-    "ORA-00900": "ORA-00900: invalid SQL statement",
-    "ORA-00901": "ORA-00901: invalid CREATE command",
-    "ORA-00902": "ORA-00902: invalid datatype",
-    "ORA-00903": "ORA-00903: invalid table name",
-    "ORA-00904": 'ORA-00904: "FOO": invalid identifier',
-    "ORA-00905": "ORA-00905: missing keyword",
-    "ORA-00906": "ORA-00906: missing left parenthesis",
-    "ORA-00907": "ORA-00907: missing right parenthesis",
-    "ORA-00908": "ORA-00908: missing NULL keyword",
-    "ORA-00911": "ORA-00911: invalid character",
-    "ORA-00913": "ORA-00913: too many values",
-    "ORA-00917": "ORA-00917: missing comma",
-    "ORA-00918": "ORA-00918: column ambiguously defined",
-    "ORA-00920": "ORA-00920: invalid relational operator",
-    "ORA-00921": "ORA-00921: unexpected end of SQL command",
-    "ORA-00923": "ORA-00923: FROM keyword not found where expected",
-    "ORA-00924": "ORA-00924: missing BY keyword",
-    "ORA-00925": "ORA-00925: missing INTO keyword",
-    "ORA-00926": "ORA-00926: missing VALUES keyword",
-    "ORA-00928": "ORA-00928: missing SELECT keyword",
-    "ORA-00932": "ORA-00932: inconsistent datatypes: expected NUMBER got DATE",
-    "ORA-00933": "ORA-00933: SQL command not properly ended",
-    "ORA-00934": "ORA-00934: group function is not allowed here",
-    "ORA-00935": "ORA-00935: group function is nested too deeply",
-    "ORA-00936": "ORA-00936: missing expression",
-    "ORA-00937": "ORA-00937: not a single-group group function",
-    "ORA-00942": "ORA-00942: table or view does not exist",
-    "ORA-00947": "ORA-00947: not enough values",
-    "ORA-00955": "ORA-00955: name is already used by an existing object",
-    "ORA-00957": "ORA-00957: duplicate column name",
-    "ORA-00959": "ORA-00959: tablespace 'DATA2' does not exist",
-    "ORA-00979": "ORA-00979: not a GROUP BY expression",
-    "ORA-00984": "ORA-00984: column not allowed here",
-    "ORA-01000": "ORA-01000: maximum open cursors exceeded",
-    "ORA-01002": "ORA-01002: fetch out of sequence",
-    "ORA-01005": "ORA-01005: null password given; logon denied",
-    "ORA-01012": "ORA-01012: not logged on",
-    "ORA-01013": "ORA-01013: user requested cancel of current operation",
-    "ORA-01017": "ORA-01017: invalid username/password; logon denied",
-    "ORA-01031": "ORA-01031: insufficient privileges",
-    "ORA-01033": "ORA-01033: ORACLE initialization or shutdown in progress",
-    "ORA-01034": "ORA-01034: ORACLE not available",
-    "ORA-01040": "ORA-01040: invalid character in password; logon denied",
-    "ORA-01045": "ORA-01045: user APP lacks CREATE SESSION privilege; logon denied",
-    "ORA-01089": "ORA-01089: immediate shutdown or close in progress - no operations are permitted",
-    "ORA-01090": "ORA-01090: shutdown in progress - connection is not permitted",
-    "ORA-01092": "ORA-01092: ORACLE instance terminated. Disconnection forced",
-    "ORA-01109": "ORA-01109: database not open",
-    "ORA-01115": "ORA-01115: IO error reading block from file 4 (block # 1234)",
-    "ORA-01157": "ORA-01157: cannot identify/lock data file 4 - see DBWR trace file",
-    "ORA-01400": 'ORA-01400: cannot insert NULL into ("HR"."EMP"."NAME")',
-    "ORA-01401": "ORA-01401: inserted value too large for column",
-    "ORA-01403": "ORA-01403: no data found",
-    "ORA-01407": 'ORA-01407: cannot update ("HR"."EMP"."NAME") to NULL',
-    "ORA-01408": "ORA-01408: such column list already indexed",
-    "ORA-01410": "ORA-01410: invalid ROWID",
-    "ORA-01418": "ORA-01418: specified index does not exist",
-    "ORA-01422": "ORA-01422: exact fetch returns more than requested number of rows",
-    "ORA-01427": "ORA-01427: single-row subquery returns more than one row",
-    "ORA-01430": "ORA-01430: column being added already exists in table",
-    "ORA-01438": "ORA-01438: value larger than specified precision allowed for this column",
-    "ORA-01452": "ORA-01452: cannot CREATE UNIQUE INDEX; duplicate keys found",
-    "ORA-01456": "ORA-01456: may not perform insert/delete/update operation inside a READ "
-    "ONLY transaction",
-    "ORA-01476": "ORA-01476: divisor is equal to zero",
-    "ORA-01489": "ORA-01489: result of string concatenation is too long",
-    "ORA-01536": "ORA-01536: space quota exceeded for tablespace 'USERS'",
-    "ORA-01555": "ORA-01555: snapshot too old: rollback segment number 9 with name "
-    '"_SYSSMU9_1650573970$" too small',
-    "ORA-01578": "ORA-01578: ORACLE data block corrupted (file # 4, block # 1234)",
-    "ORA-01652": "ORA-01652: unable to extend temp segment by 128 in tablespace TEMP",
-    "ORA-01653": "ORA-01653: unable to extend table HR.EMP by 128 in tablespace USERS",
-    "ORA-01654": "ORA-01654: unable to extend index HR.EMP_NAME_IX by 128 in tablespace USERS",
-    "ORA-01658": "ORA-01658: unable to create INITIAL extent for segment in tablespace USERS",
-    "ORA-01688": "ORA-01688: unable to extend table SH.SALES partition SALES_Q1 by 1024 in "
-    "tablespace USERS",
-    "ORA-01691": "ORA-01691: unable to extend lob segment HR.SYS_LOB0000073467C00002$$ by "
-    "128 in tablespace USERS",
-    "ORA-01722": "ORA-01722: invalid number",
-    "ORA-01740": "ORA-01740: missing double quote in identifier",
-    "ORA-01741": "ORA-01741: illegal zero-length identifier",
-    "ORA-01747": "ORA-01747: invalid user.table.column, table.column, or column specification",
-    "ORA-01756": "ORA-01756: quoted string not properly terminated",
-    "ORA-01758": "ORA-01758: table must be empty to add mandatory (NOT NULL) column",
-    "ORA-01760": "ORA-01760: illegal argument for function",
-    "ORA-01789": "ORA-01789: query block has incorrect number of result columns",
-    "ORA-01790": "ORA-01790: expression must have same datatype as corresponding expression",
-    "ORA-01830": "ORA-01830: date format picture ends before converting entire input string",
-    "ORA-01839": "ORA-01839: date not valid for month specified",
-    "ORA-01840": "ORA-01840: input value not long enough for date format",
-    "ORA-01841": "ORA-01841: (full) year must be between -4713 and +9999, and not be 0",
-    "ORA-01843": "ORA-01843: not a valid month",
-    "ORA-01847": "ORA-01847: day of month must be between 1 and last day of month",
-    "ORA-01858": "ORA-01858: a non-numeric character was found where a numeric was expected",
-    "ORA-01861": "ORA-01861: literal does not match format string",
-    "ORA-01918": "ORA-01918: user 'APP' does not exist",
-    "ORA-01919": "ORA-01919: role 'REPORTING' does not exist",
-    "ORA-01920": "ORA-01920: user name 'APP' conflicts with another user or role name",
-    "ORA-01921": "ORA-01921: role name 'REPORTING' conflicts with another user or role name",
-    "ORA-01950": "ORA-01950: no privileges on tablespace 'USERS'",
-    "ORA-02000": "ORA-02000: missing ALWAYS keyword",
-    "ORA-02049": "ORA-02049: timeout: distributed transaction waiting for lock",
-    "ORA-02091": "ORA-02091: transaction rolled back",
-    "ORA-02149": "ORA-02149: Specified partition does not exist",
-    "ORA-02260": "ORA-02260: table can have only one primary key",
-    "ORA-02261": "ORA-02261: such unique or primary key already exists in the table",
-    "ORA-02264": "ORA-02264: name already used by an existing constraint",
-    "ORA-02266": "ORA-02266: unique/primary keys in table referenced by enabled foreign keys",
-    "ORA-02270": "ORA-02270: no matching unique or primary key for this column-list",
-    "ORA-02275": "ORA-02275: such a referential constraint already exists in the table",
-    "ORA-02289": "ORA-02289: sequence does not exist",
-    "ORA-02290": "ORA-02290: check constraint (HR.EMP_SALARY_CK) violated",
-    "ORA-02291": "ORA-02291: integrity constraint (SCOTT.FK_EMP_DEPT) violated - parent key "
-    "not found",
-    "ORA-02292": "ORA-02292: integrity constraint (SCOTT.FK_EMP_DEPT) violated - child record "
-    "found",
-    "ORA-02293": "ORA-02293: cannot validate (HR.EMP_SALARY_CK) - check constraint violated",
-    "ORA-02298": "ORA-02298: cannot validate (SCOTT.FK_EMP_DEPT) - parent keys not found",
-    "ORA-02299": "ORA-02299: cannot validate (HR.EMP_EMAIL_UK) - duplicate keys found",
-    "ORA-02303": "ORA-02303: cannot drop or replace a type with type or table dependents",
-    "ORA-02396": "ORA-02396: exceeded maximum idle time, please connect again",
-    "ORA-02429": "ORA-02429: cannot drop index used for enforcement of unique/primary key",
-    "ORA-02443": "ORA-02443: Cannot drop constraint  - nonexistent constraint",
-    "ORA-02449": "ORA-02449: unique/primary keys in table referenced by foreign keys",
-    "ORA-03106": "ORA-03106: fatal two-task communication protocol error",
-    "ORA-03113": "ORA-03113: end-of-file on communication channel",
-    "ORA-03114": "ORA-03114: not connected to ORACLE",
-    "ORA-03135": "ORA-03135: connection lost contact",
-    "ORA-04020": "ORA-04020: deadlock detected while trying to lock object HR.EMP_PKG",
-    "ORA-04021": "ORA-04021: timeout occurred while waiting to lock object HR.EMP_PKG",
-    "ORA-04030": "ORA-04030: out of process memory when trying to allocate 16328 bytes "
-    "(koh-kghu sessi,pmucalm coll)",
-    "ORA-04031": 'ORA-04031: unable to allocate 4160 bytes of shared memory ("shared pool",'
-    '"select name from obj$...","sga heap(1,0)","kglsim object batch")',
-    "ORA-04036": "ORA-04036: PGA memory used by the instance exceeds PGA_AGGREGATE_LIMIT",
-    "ORA-04043": "ORA-04043: object EMP_ARCHIVE does not exist",
-    "ORA-04061": 'ORA-04061: existing state of package body "HR.EMP_PKG" has been invalidated',
-    "ORA-04063": 'ORA-04063: view "HR.EMP_V" has errors',
-    "ORA-04065": 'ORA-04065: not executed, altered or dropped package body "HR.EMP_PKG"',
-    "ORA-04068": "ORA-04068: existing state of packages has been discarded",
-    "ORA-04080": "ORA-04080: trigger 'EMP_BIU' does not exist",
-    "ORA-04081": "ORA-04081: trigger 'EMP_BIU' already exists",
-    "ORA-04091": "ORA-04091: table HR.EMP is mutating, trigger/function may not see it",
-    "ORA-04098": "ORA-04098: trigger 'HR.EMP_BIU' is invalid and failed re-validation",
-    "ORA-06502": "ORA-06502: PL/SQL: numeric or value error",
-    "ORA-06508": 'ORA-06508: PL/SQL: could not find program unit being called: "HR.EMP_PKG"',
-    "ORA-06550": "ORA-06550: line 1, column 7:\nPL/SQL: Statement ignored",
-    "ORA-06576": "ORA-06576: not a valid function or procedure name",
-    "ORA-08102": "ORA-08102: index key not found, obj# 73468, file 4, block 1234 (2)",
-    "ORA-08177": "ORA-08177: can't serialize access for this transaction",
-    "ORA-12154": "ORA-12154: TNS:could not resolve the connect identifier specified",
-    "ORA-12170": "ORA-12170: TNS:Connect timeout occurred",
-    "ORA-12504": "ORA-12504: TNS:listener was not given the SERVICE_NAME in CONNECT_DATA",
-    "ORA-12505": "ORA-12505: TNS:listener does not currently know of SID given in connect "
-    "descriptor",
-    "ORA-12514": "ORA-12514: TNS:listener does not currently know of service requested in "
-    "connect descriptor",
-    "ORA-12516": "ORA-12516: TNS:listener could not find available handler with matching "
-    "protocol stack",
-    "ORA-12518": "ORA-12518: TNS:listener could not hand off client connection",
-    "ORA-12519": "ORA-12519: TNS:no appropriate service handler found",
-    "ORA-12520": "ORA-12520: TNS:listener could not find available handler for requested "
-    "type of server",
-    "ORA-12521": "ORA-12521: TNS:listener does not currently know of instance requested in "
-    "connect descriptor",
-    "ORA-12526": "ORA-12526: TNS:listener: all appropriate instances are in restricted mode",
-    "ORA-12527": "ORA-12527: TNS:listener: all instances are in restricted mode or blocking "
-    "new connections",
-    "ORA-12528": "ORA-12528: TNS:listener: all appropriate instances are blocking new connections",
-    "ORA-12535": "ORA-12535: TNS:operation timed out",
-    "ORA-12537": "ORA-12537: TNS:connection closed",
-    "ORA-12541": "ORA-12541: TNS:no listener",
-    "ORA-12543": "ORA-12543: TNS:destination host unreachable",
-    "ORA-12545": "ORA-12545: Connect failed because target host or object does not exist",
-    "ORA-12547": "ORA-12547: TNS:lost contact",
-    "ORA-12560": "ORA-12560: TNS:protocol adapter error",
-    "ORA-12570": "ORA-12570: TNS:packet reader failure",
-    "ORA-12571": "ORA-12571: TNS:packet writer failure",
-    "ORA-12638": "ORA-12638: Credential retrieval failed",
-    "ORA-12899": 'ORA-12899: value too large for column "HR"."EMP"."NAME" (actual: 30, '
-    "maximum: 20)",
-    "ORA-14400": "ORA-14400: inserted partition key does not map to any partition",
-    "ORA-24247": "ORA-24247: network access denied by access control list (ACL)",
-    "ORA-25408": "ORA-25408: can not safely replay call",
-    "ORA-28000": "ORA-28000: the account is locked",
-    "ORA-28001": "ORA-28001: the password has expired",
-    "ORA-28009": "ORA-28009: connection as SYS should be as SYSDBA or SYSOPER",
-    "ORA-28040": "ORA-28040: No matching authentication protocol",
-    "ORA-30006": "ORA-30006: resource busy; acquire with WAIT timeout expired",
-    "ORA-30036": "ORA-30036: unable to extend segment by 8 in undo tablespace 'UNDOTBS1'",
-    # PL/SQL compilation errors arrive inside ORA-06550 (see pls_stack)
-    "PLS-00103": 'PLS-00103: Encountered the symbol "END" when expecting one of the following:',
-    "PLS-00201": "PLS-00201: identifier 'EMP_PKG' must be declared",
-    "PLS-00302": "PLS-00302: component 'RAISE_SALARY' must be declared",
-    "PLS-00306": "PLS-00306: wrong number or types of arguments in call to 'RAISE_SALARY'",
-    "PLS-00382": "PLS-00382: expression is of wrong type",
-    "PLS-00904": "PLS-00904: insufficient privilege to access object HR.EMP_PKG",
-    "PLS-00905": "PLS-00905: object HR.EMP_PKG is invalid",
-}
+#: One official message per ORA- / PLS- code of the backend, placeholders filled,
+#: and the kind its meaning in *Oracle Database Error Messages* calls for.  The
+#: kinds are written here, from the text and Oracle's documented cause and
+#: action, never read from the table under test; where no kind says exactly
+#: what the message does, the comment gives the choice and its reason.
+OFFICIAL: tuple[tuple[str, Kind], ...] = (
+    ("ORA-00001: unique constraint (HR.EMP_PK) violated", K.UNIQUE_VIOLATION),
+    ("ORA-00018: maximum number of sessions exceeded", K.TOO_MANY_CONNECTIONS),
+    ("ORA-00020: maximum number of processes (300) exceeded", K.TOO_MANY_CONNECTIONS),
+    # The session is gone (python-oracledb and ODPI-C treat the session as dead).
+    ("ORA-00022: invalid session ID; access denied", K.CONNECTION_LOST),
+    # Killed by an administrator: PostgreSQL's admin_shutdown (57P01).
+    ("ORA-00028: your session has been killed", K.ADMIN_SHUTDOWN),
+    ("ORA-00031: session marked for kill", K.ADMIN_SHUTDOWN),
+    ("ORA-00051: timeout occurred while waiting for a resource", K.LOCK_NOT_AVAILABLE),
+    (
+        "ORA-00054: resource busy and acquire with NOWAIT specified or timeout expired",
+        K.LOCK_NOT_AVAILABLE,
+    ),
+    ("ORA-00060: deadlock detected while waiting for resource", K.DEADLOCK_DETECTED),
+    ("ORA-00257: Archiver error. Connect AS SYSDBA only until resolved.", K.DISK_FULL),
+    ("ORA-00376: file 7 cannot be read at this time", K.IO_ERROR),
+    # python-oracledb closes the session on it and marks it recoverable
+    # (RECOVERABLE_RETRYABLE).
+    (
+        "ORA-00600: internal error code, arguments: [kdsgrp1], [], [], [], [], [], [], []",
+        K.INTERNAL_ERROR,
+    ),
+    ("ORA-00603: ORACLE server session terminated by fatal error", K.CONNECTION_LOST),
+    ("ORA-00900: invalid SQL statement", K.SYNTAX_ERROR),
+    ("ORA-00901: invalid CREATE command", K.SYNTAX_ERROR),
+    ("ORA-00902: invalid datatype", K.SYNTAX_ERROR),
+    ("ORA-00903: invalid table name", K.SYNTAX_ERROR),
+    ('ORA-00904: "FOO": invalid identifier', K.UNDEFINED_COLUMN),
+    ("ORA-00905: missing keyword", K.SYNTAX_ERROR),
+    ("ORA-00906: missing left parenthesis", K.SYNTAX_ERROR),
+    ("ORA-00907: missing right parenthesis", K.SYNTAX_ERROR),
+    ("ORA-00908: missing NULL keyword", K.SYNTAX_ERROR),
+    ("ORA-00911: invalid character", K.SYNTAX_ERROR),
+    # Too many or too few values for the column list: malformed SQL, as
+    # PostgreSQL's 42601 says of the same INSERT.
+    ("ORA-00913: too many values", K.SYNTAX_ERROR),
+    ("ORA-00917: missing comma", K.SYNTAX_ERROR),
+    ("ORA-00918: column ambiguously defined", K.AMBIGUOUS_COLUMN),
+    ("ORA-00920: invalid relational operator", K.SYNTAX_ERROR),
+    ("ORA-00921: unexpected end of SQL command", K.SYNTAX_ERROR),
+    ("ORA-00923: FROM keyword not found where expected", K.SYNTAX_ERROR),
+    ("ORA-00924: missing BY keyword", K.SYNTAX_ERROR),
+    ("ORA-00925: missing INTO keyword", K.SYNTAX_ERROR),
+    ("ORA-00926: missing VALUES keyword", K.SYNTAX_ERROR),
+    ("ORA-00928: missing SELECT keyword", K.SYNTAX_ERROR),
+    ("ORA-00932: inconsistent datatypes: expected NUMBER got DATE", K.DATATYPE_MISMATCH),
+    ("ORA-00933: SQL command not properly ended", K.SYNTAX_ERROR),
+    ("ORA-00934: group function is not allowed here", K.GROUPING_ERROR),
+    ("ORA-00935: group function is nested too deeply", K.GROUPING_ERROR),
+    ("ORA-00936: missing expression", K.SYNTAX_ERROR),
+    ("ORA-00937: not a single-group group function", K.GROUPING_ERROR),
+    ("ORA-00942: table or view does not exist", K.UNDEFINED_TABLE),
+    ("ORA-00947: not enough values", K.SYNTAX_ERROR),
+    ("ORA-00955: name is already used by an existing object", K.DUPLICATE_OBJECT),
+    ("ORA-00957: duplicate column name", K.DUPLICATE_COLUMN),
+    ("ORA-00959: tablespace 'DATA2' does not exist", K.UNDEFINED_OBJECT),
+    ("ORA-00979: not a GROUP BY expression", K.GROUPING_ERROR),
+    ("ORA-00984: column not allowed here", K.SYNTAX_ERROR),
+    ("ORA-01000: maximum open cursors exceeded", K.CONFIGURATION_LIMIT_EXCEEDED),
+    # "Fetch out of sequence" is an invalid cursor state, which no kind names;
+    # the fix is to restructure the fetch loop (no COMMIT while fetching FOR
+    # UPDATE), which feature_not_supported's advice covers.
+    ("ORA-01002: fetch out of sequence", K.FEATURE_NOT_SUPPORTED),
+    ("ORA-01005: null password given; logon denied", K.INVALID_PASSWORD),
+    ("ORA-01012: not logged on", K.CONNECTION_LOST),
+    # A cancel (Connection.cancel(), ALTER SYSTEM CANCEL SQL): PostgreSQL's
+    # query_canceled (57014).  python-oracledb's own call timeout is DPY-4024 /
+    # DPI-1067.
+    ("ORA-01013: user requested cancel of current operation", K.QUERY_CANCELED),
+    ("ORA-01017: invalid username/password; logon denied", K.INVALID_PASSWORD),
+    ("ORA-01031: insufficient privileges", K.INSUFFICIENT_PRIVILEGE),
+    ("ORA-01033: ORACLE initialization or shutdown in progress", K.ADMIN_SHUTDOWN),
+    ("ORA-01034: ORACLE not available", K.ADMIN_SHUTDOWN),
+    ("ORA-01040: invalid character in password; logon denied", K.INVALID_PASSWORD),
+    ("ORA-01045: user APP lacks CREATE SESSION privilege; logon denied", K.INVALID_AUTHORIZATION),
+    (
+        "ORA-01089: immediate shutdown or close in progress - no operations are permitted",
+        K.ADMIN_SHUTDOWN,
+    ),
+    ("ORA-01090: shutdown in progress - connection is not permitted", K.ADMIN_SHUTDOWN),
+    ("ORA-01092: ORACLE instance terminated. Disconnection forced", K.ADMIN_SHUTDOWN),
+    ("ORA-01109: database not open", K.ADMIN_SHUTDOWN),
+    ("ORA-01115: IO error reading block from file 4 (block # 1234)", K.IO_ERROR),
+    ("ORA-01157: cannot identify/lock data file 4 - see DBWR trace file", K.IO_ERROR),
+    ('ORA-01400: cannot insert NULL into ("HR"."EMP"."NAME")', K.NOT_NULL_VIOLATION),
+    ("ORA-01401: inserted value too large for column", K.STRING_DATA_RIGHT_TRUNCATION),
+    # Fewer rows than SELECT INTO needs: PL/pgSQL's no_data_found (P0002).
+    ("ORA-01403: no data found", K.CARDINALITY_VIOLATION),
+    ('ORA-01407: cannot update ("HR"."EMP"."NAME") to NULL', K.NOT_NULL_VIOLATION),
+    ("ORA-01408: such column list already indexed", K.DUPLICATE_OBJECT),
+    ("ORA-01410: invalid ROWID", K.INVALID_TEXT_REPRESENTATION),
+    ("ORA-01418: specified index does not exist", K.UNDEFINED_OBJECT),
+    ("ORA-01422: exact fetch returns more than requested number of rows", K.CARDINALITY_VIOLATION),
+    ("ORA-01427: single-row subquery returns more than one row", K.CARDINALITY_VIOLATION),
+    ("ORA-01430: column being added already exists in table", K.DUPLICATE_COLUMN),
+    (
+        "ORA-01438: value larger than specified precision allowed for this column",
+        K.NUMERIC_VALUE_OUT_OF_RANGE,
+    ),
+    ("ORA-01452: cannot CREATE UNIQUE INDEX; duplicate keys found", K.UNIQUE_VIOLATION),
+    (
+        "ORA-01456: may not perform insert/delete/update operation inside a READ ONLY transaction",
+        K.READ_ONLY,
+    ),
+    ("ORA-01476: divisor is equal to zero", K.DIVISION_BY_ZERO),
+    ("ORA-01489: result of string concatenation is too long", K.STRING_DATA_RIGHT_TRUNCATION),
+    # A tablespace quota: space an administrator grants, not an allowance that
+    # resets with time (quota_exceeded); as SQL Server's size quota (40544).
+    ("ORA-01536: space quota exceeded for tablespace 'USERS'", K.DISK_FULL),
+    (
+        "ORA-01555: snapshot too old: rollback segment number 9 with name "
+        '"_SYSSMU9_1650573970$" too small',
+        K.SNAPSHOT_TOO_OLD,
+    ),
+    ("ORA-01578: ORACLE data block corrupted (file # 4, block # 1234)", K.DATA_CORRUPTED),
+    ("ORA-01652: unable to extend temp segment by 128 in tablespace TEMP", K.DISK_FULL),
+    ("ORA-01653: unable to extend table HR.EMP by 128 in tablespace USERS", K.DISK_FULL),
+    ("ORA-01654: unable to extend index HR.EMP_NAME_IX by 128 in tablespace USERS", K.DISK_FULL),
+    ("ORA-01658: unable to create INITIAL extent for segment in tablespace USERS", K.DISK_FULL),
+    (
+        "ORA-01688: unable to extend table SH.SALES partition SALES_Q1 by 1024 in tablespace USERS",
+        K.DISK_FULL,
+    ),
+    (
+        "ORA-01691: unable to extend lob segment HR.SYS_LOB0000073467C00002$$ by "
+        "128 in tablespace USERS",
+        K.DISK_FULL,
+    ),
+    ("ORA-01722: invalid number", K.INVALID_TEXT_REPRESENTATION),
+    ("ORA-01740: missing double quote in identifier", K.SYNTAX_ERROR),
+    ("ORA-01741: illegal zero-length identifier", K.SYNTAX_ERROR),
+    ("ORA-01747: invalid user.table.column, table.column, or column specification", K.SYNTAX_ERROR),
+    ("ORA-01756: quoted string not properly terminated", K.SYNTAX_ERROR),
+    # Existing rows would be NULL in the new column: PostgreSQL's 23502.
+    ("ORA-01758: table must be empty to add mandatory (NOT NULL) column", K.NOT_NULL_VIOLATION),
+    ("ORA-01760: illegal argument for function", K.INVALID_PARAMETER),
+    ("ORA-01789: query block has incorrect number of result columns", K.SYNTAX_ERROR),
+    (
+        "ORA-01790: expression must have same datatype as corresponding expression",
+        K.DATATYPE_MISMATCH,
+    ),
+    (
+        "ORA-01830: date format picture ends before converting entire input string",
+        K.INVALID_DATETIME_FORMAT,
+    ),
+    ("ORA-01839: date not valid for month specified", K.INVALID_DATETIME_FORMAT),
+    ("ORA-01840: input value not long enough for date format", K.INVALID_DATETIME_FORMAT),
+    (
+        "ORA-01841: (full) year must be between -4713 and +9999, and not be 0",
+        K.INVALID_DATETIME_FORMAT,
+    ),
+    ("ORA-01843: not a valid month", K.INVALID_DATETIME_FORMAT),
+    ("ORA-01847: day of month must be between 1 and last day of month", K.INVALID_DATETIME_FORMAT),
+    (
+        "ORA-01858: a non-numeric character was found where a numeric was expected",
+        K.INVALID_DATETIME_FORMAT,
+    ),
+    ("ORA-01861: literal does not match format string", K.INVALID_DATETIME_FORMAT),
+    ("ORA-01918: user 'APP' does not exist", K.UNDEFINED_OBJECT),
+    ("ORA-01919: role 'REPORTING' does not exist", K.UNDEFINED_OBJECT),
+    ("ORA-01920: user name 'APP' conflicts with another user or role name", K.DUPLICATE_OBJECT),
+    (
+        "ORA-01921: role name 'REPORTING' conflicts with another user or role name",
+        K.DUPLICATE_OBJECT,
+    ),
+    ("ORA-01950: no privileges on tablespace 'USERS'", K.INSUFFICIENT_PRIVILEGE),
+    ("ORA-02000: missing ALWAYS keyword", K.SYNTAX_ERROR),
+    ("ORA-02049: timeout: distributed transaction waiting for lock", K.LOCK_NOT_AVAILABLE),
+    # A wrapper (the deferred constraint follows); alone, the rollback itself.
+    ("ORA-02091: transaction rolled back", K.TRANSACTION_ABORTED),
+    ("ORA-02149: Specified partition does not exist", K.UNDEFINED_OBJECT),
+    ("ORA-02260: table can have only one primary key", K.INVALID_OBJECT_DEFINITION),
+    ("ORA-02261: such unique or primary key already exists in the table", K.DUPLICATE_OBJECT),
+    ("ORA-02264: name already used by an existing constraint", K.DUPLICATE_OBJECT),
+    (
+        "ORA-02266: unique/primary keys in table referenced by enabled foreign keys",
+        K.DEPENDENT_OBJECTS_STILL_EXIST,
+    ),
+    (
+        "ORA-02270: no matching unique or primary key for this column-list",
+        K.INVALID_OBJECT_DEFINITION,
+    ),
+    ("ORA-02275: such a referential constraint already exists in the table", K.DUPLICATE_OBJECT),
+    ("ORA-02289: sequence does not exist", K.UNDEFINED_OBJECT),
+    ("ORA-02290: check constraint (HR.EMP_SALARY_CK) violated", K.CHECK_VIOLATION),
+    (
+        "ORA-02291: integrity constraint (SCOTT.FK_EMP_DEPT) violated - parent key not found",
+        K.FOREIGN_KEY_VIOLATION,
+    ),
+    (
+        "ORA-02292: integrity constraint (SCOTT.FK_EMP_DEPT) violated - child record found",
+        K.FOREIGN_KEY_VIOLATION,
+    ),
+    (
+        "ORA-02293: cannot validate (HR.EMP_SALARY_CK) - check constraint violated",
+        K.CHECK_VIOLATION,
+    ),
+    (
+        "ORA-02298: cannot validate (SCOTT.FK_EMP_DEPT) - parent keys not found",
+        K.FOREIGN_KEY_VIOLATION,
+    ),
+    ("ORA-02299: cannot validate (HR.EMP_EMAIL_UK) - duplicate keys found", K.UNIQUE_VIOLATION),
+    (
+        "ORA-02303: cannot drop or replace a type with type or table dependents",
+        K.DEPENDENT_OBJECTS_STILL_EXIST,
+    ),
+    ("ORA-02396: exceeded maximum idle time, please connect again", K.CONNECTION_LOST),
+    (
+        "ORA-02429: cannot drop index used for enforcement of unique/primary key",
+        K.DEPENDENT_OBJECTS_STILL_EXIST,
+    ),
+    ("ORA-02443: Cannot drop constraint  - nonexistent constraint", K.UNDEFINED_OBJECT),
+    (
+        "ORA-02449: unique/primary keys in table referenced by foreign keys",
+        K.DEPENDENT_OBJECTS_STILL_EXIST,
+    ),
+    ("ORA-03106: fatal two-task communication protocol error", K.CONNECTION_LOST),
+    ("ORA-03113: end-of-file on communication channel", K.CONNECTION_LOST),
+    ("ORA-03114: not connected to ORACLE", K.CONNECTION_LOST),
+    ("ORA-03135: connection lost contact", K.CONNECTION_LOST),
+    # Oracle's JDBC driver's own, as a Java application's log prints them.
+    ("ORA-17002: Io exception", K.CONNECTION_LOST),
+    ("ORA-17003: Invalid column index", K.INVALID_PARAMETER),
+    ("ORA-17006: Invalid column name", K.UNDEFINED_COLUMN),
+    ("ORA-17447: OALL8 is in an inconsistent state", K.CONNECTION_LOST),
+    ("ORA-04020: deadlock detected while trying to lock object HR.EMP_PKG", K.DEADLOCK_DETECTED),
+    ("ORA-04021: timeout occurred while waiting to lock object HR.EMP_PKG", K.LOCK_NOT_AVAILABLE),
+    (
+        "ORA-04030: out of process memory when trying to allocate 16328 bytes "
+        "(koh-kghu sessi,pmucalm coll)",
+        K.OUT_OF_MEMORY,
+    ),
+    (
+        'ORA-04031: unable to allocate 4160 bytes of shared memory ("shared pool",'
+        '"select name from obj$...","sga heap(1,0)","kglsim object batch")',
+        K.OUT_OF_MEMORY,
+    ),
+    ("ORA-04036: PGA memory used by the instance exceeds PGA_AGGREGATE_LIMIT", K.OUT_OF_MEMORY),
+    ("ORA-04043: object EMP_ARCHIVE does not exist", K.UNDEFINED_OBJECT),
+    # A concurrent recompilation discarded the session's package state; Oracle's
+    # action is to run the call again, which re-instantiates the package.
+    (
+        'ORA-04061: existing state of package body "HR.EMP_PKG" has been invalidated',
+        K.SERIALIZATION_FAILURE,
+    ),
+    ('ORA-04063: view "HR.EMP_V" has errors', K.INVALID_OBJECT_DEFINITION),
+    (
+        'ORA-04065: not executed, altered or dropped package body "HR.EMP_PKG"',
+        K.SERIALIZATION_FAILURE,
+    ),
+    ("ORA-04068: existing state of packages has been discarded", K.SERIALIZATION_FAILURE),
+    ("ORA-04080: trigger 'EMP_BIU' does not exist", K.UNDEFINED_OBJECT),
+    ("ORA-04081: trigger 'EMP_BIU' already exists", K.DUPLICATE_OBJECT),
+    # A trigger reading its own table: no kind says so; the statement or trigger
+    # must be restructured, which feature_not_supported's advice covers.
+    (
+        "ORA-04091: table HR.EMP is mutating, trigger/function may not see it",
+        K.FEATURE_NOT_SUPPORTED,
+    ),
+    (
+        "ORA-04098: trigger 'HR.EMP_BIU' is invalid and failed re-validation",
+        K.INVALID_OBJECT_DEFINITION,
+    ),
+    # The generic text; the detail after the colon refines it (DETAIL_CASES).
+    ("ORA-06502: PL/SQL: numeric or value error", K.NUMERIC_VALUE_OUT_OF_RANGE),
+    (
+        'ORA-06508: PL/SQL: could not find program unit being called: "HR.EMP_PKG"',
+        K.UNDEFINED_FUNCTION,
+    ),
+    # A wrapper (the PLS- cause follows); alone, a block that does not compile.
+    ("ORA-06550: line 1, column 7:\nPL/SQL: Statement ignored", K.SYNTAX_ERROR),
+    ("ORA-06576: not a valid function or procedure name", K.UNDEFINED_FUNCTION),
+    ("ORA-08102: index key not found, obj# 73468, file 4, block 1234 (2)", K.DATA_CORRUPTED),
+    ("ORA-08177: can't serialize access for this transaction", K.SERIALIZATION_FAILURE),
+    (
+        "ORA-12154: TNS:could not resolve the connect identifier specified",
+        K.CONNECTION_MISCONFIGURED,
+    ),
+    ("ORA-12170: TNS:Connect timeout occurred", K.CONNECTION_FAILURE),
+    (
+        "ORA-12504: TNS:listener was not given the SERVICE_NAME in CONNECT_DATA",
+        K.CONNECTION_MISCONFIGURED,
+    ),
+    (
+        "ORA-12505: TNS:listener does not currently know of SID given in connect descriptor",
+        K.CONNECTION_MISCONFIGURED,
+    ),
+    (
+        "ORA-12514: TNS:listener does not currently know of service requested in "
+        "connect descriptor",
+        K.CONNECTION_MISCONFIGURED,
+    ),
+    # No handler free for the service: in practice the instance's PROCESSES
+    # or SESSIONS limit (also 12519, 12520).
+    (
+        "ORA-12516: TNS:listener could not find available handler with matching protocol stack",
+        K.TOO_MANY_CONNECTIONS,
+    ),
+    ("ORA-12518: TNS:listener could not hand off client connection", K.CONNECTION_FAILURE),
+    ("ORA-12519: TNS:no appropriate service handler found", K.TOO_MANY_CONNECTIONS),
+    (
+        "ORA-12520: TNS:listener could not find available handler for requested type of server",
+        K.TOO_MANY_CONNECTIONS,
+    ),
+    (
+        "ORA-12521: TNS:listener does not currently know of instance requested in "
+        "connect descriptor",
+        K.CONNECTION_MISCONFIGURED,
+    ),
+    # Restricted or blocking instances: starting, stopping or in maintenance.
+    ("ORA-12526: TNS:listener: all appropriate instances are in restricted mode", K.ADMIN_SHUTDOWN),
+    (
+        "ORA-12527: TNS:listener: all instances are in restricted mode or blocking new connections",
+        K.ADMIN_SHUTDOWN,
+    ),
+    (
+        "ORA-12528: TNS:listener: all appropriate instances are blocking new connections",
+        K.ADMIN_SHUTDOWN,
+    ),
+    ("ORA-12535: TNS:operation timed out", K.CONNECTION_FAILURE),
+    ("ORA-12537: TNS:connection closed", K.CONNECTION_LOST),
+    ("ORA-12541: TNS:no listener", K.CONNECTION_FAILURE),
+    ("ORA-12543: TNS:destination host unreachable", K.CONNECTION_FAILURE),
+    (
+        "ORA-12545: Connect failed because target host or object does not exist",
+        K.CONNECTION_MISCONFIGURED,
+    ),
+    ("ORA-12547: TNS:lost contact", K.CONNECTION_LOST),
+    ("ORA-12560: TNS:protocol adapter error", K.CONNECTION_FAILURE),
+    ("ORA-12570: TNS:packet reader failure", K.CONNECTION_LOST),
+    ("ORA-12571: TNS:packet writer failure", K.CONNECTION_LOST),
+    ("ORA-12638: Credential retrieval failed", K.INVALID_AUTHORIZATION),
+    (
+        'ORA-12899: value too large for column "HR"."EMP"."NAME" (actual: 30, maximum: 20)',
+        K.STRING_DATA_RIGHT_TRUNCATION,
+    ),
+    # No partition takes the row: PostgreSQL's 23514 for the same case.
+    ("ORA-14400: inserted partition key does not map to any partition", K.CHECK_VIOLATION),
+    ("ORA-24247: network access denied by access control list (ACL)", K.INSUFFICIENT_PRIVILEGE),
+    # The connection was lost during the call; whether it ran is unknown,
+    # which connection_lost's idempotent-only retry already says.
+    ("ORA-25408: can not safely replay call", K.CONNECTION_LOST),
+    ("ORA-28000: the account is locked", K.INVALID_AUTHORIZATION),
+    ("ORA-28001: the password has expired", K.INVALID_AUTHORIZATION),
+    ("ORA-28009: connection as SYS should be as SYSDBA or SYSOPER", K.INVALID_AUTHORIZATION),
+    ("ORA-28040: No matching authentication protocol", K.CONNECTION_MISCONFIGURED),
+    ("ORA-30006: resource busy; acquire with WAIT timeout expired", K.LOCK_NOT_AVAILABLE),
+    ("ORA-30036: unable to extend segment by 8 in undo tablespace 'UNDOTBS1'", K.DISK_FULL),
+    # PL/SQL compilation errors arrive inside ORA-06550 (see pls_stack).
+    (
+        'PLS-00103: Encountered the symbol "END" when expecting one of the following:',
+        K.SYNTAX_ERROR,
+    ),
+    ("PLS-00201: identifier 'EMP_PKG' must be declared", K.UNDEFINED_OBJECT),
+    ("PLS-00302: component 'RAISE_SALARY' must be declared", K.UNDEFINED_OBJECT),
+    # No unit of that name takes these arguments: PostgreSQL's 42883.
+    (
+        "PLS-00306: wrong number or types of arguments in call to 'RAISE_SALARY'",
+        K.UNDEFINED_FUNCTION,
+    ),
+    ("PLS-00382: expression is of wrong type", K.DATATYPE_MISMATCH),
+    ("PLS-00904: insufficient privilege to access object HR.EMP_PKG", K.INSUFFICIENT_PRIVILEGE),
+    ("PLS-00905: object HR.EMP_PKG is invalid", K.INVALID_OBJECT_DEFINITION),
+)
+
+#: The official texts by code.
+OFFICIAL_TEXTS: dict[str, str] = {text.split(":", 1)[0]: text for text, _ in OFFICIAL}
+#: The kind each official text calls for, by code.
+VENDOR_KINDS: dict[str, Kind] = {text.split(":", 1)[0]: kind for text, kind in OFFICIAL}
 
 #: The arguments of each DPY- code's message format (the driver formats the text).
 DPY_ARGS: dict[str, dict[str, Any]] = {
@@ -310,29 +489,278 @@ def _format_args(code: str) -> dict[str, Any]:
     }
 
 
-def _every_dpy_code() -> None:
-    """Every DPY- code the table declares gets a case, with the arguments its format needs."""
-    from localdata_errors.backends._oracledb_codes import DPY
+_L = K.CONNECTION_LOST
+_M = K.CONNECTION_MISCONFIGURED
+_U = K.FEATURE_NOT_SUPPORTED
 
-    for number in DPY:
-        code = f"DPY-{number:04d}"
-        DPY_ARGS.setdefault(code, _format_args(code))
-
-
-_every_dpy_code()
-
-#: DPI- texts as ODPI-C reports them (thick mode), and whether it marks them recoverable.
-DPI_TEXTS: dict[str, tuple[str, bool]] = {
-    "DPI-1010": ("DPI-1010: not connected", False),
-    "DPI-1047": (
-        'DPI-1047: Cannot locate a 64-bit Oracle Client library: "libclntsh.so: '
-        'cannot open shared object file: No such file or directory"',
-        False,
-    ),
-    "DPI-1067": ("DPI-1067: call timeout of 5000 ms exceeded with ORA-3156", False),
-    "DPI-1072": ("DPI-1072: the Oracle Client library version is unsupported", False),
-    "DPI-1080": ("DPI-1080: connection was closed by ORA-3113", True),
+#: The kind each python-oracledb error with a kind calls for, written from the
+#: driver's message (``ERR_MESSAGE_FORMATS``, quoted where it decides), not read
+#: from the generated table.  The others are left to the keywords.
+DPY_KINDS: dict[str, Kind] = {
+    # "not connected to database", "connection pool is not open"
+    "DPY-1001": _L,
+    "DPY-1002": _L,
+    # "connection pool cannot be closed because connections are busy",
+    # "cursor is not open", "cursor has been closed by the database": the
+    # object's state does not allow the call
+    "DPY-1005": K.INVALID_TRANSACTION_STATE,
+    "DPY-1006": K.INVALID_TRANSACTION_STATE,
+    "DPY-2046": K.INVALID_TRANSACTION_STATE,
+    # thick / thin mode chosen twice, or init_oracle_client() missing: the
+    # application's setup
+    "DPY-2017": _M,
+    "DPY-2019": _M,
+    "DPY-2021": _M,
+    "DPY-2053": _M,
+    # wallet, connect, pool and token parameters that cannot work
+    "DPY-2018": _M,
+    "DPY-2023": _M,
+    "DPY-2025": _M,
+    "DPY-2026": _M,
+    "DPY-2027": _M,
+    "DPY-2029": _M,
+    "DPY-2031": _M,
+    "DPY-2034": _M,
+    "DPY-2049": _M,
+    "DPY-2054": _M,
+    "DPY-2055": _M,
+    "DPY-2056": _M,
+    "DPY-2057": _M,
+    "DPY-2058": _M,
+    "DPY-2059": _M,
+    "DPY-2064": _M,
+    "DPY-2073": _M,
+    # "invalid access token returned from callable", "access token has expired"
+    "DPY-2032": K.INVALID_AUTHORIZATION,
+    "DPY-2033": K.INVALID_AUTHORIZATION,
+    # "missing ending quote": a statement python-oracledb cannot parse
+    "DPY-2041": K.SYNTAX_ERROR,
+    "DPY-2042": K.SYNTAX_ERROR,
+    # "internal error: pipeline token number ... does not match ..."
+    "DPY-2052": K.INTERNAL_ERROR,
+    # "... is not supported", "unsupported ...", "not implemented"
+    "DPY-2068": _U,
+    "DPY-2077": _U,
+    "DPY-3000": _U,
+    "DPY-3001": _U,
+    "DPY-3002": _U,
+    "DPY-3003": _U,
+    "DPY-3004": _U,
+    "DPY-3006": _U,
+    "DPY-3007": _U,
+    "DPY-3008": _U,
+    "DPY-3009": _U,
+    "DPY-3012": _U,
+    "DPY-3013": _U,
+    "DPY-3017": _U,
+    "DPY-3018": _U,
+    "DPY-3019": _U,
+    "DPY-3021": _U,
+    "DPY-3022": _U,
+    "DPY-3023": _U,
+    "DPY-3024": _U,
+    "DPY-3025": _U,
+    "DPY-3028": _U,
+    "DPY-3030": _U,
+    "DPY-3031": _U,
+    "DPY-3032": _U,
+    "DPY-3033": _U,
+    "DPY-3037": _U,
+    "DPY-3040": _U,
+    "DPY-3041": _U,
+    "DPY-3042": _U,
+    "DPY-3043": _U,
+    "DPY-3044": _U,
+    "DPY-5012": _U,
+    # what thin mode cannot connect to: a server version, a password verifier,
+    # a missing cryptography package
+    "DPY-3010": _M,
+    "DPY-3015": _M,
+    "DPY-3016": _M,
+    # "binding a cursor from a different connection is not supported": the
+    # argument, not the feature
+    "DPY-3027": K.INVALID_PARAMETER,
+    # '"{name}" includes characters that are not allowed' (a network name)
+    "DPY-3029": _M,
+    # connect strings, tnsnames.ora and its directory, TLS and password settings
+    "DPY-4000": _M,
+    "DPY-4017": _M,
+    "DPY-4018": _M,
+    "DPY-4021": _M,
+    "DPY-4026": _M,
+    "DPY-4027": _M,
+    "DPY-4028": _M,
+    "DPY-4030": _M,
+    "DPY-4032": _M,
+    "DPY-4034": _M,
+    "DPY-5016": _M,
+    # "no credentials specified"
+    "DPY-4001": K.INVALID_PASSWORD,
+    # "timed out waiting for the connection pool to return a connection"
+    "DPY-4005": K.TOO_MANY_CONNECTIONS,
+    # bind names and counts
+    "DPY-4008": K.INVALID_PARAMETER,
+    "DPY-4009": K.INVALID_PARAMETER,
+    "DPY-4010": K.INVALID_PARAMETER,
+    # "the database or network closed the connection", the idle time, a broken
+    # redirect or reply, "unexpected end of data"
+    "DPY-4011": _L,
+    "DPY-4019": _L,
+    "DPY-4033": _L,
+    "DPY-4035": _L,
+    "DPY-5006": _L,
+    # "call timeout of {timeout} ms exceeded"
+    "DPY-4024": K.STATEMENT_TIMEOUT,
+    # "internal error: unknown transaction state": whether it committed is unknown
+    "DPY-5010": K.STATEMENT_COMPLETION_UNKNOWN,
+    # the listener refused, a proxy failed, "cannot connect to database"
+    "DPY-5005": K.CONNECTION_FAILURE,
+    "DPY-6000": K.CONNECTION_FAILURE,
+    "DPY-6004": K.CONNECTION_FAILURE,
+    "DPY-6005": K.CONNECTION_FAILURE,
+    # a service or SID the listener does not know, a server certificate that
+    # does not match, EZTLS refused
+    "DPY-6001": _M,
+    "DPY-6002": _M,
+    "DPY-6003": _M,
+    "DPY-6006": _M,
+    "DPY-6008": _M,
+    "DPY-6009": _M,
 }
+
+for _code in DPY_KINDS:
+    DPY_ARGS.setdefault(_code, _format_args(_code))
+
+# -- ODPI-C's messages (thick mode) ------------------------------------------------------
+
+#: The corpus's own reading of an ODPI-C message: (words, kind), the first
+#: that the lower-cased text contains decides.  Written from what each message
+#: says, independently of tools/generate_odpi_messages.py; the two must agree.
+_DPI_READING: tuple[tuple[tuple[str, ...], Kind], ...] = (
+    (("not connected", "connection was closed"), K.CONNECTION_LOST),
+    (("timeout",), K.STATEMENT_TIMEOUT),
+    # the client library, its version, environment and character set
+    (("client library", "oci library", "shared library", "odpi-c context"), _M),
+    (("environment",), _M),
+    (("convert text",), K.INVALID_TEXT_REPRESENTATION),
+    (("character set",), _M),
+    # how a connection or pool authenticates or is set up
+    (("authentication", "accesstoken", "password", "sharding", "events mode"), _M),
+    (("session pool", "external handle"), _M),
+    (("already closed",), K.INVALID_TRANSACTION_STATE),
+    (("memory",), K.OUT_OF_MEMORY),
+    (("database is at version", "not supported", "unsupported", "not implemented"), _U),
+    (("invalid date",), K.INVALID_DATETIME_FORMAT),
+    (("as an oracle number", "(nan)"), K.NUMERIC_VALUE_OUT_OF_RANGE),
+    (("invalid number", "converted to numbers"), K.INVALID_TEXT_REPRESENTATION),
+    (("expecting object of type", "payload type"), K.DATATYPE_MISMATCH),
+    (("not a collection",), K.WRONG_OBJECT_TYPE),
+    # an argument out of bounds, missing or of the wrong sort
+    (("too large", "too small", "cannot exceed", "cannot be zero", "null"), K.INVALID_PARAMETER),
+    (("is not valid", "is invalid", "not part of", "does not exist"), K.INVALID_PARAMETER),
+    (
+        ("no object type", "no payload", "out of the result set", "can only be used"),
+        K.INVALID_PARAMETER,
+    ),
+    (("instead.",), K.INVALID_PARAMETER),
+)
+
+#: Words that make an ODPI-C message one about the connection, the session,
+#: the client library or authentication.
+DPI_CONNECTION_WORDS: tuple[str, ...] = (
+    "connect",
+    "session",
+    "pool",
+    "client",
+    "library",
+    "authentication",
+    "password",
+    "token",
+    "proxy",
+    "sharding",
+    "edition",
+    "environment",
+    "odpi-c",
+)
+
+
+def dpi_reading(text: str) -> Kind:
+    """The kind an ODPI-C message calls for by the corpus's reading (UNKNOWN: none fits)."""
+    lowered = text.split("\n", 1)[0].lower()  # its own line, not an ORA- error it wraps
+    if re.search(r"\boci\b", lowered) and "library" not in lowered:
+        return K.UNKNOWN  # ODPI-C's dealings with OCI's handles and return values
+    for words, kind in _DPI_READING:
+        if any(word in lowered for word in words):
+            return kind
+    return K.UNKNOWN
+
+
+#: Arguments for ODPI-C's printf formats, where a realistic text needs them.
+_DPI_ARGS: dict[int, tuple[object, ...]] = {
+    1002: ("dpiConn",),
+    1022: ("DEPTNO", "HR", "EMP_T"),
+    1023: ("HR", "EMP_T"),
+    1026: ("LATIN9X",),
+    1046: ("value",),
+    1047: (
+        "64",
+        "libclntsh.so: cannot open shared object file: No such file or directory",
+        "https://python-oracledb.readthedocs.io/en/latest/user_guide/initialization.html",
+    ),
+    1049: ("OCIStmtPrepare2",),
+    1050: (11, 2, 0, 12, 1, 0),
+    1053: ("value",),
+    1056: ("HR", "DEPT_T", "HR", "EMP_T"),
+    1062: (-2, "OCIStmtExecute"),
+    1066: (11, 2, 0, 12, 1, 0),
+    1067: (5000, 3156),
+    1075: ("No such file or directory",),
+    1079: (19, 3, 0, 19, 14, 0, 21, 0, 0),
+    1080: (3113,),
+    1088: ("name", 2048, 1024),
+}
+#: The error ODPI-C keeps below the one it wraps (``dpiError__wrap``).
+_DPI_WRAPPED: dict[int, str] = {
+    1067: "ORA-03156: OCI call timed out",
+    1080: "ORA-03113: end-of-file on communication channel",
+}
+_CONVERSION = re.compile(r"%(\.\*)?(\d*)([sdu])")
+
+
+def _dpi_text(number: int, template: str) -> str:
+    """ODPI-C's message with its placeholders filled, as ``dpiError__set`` formats it."""
+    given = iter(_DPI_ARGS.get(number, ()))
+    args: list[object] = []
+    for conversion in _CONVERSION.finditer(template):
+        value = next(given, None)
+        if conversion.group(3) != "s":
+            args.append(5 if value is None else value)
+        elif conversion.group(1):
+            name = "HR" if value is None else str(value)
+            args += [len(name), name]
+        else:
+            args.append("x" if value is None else value)
+    text = f"DPI-{number}: {template % tuple(args)}"
+    wrapped = _DPI_WRAPPED.get(number)
+    return text if wrapped is None else f"{text}\n{wrapped}"
+
+
+def _dpi_texts() -> dict[str, tuple[str, bool]]:
+    # The catalogue's texts are what the driver ships (the generator's --check
+    # compares them with the binary); only the texts are read here.
+    from localdata_errors.backends._odpi_messages import MESSAGES
+
+    return {
+        f"DPI-{number}": (_dpi_text(number, template), number == 1080)
+        for number, template in MESSAGES.items()
+        if template not in {"unused", "no error"}
+    }
+
+
+#: Every ODPI-C message as thick mode reports it, and whether it is marked
+#: recoverable (ODPI-C clears the flag for its own errors; a wrapper keeps the
+#: flag of the ORA- error it wraps, here ORA-03113's).
+DPI_TEXTS: dict[str, tuple[str, bool]] = _dpi_texts()
 
 #: Codes whose table kind is not retryable but which python-oracledb marks
 #: recoverable (``isrecoverable``): the answer follows the driver.
@@ -413,11 +841,12 @@ def _ora_number(code: str) -> int:
 
 def table_cases() -> Iterator[tuple[str, str, Callable[[], BaseException]]]:
     """
-    ``(code, shape, build)`` for every code of the table and each driver shape.
+    ``(code, shape, build)`` for every code with a kind and each driver shape.
 
     ORA- codes: thin mode (the driver adds the Help line) and thick mode
     (no Help line); PLS- codes inside their ORA-06550 stack; DPY- codes
-    through ``_create_exception``; DPI- codes through thick mode.
+    through ``_create_exception``; DPI- codes through thick mode, every
+    message the corpus's reading gives a kind.
     """
     for code, text in OFFICIAL_TEXTS.items():
         if code.startswith("PLS"):
@@ -428,25 +857,33 @@ def table_cases() -> Iterator[tuple[str, str, Callable[[], BaseException]]]:
         number = _ora_number(code)
         yield code, "thin", lambda t=text, n=number: thin(t, n)
         yield code, "thick", lambda t=text, n=number: thick(t, n)
-    for code, args in DPY_ARGS.items():
-        yield code, "dpy", lambda c=code, a=args: dpy(c, **a)
+    for code in DPY_KINDS:
+        yield code, "dpy", lambda c=code: dpy(c, **DPY_ARGS[c])
     for code, (text, recoverable) in DPI_TEXTS.items():
-        yield (
-            code,
-            "thick",
-            lambda t=text, r=recoverable: thick(
-                t, 0, isrecoverable=r, context="dpiConn_create: check connection"
-            ),
-        )
+        if dpi_reading(text) is not K.UNKNOWN:
+            yield code, "thick", lambda t=text, r=recoverable: dpi_thick(t, r)
+
+
+def dpi_thick(text: str, recoverable: bool = False) -> BaseException:
+    """An ODPI-C error as thick mode raises it: ``code`` 0, the message ODPI-C formatted."""
+    return thick(text, 0, isrecoverable=recoverable, context="dpiConn_create: check connection")
 
 
 def table_expected(code: str) -> Expected:
-    """What every table case must answer: its kind, and the code itself."""
-    from localdata_errors.backends._oracle_codes import CODES
+    """
+    What every case of *code* must answer: the kind its text calls for, and the code.
 
-    return Expected(
-        kind=CODES[code], code=code, retryable=True if code in RECOVERABLE_RETRYABLE else None
-    )
+    The kind comes from the vendor's text: `VENDOR_KINDS` (ORA-, PLS-),
+    `DPY_KINDS` and the corpus's reading of ODPI-C's messages; never from
+    the backend's tables.
+    """
+    if code.startswith("DPY"):
+        kind = DPY_KINDS[code]
+    elif code.startswith("DPI"):
+        kind = dpi_reading(DPI_TEXTS[code][0])
+    else:
+        kind = VENDOR_KINDS[code]
+    return Expected(kind=kind, code=code, retryable=True if code in RECOVERABLE_RETRYABLE else None)
 
 
 # -- detail cases: names, stacks, wrappers ------------------------------------------------
@@ -468,9 +905,15 @@ def _e(
     *resources: str,
     constraint: str | None = None,
     retryable: bool | None = None,
+    absent: tuple[str, ...] = (),
 ) -> Expected:
     return Expected(
-        kind=kind, code=code, resources=resources, constraint=constraint, retryable=retryable
+        kind=kind,
+        code=code,
+        resources=resources,
+        constraint=constraint,
+        retryable=retryable,
+        absent=absent,
     )
 
 
@@ -501,7 +944,18 @@ DETAIL_CASES: tuple[DetailCase, ...] = (
     DetailCase(
         "invalid-identifier-aliased",
         lambda: thin('ORA-00904: "E"."SALARY_X": invalid identifier', 904, offset=9),
-        _e(Kind.UNDEFINED_COLUMN, "ORA-00904", "SALARY_X"),
+        _e(Kind.UNDEFINED_COLUMN, "ORA-00904", "SALARY_X", absent=("E",)),  # E: an alias
+    ),
+    DetailCase(
+        "invalid-identifier-alias-c",
+        lambda: thin('ORA-00904: "C"."NME": invalid identifier', 904, offset=9),
+        _e(Kind.UNDEFINED_COLUMN, "ORA-00904", "NME", absent=("C",)),
+    ),
+    DetailCase(
+        "invalid-identifier-schema-table",
+        lambda: thin('ORA-00904: "HR"."EMP"."NME": invalid identifier', 904, offset=9),
+        _e(Kind.UNDEFINED_COLUMN, "ORA-00904", "NME", "EMP", absent=("HR",)),
+        schema="HR",
     ),
     DetailCase(
         "insert-null",
@@ -577,19 +1031,26 @@ DETAIL_CASES: tuple[DetailCase, ...] = (
             "ORA-00604: error occurred at recursive SQL level 1\n" + OFFICIAL_TEXTS["ORA-01653"],
             604,
         ),
-        _e(Kind.DISK_FULL, "ORA-01653", "EMP", "USERS"),
+        _e(Kind.DISK_FULL, "ORA-01653", "EMP", absent=("USERS", "HR")),
+        schema="HR",
+    ),
+    DetailCase(
+        "index-extend",
+        lambda: thin(OFFICIAL_TEXTS["ORA-01654"], 1654),
+        _e(Kind.DISK_FULL, "ORA-01654", "EMP_NAME_IX", absent=("USERS", "HR")),
         schema="HR",
     ),
     DetailCase(
         "partition-extend",
         lambda: thin(OFFICIAL_TEXTS["ORA-01688"], 1688),
-        _e(Kind.DISK_FULL, "ORA-01688", "SALES", "SALES_Q1", "USERS"),
+        _e(Kind.DISK_FULL, "ORA-01688", "SALES", "SALES_Q1", absent=("USERS", "SH")),
         schema="SH",
     ),
+    # A tablespace is no object of the error: the undo tablespace names nothing.
     DetailCase(
         "undo-full",
         lambda: thin(OFFICIAL_TEXTS["ORA-30036"], 30036),
-        _e(Kind.DISK_FULL, "ORA-30036", "UNDOTBS1"),
+        _e(Kind.DISK_FULL, "ORA-30036", absent=("UNDOTBS1",)),
     ),
     DetailCase(
         "trigger-stack",
@@ -731,18 +1192,21 @@ DETAIL_CASES: tuple[DetailCase, ...] = (
     ),
     DetailCase(
         "thick-connection-closed",
-        lambda: thick(*DPI_TEXTS["DPI-1080"][:1], 0, isrecoverable=True),
+        lambda: dpi_thick(*DPI_TEXTS["DPI-1080"]),
         _e(Kind.CONNECTION_LOST, "DPI-1080"),
     ),
     DetailCase(
         "thick-call-timeout",
-        lambda: thick(DPI_TEXTS["DPI-1067"][0], 0),
+        lambda: dpi_thick(*DPI_TEXTS["DPI-1067"]),
         _e(Kind.STATEMENT_TIMEOUT, "DPI-1067"),
     ),
     DetailCase(
-        "call-timeout-cancel",
-        lambda: thick(OFFICIAL_TEXTS["ORA-01013"], 1013),
-        _e(Kind.STATEMENT_TIMEOUT, "ORA-01013"),
+        "user-cancel",
+        lambda: thick(
+            OFFICIAL_TEXTS["ORA-01013"] + '\nORA-06512: at "SYS.DBMS_SESSION", line 38',
+            1013,
+        ),
+        _e(Kind.QUERY_CANCELED, "ORA-01013"),
     ),
     DetailCase(
         "listener-refused-similar",
@@ -942,6 +1406,9 @@ def collect() -> Iterator[CorpusCase]:
             notes={"shape": shape},
         )
     for case in DETAIL_CASES:
-        yield CorpusCase("oracle", "oracledb", case.name, case.build(), case.expected)
+        expected = case.expected
+        if case.schema is not None:
+            expected = replace(expected, schema=case.schema)
+        yield CorpusCase("oracle", "oracledb", case.name, case.build(), expected)
     for name, produce, expected in REAL_CASES:
         yield CorpusCase("oracle", "oracledb", name, produce(), expected, notes={"shape": "real"})

@@ -61,11 +61,13 @@ CREATE TABLE parent2 (a);
 CREATE TABLE child2 (a REFERENCES parent2 (zz));
 CREATE VIEW v_users AS SELECT * FROM users;
 CREATE TABLE frozen (x);
+CREATE TABLE pairs (a INT, b INT, UNIQUE (a, b));
 CREATE TRIGGER frozen_guard BEFORE INSERT ON frozen
 BEGIN SELECT RAISE(ABORT, 'frozen is read-only by policy'); END;
 INSERT INTO users VALUES (1, 'a@example.com', 5);
 INSERT INTO orders VALUES (1, 1, 1);
 INSERT INTO tags VALUES ('Red');
+INSERT INTO pairs VALUES (1, 2);
 """
 
 #: How each SQL case reaches SQLite.
@@ -89,9 +91,17 @@ def _e(
     *resources: str,
     deps: tuple[str, ...] = (),
     constraint: str | None = None,
+    schema: str | None = None,
+    absent: tuple[str, ...] = (),
 ) -> Expected:
     return Expected(
-        kind=kind, code=code, resources=resources, dependencies=deps, constraint=constraint
+        kind=kind,
+        code=code,
+        resources=resources,
+        dependencies=deps,
+        constraint=constraint,
+        schema=schema,
+        absent=absent,
     )
 
 
@@ -100,9 +110,23 @@ ERR = "SQLITE_ERROR"
 SQL_CASES: tuple[SqlCase, ...] = (
     SqlCase("no-such-table", "SELECT * FROM orderz", _e(K.UNDEFINED_TABLE, ERR, "orderz")),
     SqlCase(
-        "no-such-table-qualified", "SELECT * FROM main.orderz", _e(K.UNDEFINED_TABLE, ERR, "orderz")
+        "no-such-table-qualified",
+        "SELECT * FROM main.orderz",
+        _e(K.UNDEFINED_TABLE, ERR, "orderz", schema="main", absent=("main",)),
     ),
     SqlCase("no-such-column", "SELECT emial FROM users", _e(K.UNDEFINED_COLUMN, ERR, "emial")),
+    # "no such column: u.nope": u is an alias, not a name to keep.
+    SqlCase(
+        "no-such-column-aliased",
+        "SELECT u.nope FROM users u",
+        _e(K.UNDEFINED_COLUMN, ERR, "nope", absent=("u", "u.nope")),
+    ),
+    # "no such column: main.users.nope": a schema's table, which no alias can be.
+    SqlCase(
+        "no-such-column-schema-qualified",
+        "SELECT main.users.nope FROM users",
+        _e(K.UNDEFINED_COLUMN, ERR, "nope", "users", schema="main", absent=("main",)),
+    ),
     SqlCase("no-such-function", "SELECT nofn(1)", _e(K.UNDEFINED_FUNCTION, ERR, "nofn")),
     SqlCase("no-such-index", "DROP INDEX ix_nope", _e(K.UNDEFINED_OBJECT, ERR, "ix_nope")),
     SqlCase("syntax-near", "SELEC * FROM users", _e(K.SYNTAX_ERROR, ERR)),
@@ -118,6 +142,12 @@ SQL_CASES: tuple[SqlCase, ...] = (
         "unique",
         "INSERT INTO users VALUES (2, 'a@example.com', 5)",
         _e(K.UNIQUE_VIOLATION, "SQLITE_CONSTRAINT_UNIQUE", "users", "email"),
+    ),
+    # "UNIQUE constraint failed: pairs.a, pairs.b": the table and both columns.
+    SqlCase(
+        "unique-two-columns",
+        "INSERT INTO pairs VALUES (1, 2)",
+        _e(K.UNIQUE_VIOLATION, "SQLITE_CONSTRAINT_UNIQUE", "pairs", "a", "b"),
     ),
     SqlCase(
         "primary-key",

@@ -65,12 +65,47 @@ def _template_pattern(template: str) -> str:
 def _compile(templates: list[str]) -> re.Pattern[str]:
     # One alternation, longest first (a template that is a prefix of another
     # must not win), each group named by its index; bounded, anchored to a line.
+    # It is matched only where a pooler's message can start (see _pgbouncer):
+    # searched from every offset, the alternation would be tried at each
+    # character of every PostgreSQL error this refiner sees.
     alternatives = "|".join(f"(?P<m{i}>{_template_pattern(t)})" for i, t in enumerate(templates))
-    return re.compile(rf"{_LEAD}(?:{alternatives})[ \t.]*$", re.MULTILINE)
+    return re.compile(rf"(?:{alternatives})[ \t.]*$", re.MULTILINE)
 
 
 _TEMPLATES: Final = sorted(RULES, key=len, reverse=True)
 _PGBOUNCER: Final = _compile(_TEMPLATES)
+# What a template's text can start with: a place starting otherwise is skipped.
+_STARTS: Final = frozenset(t[:2] for t in _TEMPLATES)
+_LEADS: Final = ("FATAL:  ", "ERROR:  ")
+
+
+def _pgbouncer(message: str) -> re.Match[str] | None:
+    """
+    PgBouncer's message in *message*: the first, at a line's start or after `FATAL:  `/`ERROR:  `.
+
+    The same answer as searching `_LEAD` + the alternation, leftmost first,
+    found by `str.find` (C speed) instead of trying the alternation everywhere.
+    """
+    end = min(len(message), _SCAN)
+    places = [0]
+    at = message.find("\n", 0, end)
+    while at >= 0:
+        places.append(at + 1)
+        at = message.find("\n", at + 1, end)
+    for lead in _LEADS:
+        at = message.find(lead, 0, end)
+        while at >= 0:
+            places.append(at + len(lead))
+            at = message.find(lead, at + 1, end)
+    # Lines start before the leads found on them: sorting by place keeps the
+    # leftmost match first (a lead's text starts after its own line's start).
+    for place in sorted(places):
+        if message[place : place + 2] in _STARTS:
+            match = _PGBOUNCER.match(message, place, end)
+            if match is not None:
+                return match
+    return None
+
 
 # Prepared statements named by a driver's own statement cache: under transaction
 # pooling, a statement prepared on one server connection is missing on the
@@ -264,7 +299,7 @@ class PgBouncerRefiner(ErrorRefiner):
     ) -> MappedError | None:
         state = _sqlstate(error, base)
         # PgBouncer's messages are whole lines no PostgreSQL message equals.
-        match = _PGBOUNCER.search(error.message, 0, _SCAN)
+        match = _pgbouncer(error.message)
         if match is not None and match.lastgroup is not None:
             template = _TEMPLATES[int(match.lastgroup[1:])]
             return _answer(base, RULES[template], state)

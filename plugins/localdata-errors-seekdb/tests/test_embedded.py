@@ -42,6 +42,8 @@ SCRIPT = textwrap.dedent(
                 "resources": list(answer.affected_resources),
                 "dependencies": list(answer.dependencies),
                 "action": answer.action.value,
+                "retryable": answer.is_retryable,
+                "error_type": answer.error_type.value,
             }
 
     for name, sql in json.loads(sys.argv[2]):
@@ -57,6 +59,19 @@ SCRIPT = textwrap.dedent(
     run("lock wait", waiter, "UPDATE locked SET v = 2 WHERE id = 1")
     run("setup query timeout", waiter, "SET SESSION ob_query_timeout = 300000")
     run("query timeout", waiter, "SELECT SLEEP(3)")
+    # Writes faster than the engine freezes and dumps its memstore fill it:
+    # with the memstore's limit lowered to 256M, a few 20 MB inserts meet
+    # OB_TENANT_OUT_OF_MEM (the engine's process stays under half a GiB).
+    filler = pylibseekdb.connect().cursor()
+    run("setup filler", filler, "CREATE TABLE filler (id BIGINT PRIMARY KEY, v VARCHAR(2000))")
+    run("setup memstore limit", filler, "ALTER SYSTEM SET memstore_memory_limit = '256M'")
+    for chunk in range(20):
+        run("memstore full", filler,
+            f"INSERT INTO filler SELECT {chunk * 100000} + ROW_NUMBER() OVER (), "
+            "REPEAT('x', 1000) FROM TABLE(GENERATOR(20000))")
+        if "memstore full" in out:
+            break
+    run("setup memstore limit back", filler, "ALTER SYSTEM SET memstore_memory_limit = '0M'")
     print(json.dumps(out))
     """
 )
@@ -119,6 +134,7 @@ def test_the_engine_puts_the_code_at_the_end_of_its_text(
         ("drop referenced", "dependent_objects_still_exist", "3730", "fix_query"),
         ("lock wait", "lock_not_available", "1205", "retry"),
         ("query timeout", "statement_timeout", "4012", "retry"),
+        ("memstore full", "out_of_memory", "4030", "fix_query"),
     ],
 )
 def test_each_embedded_error(
@@ -135,3 +151,15 @@ def test_names_come_with_the_embedded_errors(answers: dict[str, dict[str, object
     # The table that must change first: the child that references the parent.
     assert answers["drop referenced"]["dependencies"] == ["child"]
     assert "parent" in answers["drop referenced"]["resources"]
+
+
+def test_a_full_memstore_is_out_of_memory_not_retried(
+    answers: dict[str, dict[str, object]],
+) -> None:
+    # OceanBase's 4030, OB_TENANT_OUT_OF_MEM ("Over tenant memory limits"),
+    # worded by SeekDB as its server's runtime memory: a resource error that
+    # the same statement meets again; smaller batches are the way out.
+    answer = answers["memstore full"]
+    assert str(answer["text"]).endswith("failed: code=4030")
+    assert "memory limit exceeded" in str(answer["text"])
+    assert (answer["error_type"], answer["retryable"]) == ("resource_error", False)
