@@ -65,6 +65,32 @@ ADVERSARIAL = {
     "long-s password": "pa\u017f\u017fword ",
     "long token": "a",
     "long value": "password=" + "a" * 4000,
+    # Aimed at the scan of long texts, one pattern per key word (redact.LONG_TEXT):
+    # each key word's near-misses, with the connector that opens its family,
+    "key words, one =": "password secret token api_key private_key pwd sig sig = x ",
+    "password x": "password x ",
+    "password for x": "password for x ",
+    "passx =": "passx = ",
+    "token: x": "token: x ",
+    "api_key (": "api_key (",
+    "IDENTIFIED WITH x x": "IDENTIFIED WITH x x ",
+    "near x'": "near x'",
+    "begin -": "begin -",
+    # cloud keys inside and between runs of letters,
+    "AKIA spaced": "AKIA ",
+    "ASIA": "ASIA",
+    "AIza": "AIza",
+    # a cut excerpt whose quote is missing, or behind a line break,
+    "LINE 1: ...x": "LINE 1: ...x",
+    "LINE 1: ... then quote": "LINE 1: ...LINE 1: ...LINE 1: ...LINE 1: ...\n'",
+    # places that are read backwards or one per line,
+    "@ after long token": "x" * 300 + "@",
+    "Bearer per line": "Bearer\n",
+    # and a driver's words with every family open.
+    "ordinary, all open": (
+        'relation "users" does not exist; password authentication failed for user "app"; '
+        "Key (id)=(1) "
+    ),
 }
 
 

@@ -1,0 +1,382 @@
+"""
+The fast ways of finding and reading credentials find and read what the plain ones do.
+
+`localdata_errors.redact` has two ways of finding where a credential may
+start: the one trigger pattern (short texts) and the families, one pattern
+per key word merged in order (long texts, `LONG_TEXT`).  Both must give the
+same places in the same order, from any position, so that a text is masked
+the same whatever its length: checked here place by place on texts generated
+from key words, connectors, quotes, escapes and separators, then whole
+(`redact`, `credentials_in`, `may_hold_secret`) with each way forced in turn.
+
+The readers' shortcuts are checked against the forms they replace, written
+out here as the reference: the quoted-literal readings as alternations (the
+shortcut reads them unrolled, and reads the escaped forms only when a
+backslash occurs), bare runs cut with `str.find`, a closing matched
+backwards, the PEM footer found from its "end", AWS temporary keys found from
+their literal.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+redact_module: Any = importlib.import_module("localdata_errors.redact")
+
+SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+# Key words of every branch, their near-misses, what follows them in each
+# form, and the characters that end, escape or quote a value.
+PIECES = [
+    *("password", "passwd", "pwd", "pass", "passphrase", "pass ", "passphrase "),
+    *("secret", "credential", "credentials", "token", "unrecognized token", "key"),
+    *("api_key", "api-key", "apikey", "accesskey", "private_key", "key_id", "keyid", "key-id"),
+    *("akia", "aiza", "asia", "connection_string", "sig", "signature", "authorization"),
+    *("identified", "identifie", "with", "via", "by", "as", "using", "values", "old_password"),
+    *("bearer", "-----begin ", "private key", "-----", "-----end", "near ", "replace "),
+    *("line 1: ...", "line 12: ...", "line 123: ...", "line 1234: ...", "for", "yes)", "no)"),
+    *("syntax error", "=", "==", "=>", ":", "::", "://", ":=", "'", "''", '"', '""', "\\"),
+    *("\\'", '\\"', "\\\\", "$", "$$", "$tag$", "(", ")", "@", "/", " ", "  ", "\t", "\n"),
+    *("e", "n", "x", "b", "u&", "_utf8mb4", "a", "z", "0", "9", "-", "_", ".", ";", "&", "?"),
+    *("{", "}", "}}", ",", "]", "#", "abcdefghijklmnop", "0123456789abcdef", "q" * 70),
+    # Spellings the fold turns into key words, and characters it leaves alone.
+    *("PASSWORD", "Pa\u017f\u017fword", "\u212aEY_ID", "AKIA", "\u0130DENT\u0130F\u0130ED"),
+    *("\u00e9", "\u00a0", "\u3000", "\u2028"),
+]
+TEXTS = st.lists(st.sampled_from(PIECES), max_size=80).map("".join)
+# Where the scan resumes after each place: at its end, or a little further,
+# as it does after a value.
+STEPS = st.lists(st.integers(0, 12), min_size=40, max_size=40)
+
+
+def _one_pattern(folded: str, steps: list[int]) -> Iterator[tuple[int, int, str] | None]:
+    pos = 0
+    for step in steps:
+        match = redact_module._TRIGGER.get().search(folded, pos)
+        if match is None:
+            yield None
+            return
+        yield match.start(), match.end(), match.lastgroup
+        pos = match.end() + step
+
+
+def _families(folded: str, steps: list[int]) -> Iterator[tuple[int, int, str] | None]:
+    scan = redact_module._Scan(folded)
+    pos = 0
+    for step in steps:
+        site = scan.after(pos)
+        yield site
+        if site is None:
+            return
+        pos = site[1] + step
+
+
+@SETTINGS
+@given(text=TEXTS, steps=STEPS)
+def test_the_families_find_the_places_the_one_pattern_finds(text: str, steps: list[int]) -> None:
+    folded = redact_module._fold(text)
+    assert list(_families(folded, steps)) == list(_one_pattern(folded, steps))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x password=s3cret y",
+        "password='a''b' secret 'c' token: d api_key=e key_id 'f' pwd=g pass=h sig=i",
+        "ALTER USER u IDENTIFIED BY p REPLACE 'o'; SET PASSWORD FOR 'u'@'h' = PASSWORD('x')",
+        "near ''x' at line 1 | near \\'y | replace 'z' | replace \"w\" | near \"'v'\"",
+        "LINE 1: ...SSWORD 'x' | -----BEGIN RSA PRIVATE KEY-----\nabc\n"
+        "-----END RSA PRIVATE KEY-----",
+        "AKIAABCDEFGHIJKLMNOP AIza" + "b" * 35 + " ASIAABCDEFGHIJKLMNOP Bearer t0k",
+        "postgresql://u:p@h/d scott/tiger@orcl Authorization: Basic x connection_string='y'",
+        "passphrase = a passphrase=b signature=c credentials 'd' unrecognized token: 'e'",
+    ],
+)
+def test_every_kind_of_place_is_found_both_ways(text: str) -> None:
+    # Spaced out past LONG_TEXT, so that redact itself takes the long way too.
+    long = (text + " " * 40) * (redact_module.LONG_TEXT // len(text) + 1)
+    folded = redact_module._fold(long)
+    steps = [0] * 200
+    found = list(_families(folded, steps))
+    assert found == list(_one_pattern(folded, steps))
+    assert len(found) > 3
+
+
+# One place of each family, in each context its gate admits, alone in a long
+# text: a gate that asked for a character the place does not need would hide it.
+ALONE = [
+    *("password=x", "password: x", "password 'x'", "password $$x$$", 'password("x")'),
+    *("password for u = x", "passwd=x", "passwd 'x'", "pwd=x", "pwd: x"),
+    *("secret=x", "secret: x", "secret 'x'", "secret $$x$$", "credentials 'x'", "credential: x"),
+    *("token=x", "token: x", "token 'x'", "token $$x$$", "key_id=x", "api_key: x", "apikey 'x'"),
+    *("key-id $$x$$", "akiaabcdefghijklmnop", "connection_string=x", "connection_string: x"),
+    *("connection_string 'x'", "pass=x", "pass = x", "passphrase=x", "passphrase = x"),
+    *("sig=x", "signature=x", "authorization: x", "authorization=x", "aiza" + "b" * 35),
+    *("identified by x", "bearer x", "-----begin private key-----", "near 'x'", "near \\'\\'x"),
+    *("near \"'x'\"", "replace 'x'", "replace \\'x", 'replace "x"', "line 1: ...x'", "a@b"),
+]
+
+
+@pytest.mark.parametrize("place", ALONE)
+def test_each_family_finds_its_place_alone_in_a_long_text(place: str) -> None:
+    folded = " " * redact_module.LONG_TEXT + place + " "
+    steps = [0] * 4
+    found = list(_families(folded, steps))
+    assert found[0] is not None
+    assert found == list(_one_pattern(folded, steps))
+    # Twice: once the first is found, the scan resumed from anywhere before
+    # the second, inside its key word included, finds the second.
+    twice = folded + place + " "
+    first = found[0][0]
+    for pos in range(first + 1, len(twice) + 1):
+        match = redact_module._TRIGGER.get().search(twice, pos)
+        expected = None if match is None else (match.start(), match.end(), match.lastgroup)
+        scan = redact_module._Scan(twice)
+        assert scan.after(first) == found[0]
+        assert scan.after(pos) == expected, pos
+
+
+# Spaces in front make a text long without changing what is masked in it: no
+# reader looks back past white space.  (Not a monkeypatched LONG_TEXT: the
+# compiled module keeps its constants.)
+PAD = " " * 1024
+
+
+def _outputs(text: str) -> tuple[str, tuple[str, ...], bool, str]:
+    return (
+        redact_module.redact(text),
+        redact_module.credentials_in(text),
+        redact_module.may_hold_secret(text),
+        redact_module.redact(text, ["s3cr", "abc"]),
+    )
+
+
+@SETTINGS
+@given(text=TEXTS)
+def test_a_text_is_masked_the_same_either_way(text: str) -> None:
+    assume(len(text) < redact_module.LONG_TEXT <= len(PAD))
+    masked, values, may_hold, with_secrets = _outputs(text)
+    assert _outputs(PAD + text) == (PAD + masked, values, may_hold, PAD + with_secrets)
+
+
+@SETTINGS
+@given(text=TEXTS, copies=st.integers(1, 60))
+def test_no_place_found_proves_the_long_text_unchanged(text: str, copies: int) -> None:
+    long = text * copies
+    if not redact_module.may_hold_secret(long):
+        assert redact_module.redact(long) == long
+        assert redact_module.credentials_in(long) == ()
+
+
+def test_past_the_cap_a_long_text_is_masked_whole_from_the_same_place() -> None:
+    text = " ".join(f"pwd=v{n} a@b" for n in range(redact_module.MAX_SITES + 8))
+    assert len(text) < redact_module.LONG_TEXT
+    masked = redact_module.redact(text)
+    assert masked.endswith(redact_module.MASK)
+    assert redact_module.redact(PAD + text) == PAD + masked
+
+
+# -- the readers' shortcuts, against the forms they replace ---------------------------
+
+# The quoted-literal readings as first written: an alternation of a run, an
+# escape and a doubled quote, repeated.
+ALTERNATIONS = {
+    "_SINGLE": r"(?s)'(?:[^'\\]++|\\.?|'')*+(?:'|\Z)",
+    "_DOUBLE": r'(?s)"(?:[^"\\]++|\\.?|"")*+(?:"|\Z)',
+    "_SINGLE_PLAIN": r"'(?:[^']++|'')*+(?:'|\Z)",
+    "_DOUBLE_PLAIN": r'"(?:[^"]++|"")*+(?:"|\Z)',
+    "_SINGLE_TWICE": r"(?s)'(?:[^'\\]++|\\\\'|\\.?|'')*+(?:'|\Z)",
+    "_DOUBLE_TWICE": r'(?s)"(?:[^"\\]++|\\\\"|\\.?|"")*+(?:"|\Z)',
+}
+DOUBLED_ALTERNATIONS = [
+    p.replace("Q", quote)
+    for quote in "'\""
+    for p in (
+        r"QQ(?:[^Q]++|QQQQ|Q(?!Q))*+(?:QQ|\Z)",
+        r"(?s)QQ(?:[^Q\\]++|\\(?:QQ|.)?|QQQQ|Q(?!Q))*+(?:QQ|\Z)",
+        r"(?s)QQ(?:[^Q\\]++|\\\\QQ|\\(?:QQ|.)?|QQQQ|Q(?!Q))*+(?:QQ|\Z)",
+    )
+]
+LITERAL_TEXT = st.lists(
+    st.sampled_from(["'", "''", '"', '""', "\\", "\\\\", "\\'", "a", "bc", " ", "\n", ",", ")"]),
+    max_size=30,
+).map("".join)
+
+
+@SETTINGS
+@given(body=LITERAL_TEXT, quote=st.sampled_from(["'", '"', "''", '""']))
+def test_the_unrolled_readings_read_what_the_alternations_read(body: str, quote: str) -> None:
+    text = quote + body
+    pairs = [(getattr(redact_module, n).get(), re.compile(p)) for n, p in ALTERNATIONS.items()]
+    pairs += [
+        (new.get(), re.compile(old))
+        for new, old in zip(redact_module._DOUBLED_READINGS, DOUBLED_ALTERNATIONS, strict=True)
+    ]
+    for new, old in pairs:
+        expected = old.match(text)
+        found = new.match(text)
+        assert (found and found.span()) == (expected and expected.span()), (new.pattern, text)
+
+
+@SETTINGS
+@given(body=LITERAL_TEXT, quote=st.sampled_from(["'", '"', "''", '""']))
+def test_a_literal_ends_where_the_longest_reading_ends(body: str, quote: str) -> None:
+    text = "x " + quote + body
+    first = quote[0]
+    doubled = text[3:4] == first and text[4:5] not in redact_module._AFTER_EMPTY
+    if doubled:
+        readings = DOUBLED_ALTERNATIONS[:3] if first == "'" else DOUBLED_ALTERNATIONS[3:]
+    else:
+        quoted = "SINGLE" if first == "'" else "DOUBLE"
+        readings = [p for n, p in ALTERNATIONS.items() if quoted in n]
+    expected = max(re.compile(p).match(text, 2).end() for p in readings)  # type: ignore[union-attr]
+    assert redact_module._literal_end(text, text, 2) == expected
+
+
+RUN_TEXT = st.lists(
+    st.sampled_from(["a", "b" * 50, "c" * 70, " ", "\t", "\x1c", "\u00a0", "\u3000", ";", "&"]),
+    max_size=12,
+).map("".join)
+RUN_TEXT |= st.lists(
+    st.sampled_from(["#", ",", "}", "]", "/", "\r", "\n", "x" * 65]), max_size=8
+).map("".join)
+
+
+@SETTINGS
+@given(text=RUN_TEXT, at=st.integers(0, 40))
+def test_a_bare_run_ends_where_its_pattern_ends(text: str, at: int) -> None:
+    at = min(at, len(text))
+    for run in redact_module._STOPS:
+        expected = run.get().match(text, at).end()
+        assert redact_module._run_end(text, at, run) == expected, (run.pattern, text, at)
+
+
+@SETTINGS
+@given(text=RUN_TEXT, at=st.integers(1, 300), low=st.integers(0, 300))
+def test_a_token_starts_where_the_reversed_run_ends(text: str, at: int, low: int) -> None:
+    # At 0 (an "@" that opens the text) there is no token before it to read.
+    if not text:
+        return
+    at = min(at, len(text))
+    low = min(low, at)
+    before = text[at - 1 : low - 1 : -1] if low else text[at - 1 :: -1]
+    expected = at - redact_module._TO_SPACE.get().match(before).end()
+    assert redact_module._token_start(text, at, low) == expected
+
+
+def test_ascii_space_is_what_the_pattern_engine_takes_for_white_space() -> None:
+    found = "".join(chr(c) for c in range(128) if re.fullmatch(r"\s", chr(c)))
+    assert sorted(redact_module.ASCII_SPACE) == sorted(found)
+
+
+CLOSING_TEXT = st.lists(
+    st.sampled_from(["'", '"', "\\", "$", "ab", "_1", "}", ")", "x" * 30, " "]), max_size=14
+).map("".join)
+
+
+@SETTINGS
+@given(value=CLOSING_TEXT)
+def test_a_closing_matched_backwards_is_the_one_found_forwards(value: str) -> None:
+    forwards = redact_module._CLOSING.get().search(value, max(len(value) - 40, 0))
+    backwards = redact_module._CLOSING_REVERSED.get().match(value[:-41:-1])
+    assert (forwards and forwards.start()) == (backwards and len(value) - backwards.end())
+
+
+ASIA_TEXT = st.lists(
+    st.sampled_from(["asia", "a", "s", "i", "0", "9", "x" * 12, " ", "-", "_", "\u00e9"]),
+    max_size=20,
+).map("".join)
+
+
+@SETTINGS
+@given(text=ASIA_TEXT)
+def test_aws_temporary_keys_are_found_from_their_literal_as_before(text: str) -> None:
+    before = [m.span() for m in redact_module._ASIA.get().finditer(text)]
+    assert [m.span() for m in redact_module._ASIA_FROM_LITERAL.get().finditer(text)] == before
+
+
+@SETTINGS
+@given(text=st.lists(st.sampled_from(["-", "-----", "end", "-----end", "e", " "]), max_size=20))
+def test_a_pem_footer_is_found_from_its_end_as_str_find_finds_it(text: list[str]) -> None:
+    joined = "".join(text)
+    for start in range(len(joined) + 1):
+        found = redact_module._PEM_END.get().search(joined, start + 5)
+        assert (-1 if found is None else found.start() - 5) == joined.find("-----end", start)
+
+
+# -- the one-step conditions, against the tails they guard ----------------------------
+
+
+@SETTINGS
+@given(text=TEXTS)
+def test_each_one_step_condition_holds_wherever_its_tail_matches(text: str) -> None:
+    folded = redact_module._fold(text)
+    kv = redact_module._KV
+    guarded = [
+        (redact_module._AFTER_W, redact_module._TAIL_W),
+        (redact_module._AFTER_KEY, redact_module._TAIL_C),
+        (redact_module._AFTER_KEY, redact_module._TAIL_K),
+        (redact_module._AFTER_KEY, redact_module._TAIL_U),
+        (redact_module._AFTER_PAIR, redact_module._TAIL_Z),
+        (redact_module._AFTER_PAIR, f"{redact_module._AFTER_PAIR}{kv}"),
+    ]
+    for condition, tail in guarded:
+        assert tail.startswith(condition)
+        unguarded = re.compile("(?x)" + tail.removeprefix(condition))
+        check = re.compile("(?x)" + condition)
+        for at in range(len(folded) + 1):
+            if unguarded.match(folded, at):
+                assert check.match(folded, at), (condition, folded[at:])
+
+
+@SETTINGS
+@given(text=TEXTS)
+def test_the_key_families_condition_holds_wherever_its_branch_matches(text: str) -> None:
+    folded = redact_module._fold(text)
+    branch = re.compile(
+        rf"""(?x)key(?:[_-]?id|(?={redact_module._CONNECTOR})(?:{redact_module._KEY_LOOKBEHINDS}))
+        {redact_module._TAIL_K}"""
+    )
+    family = redact_module._FAMILIES[5].pattern.get()
+    assert family.pattern.startswith("(?x)key(?=")
+    assert [m.span() for m in family.finditer(folded)] == [
+        m.span() for m in branch.finditer(folded)
+    ]
+
+
+KEY_TEXT = st.lists(
+    st.sampled_from(["akia", "aiza", "a", "b" * 16, "c" * 35, "0", "_", "-", " ", "\u00e9"]),
+    max_size=16,
+).map("".join)
+
+
+@SETTINGS
+@given(text=KEY_TEXT)
+def test_cloud_key_tails_step_over_and_check_back_as_the_plain_forms_read(text: str) -> None:
+    for literal, tail, plain in (
+        ("akia", redact_module._AWS_TAIL, r"akia[a-z0-9]{16}(?![a-z0-9])"),
+        ("aiza", redact_module._AIZA_TAIL, r"aiza[a-z0-9_-]{35}(?![a-z0-9_-])"),
+    ):
+        stepped = re.compile(literal + tail)
+        expected = [m.span() for m in re.finditer(plain, text)]
+        assert [m.span() for m in stepped.finditer(text)] == expected
+
+
+CUT_TEXT = st.lists(st.sampled_from(["'", "\n", "x", "y" * 30, "\\", " "]), max_size=12)
+
+
+@SETTINGS
+@given(text=CUT_TEXT.map("".join))
+def test_the_quote_after_a_cut_excerpt_is_found_as_the_plain_lookahead_finds_it(text: str) -> None:
+    plain = re.compile(r"(?=[^'\n]{0,64}')")
+    split = re.compile(r"(?=[^']{0,64}+')(?=[^'\n]*+')")
+    for at in range(len(text) + 1):
+        assert bool(split.match(text, at)) == bool(plain.match(text, at)), (text, at)
+    assert redact_module._CUT_QUOTE.startswith("(?=[^']{0,64}+')(?=[^'\\n]*+')")
