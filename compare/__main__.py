@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from bench._corpora import BACKENDS, load
+from bench.importtime import cumulative_us
 from bench.timing import first_sight, p90, repeated
 from localdata_errors import KIND_TABLE, classify_error
 from tests.corpus import CorpusCase
@@ -78,27 +79,11 @@ def _score(tally: Tally, case: CorpusCase, resp: Any) -> None:
 
 
 def _import_time(module: str) -> float | None:
-    code = (
-        "import time; t = time.perf_counter(); import "
-        + module
-        + "; print(time.perf_counter() - t)"
-    )
-    best: float | None = None
-    for _ in range(3):
-        # A fixed command: this interpreter importing one named module.
-        proc = subprocess.run(  # noqa: S603 - a fixed command, see above
-            [sys.executable, "-c", code],
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=False,
-            cwd=ROOT,
-        )
-        if proc.returncode != 0:
-            return None
-        value = float(proc.stdout.strip().splitlines()[-1])
-        best = value if best is None else min(best, value)
-    return best
+    """Seconds to import *module* in a fresh interpreter (median of 3, see bench.importtime)."""
+    try:
+        return cumulative_us(module, runs=3) / 1e6
+    except (subprocess.CalledProcessError, OSError):
+        return None
 
 
 def _version(dist: str) -> str:
@@ -246,7 +231,7 @@ def _report(
     pluggy_imp = _import_time("pluggy")
     lines += [
         "",
-        "Import time (best of 3, fresh interpreter): "
+        "Import time (median of 3, fresh interpreter, byte-code compiled): "
         f"`import localdata_errors` {_ms(ours_imp)} (pluggy alone {_ms(pluggy_imp)}), "
         f"`import {THEIR_MODULE}` {_ms(theirs_imp)} (it imports the whole localdata_mcp "
         "package).",
