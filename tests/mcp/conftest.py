@@ -62,8 +62,15 @@ def backend(
 
 @pytest.fixture(scope="module")
 def server(backend: Backend) -> Iterator[StdioServer]:
-    """The server over stdio: a small row cap and a one-second timeout, so tests stay fast."""
-    srv = StdioServer(backend.url, "--max-rows", "5", "--timeout", "1")
+    """
+    The server over stdio, with a small row cap.
+
+    Its timeout is only a safety net: a short one would be a wall-clock budget
+    on every test, which a loaded machine overruns (an insert interrupted
+    after a second of catalogue reads).  The timeout test starts a server of
+    its own with a short one.
+    """
+    srv = StdioServer(backend.url, "--max-rows", "5", "--timeout", "60")
     try:
         yield srv
     finally:

@@ -328,13 +328,22 @@ def test_an_interrupted_sqlite_read_lets_go_of_its_lock(
 
     reader = threading.Thread(target=read)
     reader.start()
-    time.sleep(0.5)
     writer = sqlite3.connect(path, timeout=0, isolation_level=None)
     try:
-        writer.execute("BEGIN IMMEDIATE")
-        writer.execute("UPDATE products SET price = price")
-        with pytest.raises(sqlite3.OperationalError, match="locked"):
-            writer.execute("COMMIT")  # the running read holds its shared lock
+        # Until the read has started (however long a loaded machine takes),
+        # the writer's commit goes through; from then on the read holds its
+        # shared lock and the commit is refused.
+        while True:
+            writer.execute("BEGIN IMMEDIATE")
+            writer.execute("UPDATE products SET price = price")
+            try:
+                writer.execute("COMMIT")
+            except sqlite3.OperationalError as exc:
+                refused = str(exc)
+                break
+            assert reader.is_alive(), "the read ended before it was seen holding its lock"
+            time.sleep(0.02)
+        assert "locked" in refused
         reader.join()
         writer.execute("COMMIT")  # at once: the read is gone
     finally:

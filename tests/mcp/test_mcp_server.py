@@ -372,12 +372,17 @@ def test_multi_statement_rejected(server: StdioServer, shop: Backend) -> None:
     assert one["data"] == [{"v": "a;b"}]
 
 
-def test_statement_timeout(server: StdioServer, shop: Backend) -> None:
-    payload = server.fail("execute_sql", {"sql": SLEEP[shop.name]})
-    details = expect(payload, "STATEMENT_TIMEOUT", -32005)
-    assert details["is_retryable"] is True
-    # The server is still usable afterwards.
-    assert server.ok("select_rows", {"table": "products"})["rowCount"] == 2
+def test_statement_timeout(shop: Backend) -> None:
+    # A server of its own: one second, against statements that run far longer.
+    impatient = StdioServer(shop.url, "--timeout", "1")
+    try:
+        payload = impatient.fail("execute_sql", {"sql": SLEEP[shop.name]})
+        details = expect(payload, "STATEMENT_TIMEOUT", -32005)
+        assert details["is_retryable"] is True
+        # The server is still usable afterwards.
+        assert impatient.ok("select_rows", {"table": "products"})["rowCount"] == 2
+    finally:
+        impatient.close()
 
 
 def test_read_only_server(readonly_server: StdioServer, shop: Backend) -> None:
