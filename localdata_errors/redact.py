@@ -428,6 +428,7 @@ _KEY_REVERSED: Final = LazyPattern(r"[\w.-]{0,64}")
 # (ODBC, JDBC, ADO.NET) at ";"; in a query string at "&"; in JSON at ",", "}"
 # or "]"; after an unquoted "key:" (YAML, an HTTP header) at the end of the line.
 _TO_SPACE: Final = LazyPattern(r"\S*+")
+_A_SPACE: Final = LazyPattern(r"\s")
 _TO_SEMICOLON: Final = LazyPattern(r"[^\s;]*+")
 _TO_AMPERSAND: Final = LazyPattern(r"[^\s&#]*+")
 _TO_JSON_END: Final = LazyPattern(r"[^\s,}\]]*+")
@@ -466,14 +467,9 @@ def _run_end(folded: str, at: int, run: LazyPattern) -> int:
     return stop
 
 
-def _token_start(folded: str, at: int, low: int) -> int:
-    """Where the run of non-space characters that ends at *at* begins, *low* at the earliest."""
-    near = max(at - _SHORT_RUN, low)
-    length: int = _TO_SPACE.get().match(folded[near:at][::-1]).end()  # type: ignore[union-attr]
-    if length < at - near or near == low:
-        return at - length
-    before = folded[near - 1 : low - 1 : -1] if low else folded[near - 1 :: -1]
-    return near - _TO_SPACE.get().match(before).end()  # type: ignore[union-attr]
+def _in_token(folded: str, found: int, at: int) -> bool:
+    """Whether *found* lies in the run of non-space characters that ends at *at*."""
+    return found >= 0 and _A_SPACE.get().search(folded, found, at) is None
 
 
 # Which keys may introduce a SQL literal after white space (PASSWORD 'x'): one
@@ -643,9 +639,13 @@ def _cut(text: str, folded: str, start: int, end: int) -> _Span | None:
 
 def _at_sign(text: str, folded: str, start: int, end: int) -> _Span | None:
     at = start
-    token = _token_start(folded, at, max(at - 1024, 0))
-    scheme = folded.rfind("://", token, at)
-    if scheme >= 0:
+    # What comes before the "@" is read within its token (the run of
+    # non-space characters that ends there, 1 KiB at most): each mark is
+    # found backwards from the "@" by str.rfind, then checked to lie in the
+    # token; the token itself is not read backwards for every "@" in it.
+    low = max(at - 1024, 0)
+    scheme = folded.rfind("://", low, at)
+    if _in_token(folded, scheme, at):
         # scheme://user:password@host: the password runs to the last "@" of the
         # authority, as an unencoded "@" in it leaves more than one.
         colon = folded.find(":", scheme + 3, at)
@@ -662,8 +662,8 @@ def _at_sign(text: str, folded: str, start: int, end: int) -> _Span | None:
         if opening < 0 or "\n" in folded[opening:at]:
             return None
     else:
-        slash = folded.rfind("/", token, at)
-        if slash < 0 or any(c in "\"'" for c in folded[slash + 1 : at]):
+        slash = folded.rfind("/", low, at)
+        if not _in_token(folded, slash, at) or any(c in "\"'" for c in folded[slash + 1 : at]):
             return None
     if slash <= 0 or folded[slash] != "/" or not _ORACLE_USER_END.get().match(folded, slash - 1):
         return None
@@ -984,8 +984,9 @@ def redact_name(name: str, secrets: object = ()) -> str:
 
 def _values(text: str, spans: list[_Span]) -> tuple[str, ...]:
     found: list[str] = []
-    for start, end in spans:
-        value = text[start:end].strip()
+    # Each masked text once, however often it was found.
+    for masked in dict.fromkeys([text[start:end] for start, end in spans]):
+        value = masked.strip()
         opening = _OPENING.get().match(value)
         if opening is not None:
             value = value[opening.end() :]

@@ -259,16 +259,17 @@ def test_a_bare_run_ends_where_its_pattern_ends(text: str, at: int) -> None:
 
 
 @SETTINGS
-@given(text=RUN_TEXT, at=st.integers(1, 300), low=st.integers(0, 300))
-def test_a_token_starts_where_the_reversed_run_ends(text: str, at: int, low: int) -> None:
-    # At 0 (an "@" that opens the text) there is no token before it to read.
+@given(text=RUN_TEXT, at=st.integers(1, 300), found=st.integers(-1, 300))
+def test_a_mark_is_in_the_token_when_no_space_lies_between(text: str, at: int, found: int) -> None:
+    # The token before an "@": the run of non-space characters that ends
+    # there, found here by reading the text backwards.
     if not text:
         return
     at = min(at, len(text))
-    low = min(low, at)
-    before = text[at - 1 : low - 1 : -1] if low else text[at - 1 :: -1]
-    expected = at - redact_module._TO_SPACE.get().match(before).end()
-    assert redact_module._token_start(text, at, low) == expected
+    found = min(found, at - 1)
+    token = at - redact_module._TO_SPACE.get().match(text[at - 1 :: -1]).end()
+    expected = found >= token
+    assert redact_module._in_token(text, found, at) is expected
 
 
 def test_ascii_space_is_what_the_pattern_engine_takes_for_white_space() -> None:
