@@ -80,7 +80,7 @@ def server(backend: Backend) -> Iterator[StdioServer]:
 @pytest.fixture(scope="module")
 def readonly_server(backend: Backend) -> Iterator[StdioServer]:
     """A second server on the same database: read-only, several statements allowed."""
-    srv = StdioServer(backend.url, "--read-only", "--allow-multi-statement", "--timeout", "5")
+    srv = StdioServer(backend.url, "--read-only", "--allow-multi-statement", "--timeout", "60")
     try:
         yield srv
     finally:
