@@ -111,7 +111,11 @@ def _count(who: str, backend: str) -> float | str:
 
 def main() -> int:
     """Entry point of ``python -m bench.instructions``."""
-    parser = argparse.ArgumentParser(prog="python -m bench.instructions", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.instructions",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--backend", action="append", choices=BACKENDS)
     parser.add_argument("--jobs", type=int, default=2, help="valgrind runs at once")
     parser.add_argument("--child", nargs=2, metavar=("WHO", "BACKEND"), help=argparse.SUPPRESS)

@@ -43,7 +43,11 @@ def _total(exc: BaseException) -> object:
 
 def main() -> int:
     """Entry point of ``python -m bench.stages``."""
-    parser = argparse.ArgumentParser(prog="python -m bench.stages", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.stages",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--backend", action="append", choices=BACKENDS)
     parser.add_argument("--loops", type=int, default=50, help="calls per timing")
     args = parser.parse_args()
