@@ -45,6 +45,12 @@ __all__ = [
 ]
 
 HOST = os.environ.get("LOCALDATA_ERRORS_MYSQL_HOST", "127.0.0.1")
+# How long a connect waits for the server (seconds): generous, as for
+# PostgreSQL (tests/corpus/postgresql.py's CONNECT_TIMEOUT).  A case that
+# expects the server's verdict at connect (access denied, an unknown
+# database) must get it; on a loaded machine a short timeout expires first
+# and the driver's own timeout is another reply to the same trigger.
+CONNECT_TIMEOUT = 30
 PORT = int(os.environ.get("LOCALDATA_ERRORS_MYSQL_PORT", "3306"))
 USER = os.environ.get("LOCALDATA_ERRORS_MYSQL_USER", "root")
 PASSWORD = os.environ.get("LOCALDATA_ERRORS_MYSQL_PASSWORD", "")
@@ -126,9 +132,9 @@ def _dbapi_connect(module: str, login: Login) -> Any:
     if login.database is not None:
         kwargs["database"] = login.database
     if module == "mysql.connector":
-        kwargs["connection_timeout"] = 5
+        kwargs["connection_timeout"] = CONNECT_TIMEOUT
     else:
-        kwargs["connect_timeout"] = 5
+        kwargs["connect_timeout"] = CONNECT_TIMEOUT
     return mod.connect(**kwargs)
 
 
@@ -168,7 +174,7 @@ class AiomysqlSession(Session):
                     user=login.user,
                     password=login.password,
                     db=login.database,
-                    connect_timeout=5,
+                    connect_timeout=CONNECT_TIMEOUT,
                 )
             )
         except BaseException:
