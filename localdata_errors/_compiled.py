@@ -15,6 +15,7 @@ This module imports nothing: the build reads it by path.
 
 MODULES = (
     "localdata_errors/_backends.py",
+    "localdata_errors/_lazy.py",
     "localdata_errors/kinds.py",
     "localdata_errors/response.py",
     "localdata_errors/redact.py",
