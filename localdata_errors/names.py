@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-__all__ = ["column_reference", "split_qualified", "unique", "unqualify", "unquote"]
+__all__ = [
+    "column_reference",
+    "split_qualified",
+    "unique",
+    "unqualify",
+    "unqualify_parts",
+    "unquote",
+]
 
 _QUOTES = {'"': '"', "`": "`", "[": "]", "'": "'"}
 
@@ -87,6 +94,13 @@ def unqualify(name: str) -> tuple[str, str | None]:
     parts = split_qualified(name)
     if not parts:
         return unquote(name), None
+    return unqualify_parts(parts)
+
+
+def unqualify_parts(parts: Sequence[str]) -> tuple[str, str | None]:
+    """``["db", "t"]`` gives ``("t", "db")``; a bare name gives ``(name, None)``."""
+    if not parts:
+        return "", None
     return parts[-1], (parts[-2] if len(parts) > 1 else None)
 
 

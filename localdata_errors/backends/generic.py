@@ -18,7 +18,7 @@ from typing import Final
 
 from localdata_errors.kinds import Kind
 from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError
-from localdata_errors.names import column_reference, split_qualified, unique
+from localdata_errors.names import column_reference, split_qualified, unique, unqualify_parts
 
 __all__ = ["GENERIC_MAPPER", "GenericMapper", "generic_answer", "keyword_kind", "normalise_words"]
 
@@ -660,11 +660,6 @@ def _parts(raw: str) -> list[str]:
     return parts or [raw]
 
 
-def _object_and_qualifier(parts: list[str]) -> tuple[str, str | None]:
-    """``(object, qualifier)`` of a name's parts."""
-    return parts[-1], (parts[-2] if len(parts) > 1 else None)
-
-
 def _other_table(text: str) -> tuple[str, ...]:
     """The table on the other side of a foreign key, where the message says which."""
     match = _OTHER_TABLE.search(text, 0, _NAME_WINDOW)
@@ -716,7 +711,7 @@ class GenericMapper(DatabaseErrorMapper):
                     # "column c.x": c is a table or an alias, never a schema.
                     obj, table, qualifier = column_reference(parts)
                 else:
-                    obj, qualifier = _object_and_qualifier(parts)
+                    obj, qualifier = unqualify_parts(parts)
                     table = None
                 if obj.lower() in _NOT_NAMES:
                     continue

@@ -31,6 +31,7 @@ from localdata_errors.names import (
     split_qualified,
     unique,
     unqualify,
+    unqualify_parts,
     unquote,
 )
 
@@ -280,13 +281,6 @@ class Detail:
         obj = _unquoted(raw)
         self.resources.append(obj)
         return obj
-
-
-def unqualify_parts(parts: list[str]) -> tuple[str, str | None]:
-    """``["db", "t"]`` gives ``("t", "db")``; a bare name gives ``(name, None)``."""
-    if not parts:
-        return "", None
-    return parts[-1], (parts[-2] if len(parts) > 1 else None)
 
 
 def _re(pattern: str) -> re.Pattern[str]:
