@@ -213,7 +213,7 @@ _EXTRACTORS: Final[dict[str, Callable[[str, _Names], None]]] = {
 
 
 def _format_code(prefix: str, number: int) -> str:
-    width = 4 if prefix in {"DPY", "DPI"} else 5
+    width = 4 if prefix in _FOUR_DIGITS else 5
     return f"{prefix}-{number:0{width}d}"
 
 
