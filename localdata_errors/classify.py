@@ -43,6 +43,7 @@ from localdata_errors.redact import (
     normalize_secrets,
     redact,
     redact_name,
+    redact_reading,
 )
 from localdata_errors.registry import Claim, ErrorMapperRegistry, normalize_db_type, warn_once
 from localdata_errors.response import StructuredErrorResponse
@@ -427,9 +428,17 @@ def _classify(  # noqa: PLR0915 - the one hot path, kept in one frame on purpose
         # A name is the message's text cut out of the clause (PASSWORD '...')
         # that marked it a credential: what the message's masking finds is
         # masked in the names as a named secret (see redact_name).
-        known = (*secrets, *credentials_in(text))
-        if message is not text:
-            known = (*known, *credentials_in(message))
+        # The message as returned and the values masked in it, from one
+        # reading (past its bound, a message is cut before it is masked).
+        masked: str | None
+        if len(message) <= MESSAGE_LIMIT:
+            masked, in_message = redact_reading(message, secrets)
+        else:
+            masked, in_message = None, credentials_in(message)
+        if message is text:
+            known = (*secrets, *in_message)
+        else:
+            known = (*secrets, *credentials_in(text), *in_message)
         if known or may_hold_secret(
             "\n".join((*resources, *dependencies, constraint or "", schema or "",
                        native_code or "", database or ""))
@@ -447,7 +456,7 @@ def _classify(  # noqa: PLR0915 - the one hot path, kept in one frame on purpose
         suggestion = m_suggestion or render_suggestion(kind, target, constraint, dependencies)
         if known or may_hold_secret(suggestion):
             suggestion = redact(suggestion, known)
-        message = _bounded(message, secrets)
+        message = _bounded(message, secrets) if masked is None else masked
     elif m_suggestion is not None:
         suggestion = (
             redact(m_suggestion, secrets) if may_hold_secret(m_suggestion) else m_suggestion

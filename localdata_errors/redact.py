@@ -43,6 +43,7 @@ __all__ = [
     "normalize_secrets",
     "redact",
     "redact_name",
+    "redact_reading",
 ]
 
 #: What a secret is replaced with.
@@ -1070,7 +1071,31 @@ def redact(text: str, secrets: object = (), limit: int | None = None) -> str:
     """
     if limit is not None and len(text) > limit:
         text = text[: max(limit, 0)]
-    values = normalize_secrets(secrets)
+    return _redact(text, normalize_secrets(secrets))[0]
+
+
+def redact_reading(text: str, secrets: tuple[str, ...] = ()) -> tuple[str, tuple[str, ...]]:
+    """
+    `(redact(text, secrets), credentials_in(text))`, from one reading of *text*.
+
+    A classification that must mask a message also needs the values it masked
+    (to mask them in the names cut out of it): one scan and one reading of
+    each place give both.
+
+    Args:
+        text: Any text.
+        secrets: Values to mask, already normalized (`normalize_secrets`).
+
+    Returns:
+        The masked text, and the credential values masked in it.
+    """
+    return _redact(text, secrets)
+
+
+_NOTHING: Final[tuple[()]] = ()
+
+
+def _redact(text: str, values: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     folded = _fold(text)
     if len(folded) < LONG_TEXT:
         # The common case, kept to one pass and no more calls than it needs.
@@ -1078,7 +1103,7 @@ def redact(text: str, secrets: object = (), limit: int | None = None) -> str:
         match = _TRIGGER.get().search(folded)
         if match is None:
             if not values and not ("asia" in folded and _ASIA.get().search(folded)):
-                return text
+                return text, _NOTHING
             site = None
         else:
             site = (match.start(), match.end(), match.lastgroup or "")
@@ -1086,16 +1111,18 @@ def redact(text: str, secrets: object = (), limit: int | None = None) -> str:
         scan = _Scan(folded)
         site = scan.after(0)
         if site is None and not values and not _has_asia(folded, scan):
-            return text
+            return text, _NOTHING
     spans, capped = _credential_spans(text, folded, site, scan)
+    found: tuple[str, ...] = _NOTHING
     if spans:
         # A credential masked in one place is masked wherever else it occurs.
-        _occurrences(text, _values(text, spans), spans)
+        found = _values(text, spans)
+        _occurrences(text, found, spans)
     if capped is not None:
         spans.append((capped, len(text)))
     if values:
         spans += _secret_spans(text, values)
-    return _apply(text, spans)
+    return _apply(text, spans), found
 
 
 def _apply(text: str, spans: list[_Span]) -> str:

@@ -33,6 +33,7 @@ from localdata_errors.redact import (
     may_hold_secret,
     normalize_secrets,
     redact,
+    redact_reading,
 )
 
 
@@ -363,56 +364,68 @@ def test_every_case_insensitive_spelling_of_a_key_is_masked(key: str, value: str
     assert re.fullmatch(value, value, re.IGNORECASE)
 
 
+# Texts made of the pieces the credential patterns start from, end at or
+# stop short of.
+_HOSTILE = st.lists(
+    st.sampled_from(
+        [
+            "password",
+            "=",
+            ":",
+            "'",
+            '"',
+            " ",
+            "\\",
+            "@",
+            "/",
+            "://",
+            "identified by ",
+            "x",
+            "near ",
+            "LINE 1: ...",
+            "$$",
+            "{",
+            "}",
+            "(",
+            ")",
+            ";",
+            "&",
+            "-----BEGIN ",
+            "PRIVATE KEY-----",
+            "Bearer ",
+            "AKIA",
+            "asia",
+            "token",
+            "secret",
+            "\u017f",
+            "\u212a",
+            "replace ",
+            "key_id",
+            "\n",
+            "0123456789ABCDEF",
+        ]
+    ),
+    max_size=40,
+).map("".join)
+
+
 @settings(max_examples=300, deadline=None)
-@given(
-    st.lists(
-        st.sampled_from(
-            [
-                "password",
-                "=",
-                ":",
-                "'",
-                '"',
-                " ",
-                "\\",
-                "@",
-                "/",
-                "://",
-                "identified by ",
-                "x",
-                "near ",
-                "LINE 1: ...",
-                "$$",
-                "{",
-                "}",
-                "(",
-                ")",
-                ";",
-                "&",
-                "-----BEGIN ",
-                "PRIVATE KEY-----",
-                "Bearer ",
-                "AKIA",
-                "asia",
-                "token",
-                "secret",
-                "\u017f",
-                "\u212a",
-                "replace ",
-                "key_id",
-                "\n",
-                "0123456789ABCDEF",
-            ]
-        ),
-        max_size=40,
-    ).map("".join)
-)
+@given(_HOSTILE)
 def test_the_fast_path_agrees_with_the_patterns(text: str) -> None:
     # False from may_hold_secret proves that redact changes nothing.
     if not may_hold_secret(text):
         assert redact(text) == text
     masked = redact(text)
     assert redact(masked) == masked or MASK in masked
+
+
+@settings(max_examples=300, deadline=None)
+@given(_HOSTILE, st.lists(st.sampled_from(["password", "x'y", "AKIA", "@h", "ab"]), max_size=3))
+def test_one_reading_gives_what_the_two_functions_give(text: str, named: list[str]) -> None:
+    # A classification masks its message and takes the values it masked in one
+    # reading (redact_reading): the answer must be the two public functions'.
+    secrets = normalize_secrets(named)
+    assert redact_reading(text, secrets) == (redact(text, secrets), credentials_in(text))
 
 
 # -- values the caller names ---------------------------------------------------------
