@@ -198,6 +198,23 @@ def test_importing_the_package_imports_no_driver() -> None:
     assert out.stdout.strip() == "[]"
 
 
+def test_importing_the_package_compiles_only_small_patterns() -> None:
+    # The import stays cheap: the credential scan, the pasted-error forms and
+    # the keyword fallback's name patterns are compiled by their first use.
+    # What the import itself compiles (re's cache shows) is a few short ones.
+    code = (
+        "import re, pluggy\n"
+        "before = set(re._cache)\n"
+        "import localdata_errors\n"
+        "print(max((len(key[1]) for key in set(re._cache) - before), default=0))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert int(out.stdout) <= 100
+    # ... and the fallback still finds the names with them once it is asked.
+    answer = classify_message('relation "orders" does not exist', db_type="generic")
+    assert answer.affected_resources == ("orders",)
+
+
 class _CodeOnlyMapper(DatabaseErrorMapper):
     """A third party's mapper that knows its own code but not what it means."""
 

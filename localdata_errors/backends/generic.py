@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
+from localdata_errors._lazy import LazyPattern
 from localdata_errors.kinds import Kind
 from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError
 from localdata_errors.names import column_reference, split_qualified, unique, unqualify_parts
@@ -609,7 +610,9 @@ _NOUNS: Final = (
     "rule",
     "policy",
 )
-_NAME_AFTER = re.compile(
+# Compiled on first use, as every pattern of the fallback's names: a driver's
+# error with a code rarely comes here, and `import localdata_errors` stays cheap.
+_NAME_AFTER: Final = LazyPattern(
     r"""\s{1,4}(?P<name>"(?:[^"]|""){1,128}"|`(?:[^`]|``){1,128}`|'[^']{1,128}'|\[[^\]]{1,128}\]
         |[A-Za-z_][\w$]{0,127}(?:\.[A-Za-z_][\w$]{0,127}){0,3})""",
     re.VERBOSE,
@@ -644,7 +647,7 @@ _NAME_WINDOW: Final = 2048
 # The words of a foreign-key message that name the table on the other side
 # of the key (PostgreSQL's DETAIL): the parent a child row needs, the child
 # that still references a parent row.
-_OTHER_TABLE = re.compile(
+_OTHER_TABLE: Final = LazyPattern(
     r"""(?:is\ not\ present\ in|is\ still\ referenced\ from)\ table""" + _NAME_AFTER.pattern,
     re.VERBOSE,
 )
@@ -662,7 +665,7 @@ def _parts(raw: str) -> list[str]:
 
 def _other_table(text: str) -> tuple[str, ...]:
     """The table on the other side of a foreign key, where the message says which."""
-    match = _OTHER_TABLE.search(text, 0, _NAME_WINDOW)
+    match = _OTHER_TABLE.get().search(text, 0, _NAME_WINDOW)
     if match is None:
         return ()
     return (_parts(match.group("name"))[-1],)
@@ -673,6 +676,7 @@ def _named_objects(text: str) -> list[tuple[int, str, str]]:
     head = text[:_NAME_WINDOW]
     lower = head.lower()
     found: list[tuple[int, str, str]] = []
+    name_after = _NAME_AFTER.get()
     for noun in _NOUNS:
         start = lower.find(noun)
         while start >= 0:
@@ -681,7 +685,7 @@ def _named_objects(text: str) -> list[tuple[int, str, str]]:
             if (start == 0 or not lower[start - 1].isalnum()) and (
                 end == len(lower) or not lower[end].isalnum()
             ):
-                match = _NAME_AFTER.match(head, end)
+                match = name_after.match(head, end)
                 if match is not None:
                     found.append((start, noun, match.group("name")))
             start = lower.find(noun, end)
