@@ -1074,7 +1074,7 @@ def redact(text: str, secrets: object = (), limit: int | None = None) -> str:
     return _redact(text, normalize_secrets(secrets))[0]
 
 
-def redact_reading(text: str, secrets: tuple[str, ...] = ()) -> tuple[str, tuple[str, ...]]:
+def redact_reading(text: str, secrets: object = ()) -> tuple[str, tuple[str, ...]]:
     """
     `(redact(text, secrets), credentials_in(text))`, from one reading of *text*.
 
@@ -1084,12 +1084,13 @@ def redact_reading(text: str, secrets: tuple[str, ...] = ()) -> tuple[str, tuple
 
     Args:
         text: Any text.
-        secrets: Values to mask, already normalized (`normalize_secrets`).
+        secrets: Values to mask, as for `redact`.
 
     Returns:
-        The masked text, and the credential values masked in it.
+        The masked text, and the credential values masked in it (not the
+        caller's).
     """
-    return _redact(text, secrets)
+    return _redact(text, normalize_secrets(secrets))
 
 
 _NOTHING: Final[tuple[()]] = ()
