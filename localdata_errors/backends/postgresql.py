@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, TypeVar
 
 from localdata_errors._backends import BACKENDS
 from localdata_errors.kinds import KIND_TABLE, ErrorCategory, Kind, RetrySafety
@@ -426,43 +426,93 @@ def _carries(message: str, label: str) -> bool:
 
 # -- errors without a SQLSTATE ---------------------------------------------------
 
-# libpq's own messages (generated from its message catalogue), indexed by
-# their first word: a message starts the text, a line, or follows a ": "
-# (libpq's "connection to server at ... failed: " prefix, a driver's class
-# name), so only those few places are looked at.  Built on the first error
-# without a SQLSTATE.
-_Entry = tuple[str, "re.Pattern[str] | None", Kind]
-_LIBPQ: dict[str, tuple[_Entry, ...]] = {}
+# libpq's own messages and the server's start-up messages (each generated from
+# a message catalogue), indexed by their first word: a message starts the
+# text, a line, or follows a ": " (libpq's "connection to server at ... failed: "
+# prefix, a driver's class name), so only those few places are looked at, and
+# at each only the messages that begin with the word found there.  Each index
+# is built on the first error without a SQLSTATE.
+_V = TypeVar("_V")
+#: (the message's literal lead, its whole pattern when it has placeholders, what it means)
+_Entry = tuple[str, "re.Pattern[str] | None", _V]
 _WILDCARD = r"[^\n]{0,256}?"
 _UNESCAPE = re.compile(r"\\(.)")
 
 
-def _libpq_index() -> dict[str, tuple[_Entry, ...]]:
+# A catalogue's messages by the first word of their lead, each list in the
+# catalogue's order; and the messages whose first word holds a placeholder
+# (their lead holds no space), which are in every word's list too and are
+# tried where no word's list is.
+_Catalogue = tuple[dict[str, tuple[_Entry[_V], ...]], tuple[_Entry[_V], ...]]
+
+
+def _catalogue(messages: list[tuple[str, _V]]) -> _Catalogue[_V]:
+    """Index *messages* (a pattern and what it means, in the order they are tried)."""
+    entries: list[_Entry[_V]] = []
+    for pattern, value in messages:
+        parts = pattern.split(_WILDCARD)
+        full = re.compile(pattern) if len(parts) > 1 else None
+        entries.append((_UNESCAPE.sub(r"\1", parts[0]), full, value))
+    # By number: a compiled build holds these tuples unboxed, so they have no identity.
+    words: dict[str, list[int]] = {}
+    loose: list[int] = []
+    for number, entry in enumerate(entries):
+        word, space, _ = entry[0].partition(" ")
+        if space:
+            words.setdefault(word, []).append(number)
+        else:
+            loose.append(number)
+    by_word = {
+        word: tuple([entries[n] for n in sorted(listed + loose)]) for word, listed in words.items()
+    }
+    return by_word, tuple([entries[n] for n in loose])
+
+
+_LIBPQ: _Catalogue[Kind] | None = None
+
+
+def _libpq_catalogue() -> _Catalogue[Kind]:
     global _LIBPQ  # noqa: PLW0603 - a lazily built, read-only cache
-    if not _LIBPQ:
+    if _LIBPQ is None:
         from localdata_errors.backends._libpq_messages import MESSAGES  # noqa: PLC0415 - lazy
 
-        index: dict[str, list[_Entry]] = {}
-        for pattern, kind in MESSAGES:
-            parts = pattern.split(_WILDCARD)
-            lead = _UNESCAPE.sub(r"\1", parts[0])
-            full = re.compile(pattern) if len(parts) > 1 else None
-            index.setdefault(lead.split(" ", 1)[0], []).append((lead, full, kind))
-        _LIBPQ = {
-            word: tuple(sorted(entries, key=lambda e: -len(e[0])))
-            for word, entries in index.items()
-        }
+        # The longest lead first: of two messages that begin alike, the one
+        # that says more.
+        _LIBPQ = _catalogue(sorted(MESSAGES, key=lambda m: -len(m[0].split(_WILDCARD)[0])))
     return _LIBPQ
 
 
-def _message_starts(text: str) -> list[int]:
+def _found(catalogue: _Catalogue[_V], text: str, at: int, word: str) -> _V | None:
+    """What the first of the catalogue's messages that begins at *at* in *text* means."""
+    by_word, loose = catalogue
+    for lead, full, value in by_word.get(word, loose):
+        if text.startswith(lead, at) and (full is None or full.match(text, at, at + 1024)):
+            return value
+    return None
+
+
+def _message_starts(text: str) -> list[tuple[int, str]]:
+    """
+    Where a message may begin in *text*, and its first word, in order.
+
+    At the text's start, after each ": " and each line break (white space
+    skipped); libpq's message is among the first few, so a text of many
+    ": " costs no more than 32 of them.
+    """
     starts = [0]
     for mark in (": ", "\n"):
         at = text.find(mark)
         while at >= 0:
             starts.append(at + len(mark))
             at = text.find(mark, at + len(mark))
-    return starts
+    found: list[tuple[int, str]] = []
+    for start in sorted(starts)[:32]:
+        at = start
+        while at < len(text) and text[at] in " \t":
+            at += 1
+        end = text.find(" ", at)
+        found.append((at, text[at:end] if end >= 0 else text[at:]))
+    return found
 
 
 # libpq's frame around another message: "connection to server at ... failed: "
@@ -470,20 +520,12 @@ def _message_starts(text: str) -> list[int]:
 _FRAMES = ("connection to server", "could not connect to server", "Is the server running")
 
 
-def _libpq(text: str) -> tuple[Kind | None, Kind | None]:
+def _libpq(text: str, starts: list[tuple[int, str]]) -> tuple[Kind | None, Kind | None]:
     """(the kind of the first libpq message that says why, the kind of its frame)."""
-    index = _libpq_index()
+    by_word, loose = _libpq_catalogue()
     framing: Kind | None = None
-    # libpq's message is among the first few; a text of many ": " costs no more.
-    for start in sorted(_message_starts(text))[:32]:
-        at = start
-        while at < len(text) and text[at] in " \t":
-            at += 1
-        end = text.find(" ", at)
-        entries = index.get(text[at:end] if end >= 0 else text[at:])
-        if entries is None:
-            continue
-        for lead, full, kind in entries:
+    for at, word in starts:
+        for lead, full, kind in by_word.get(word, loose):
             if text.startswith(lead, at) and (full is None or full.match(text, at)):
                 if not lead.startswith(_FRAMES):
                     if framing is not None and kind is Kind.CONNECTION_LOST:
@@ -508,7 +550,8 @@ def libpq_kind(message: str) -> Kind | None:
         why, rather than libpq's "connection to server ... failed" frame
         around it); `None` when there is none.
     """
-    specific, framing = _libpq(message[:2048])
+    head = message[:2048]
+    specific, framing = _libpq(head, _message_starts(head))
     return specific or framing
 
 
@@ -601,26 +644,21 @@ _CLIENT_RULES: Final[tuple[tuple[Kind, tuple[str, ...]], ...]] = (
     ),
     (Kind.INVALID_TEXT_REPRESENTATION, ("invalid input for query argument",)),
 )
-# The server's start-up FATAL messages (generated from its message catalogue,
-# with the SQLSTATE the server sends with each) as one alternation, matched
-# where libpq's "FATAL:  " ends: one group per message, whose number gives its
-# SQLSTATE.  libpq reports a failed start-up as text only, so psycopg and
-# psycopg2 have no ``sqlstate`` there.  Built on the first such error.
+# The server's start-up FATAL messages (generated from its message catalogue),
+# with the SQLSTATE the server sends with each, matched where libpq's
+# "FATAL:  " ends.  libpq reports a failed start-up as text only, so psycopg
+# and psycopg2 have no ``sqlstate`` there.  Built on the first such error.
 _FATAL = "FATAL:  "
-_FATAL_MATCH: re.Pattern[str] | None = None
-_FATAL_STATES: tuple[str, ...] = ()
+_START_UP: _Catalogue[str] | None = None
 
 
-def _fatal_match() -> re.Pattern[str]:
-    global _FATAL_MATCH, _FATAL_STATES  # noqa: PLW0603 - a lazily built, read-only cache
-    if _FATAL_MATCH is None:
+def _start_up_catalogue() -> _Catalogue[str]:
+    global _START_UP  # noqa: PLW0603 - a lazily built, read-only cache
+    if _START_UP is None:
         from localdata_errors.backends._postgresql_fatal import MESSAGES  # noqa: PLC0415 - lazy
 
-        _FATAL_STATES = tuple(sqlstate for _, sqlstate, _, _ in MESSAGES)
-        _FATAL_MATCH = re.compile(
-            "|".join(f"(?P<m{i}>{pattern})" for i, (pattern, _, _, _) in enumerate(MESSAGES))
-        )
-    return _FATAL_MATCH
+        _START_UP = _catalogue([(pattern, sqlstate) for pattern, sqlstate, _, _ in MESSAGES])
+    return _START_UP
 
 
 def fatal_sqlstate(message: str) -> str | None:
@@ -637,18 +675,12 @@ def fatal_sqlstate(message: str) -> str | None:
     start = message.find(_FATAL, 0, 2048)
     if start < 0:
         return None
-    return _start_up_state(message, start + len(_FATAL))
+    at = start + len(_FATAL)
+    end = message.find(" ", at)
+    return _found(_start_up_catalogue(), message, at, message[at:end] if end >= 0 else message[at:])
 
 
-def _start_up_state(text: str, at: int) -> str | None:
-    """The SQLSTATE of the server's start-up message found at *at* in *text*."""
-    match = _fatal_match().match(text, at, at + 1024)
-    if match is None or match.lastgroup is None:
-        return None
-    return _FATAL_STATES[int(match.lastgroup[1:])]
-
-
-def _start_up_kind(text: str) -> Kind:
+def _start_up_kind(text: str, starts: list[tuple[int, str]]) -> Kind:
     """
     The kind of a start-up message of the server's found without libpq's `FATAL:  `.
 
@@ -656,11 +688,9 @@ def _start_up_kind(text: str) -> Kind:
     (PgBouncer: `database "x" does not exist` under its 08P01).  Only the
     kind is taken: the text alone does not prove which code the server sent.
     """
-    for start in sorted(_message_starts(text))[:32]:
-        at = start
-        while at < len(text) and text[at] in " \t":
-            at += 1
-        state = _start_up_state(text, at)
+    catalogue = _start_up_catalogue()
+    for at, word in starts:
+        state = _found(catalogue, text, at, word)
         if state is not None:
             return kind_for_sqlstate(state, text)
     return Kind.UNKNOWN
@@ -706,12 +736,13 @@ def client_kind(message: str) -> Kind:
     # psycopg's "connection is bad: invalid sslmode value"), then the server's
     # start-up message, then the drivers' and pools' own phrases, then libpq's
     # frame alone.
-    specific, framing = _libpq(head)
+    starts = _message_starts(head)
+    specific, framing = _libpq(head, starts)
     if specific is not None:
         return specific
     # The server's own start-up message decides before the drivers' generic
     # words around it ("connection failed").
-    server = _start_up_kind(head)
+    server = _start_up_kind(head, starts)
     if server is not Kind.UNKNOWN:
         return server
     lower = head.lower()

@@ -25,13 +25,14 @@ from typing import Any
 import pytest
 
 from localdata_errors import classify_error, classify_message
+from localdata_errors.backends.postgresql import libpq_kind
 from localdata_errors.kinds import Action, ErrorCategory, RetrySafety
 from tests.conftest import require_module
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _msgids() -> list[str]:
+def _generator() -> Any:
     spec = importlib.util.spec_from_file_location(
         "generate_libpq_messages", ROOT / "tools" / "generate_libpq_messages.py"
     )
@@ -39,6 +40,11 @@ def _msgids() -> list[str]:
     assert spec.loader is not None
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)
+    return tool
+
+
+def _msgids() -> list[str]:
+    tool = _generator()
     found: set[str] = set()
     for path in sorted(glob.glob("/usr/share/locale/*/LC_MESSAGES/libpq5-*.mo")):
         found.update(tool.read_msgids(path))
@@ -128,6 +134,29 @@ def test_a_message_after_libpqs_connect_prefix_is_a_failed_connect() -> None:
         "terminated abnormally\n\tbefore or while processing the request."
     )
     answer = classify_message(text, "postgresql")
+    assert answer.retry_safety is RetrySafety.SAFE
+
+
+@needs_catalogue
+@pytest.mark.parametrize(
+    "frame",
+    ["{}", "psycopg.OperationalError: {}", "could not do it\n{}", "x: y: {}"],
+)
+def test_every_message_the_generator_keeps_is_found_where_libpq_prints_it(frame: str) -> None:
+    # Where a message can begin: the text's start, after a ": ", a line's start.
+    # Whatever its first word holds (setsockopt(%s) failed: %s has a
+    # placeholder inside it), each message the generator keeps is found.
+    tool = _generator()
+    kept = [m for m in MSGIDS if tool.pattern_of(m) is not None and tool.kind_of(m) is not None]
+    assert len(kept) > 200
+    missed = [m for m in kept if libpq_kind(frame.format(_filled(m))) is None]
+    assert missed == []
+
+
+def test_a_socket_option_libpq_could_not_set_is_a_failed_connect() -> None:
+    # libpq sets its keepalive and user-timeout options while it connects.
+    answer = classify_message("setsockopt(TCP_KEEPIDLE) failed: Invalid argument", "postgresql")
+    assert answer.error_type is ErrorCategory.CONNECTION_ERROR
     assert answer.retry_safety is RetrySafety.SAFE
 
 
