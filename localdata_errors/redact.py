@@ -168,8 +168,7 @@ _CUT = rf"""\.\.\.(?:(?<=line\ \d:\ \.\.\.)|(?<=line\ \d\d:\ \.\.\.)|(?<=line\ \
 # Every place a credential may start.  Each key word is matched from a rarely
 # used letter (its "w", its "c", its "k"), with a look-behind for the letters
 # before it, so the scan stops at few places in ordinary text.
-_TRIGGER: Final = LazyPattern(
-    rf"""(?x)
+_PLACES = rf"""(?x)
     # password, passwd (from their "w", a rare letter): every form
       {_PASSWORD}
     | {_PWD}
@@ -192,10 +191,15 @@ _TRIGGER: Final = LazyPattern(
     | {_QUOTE}
     | {_DOUBLE_QUOTE}
     | {_CUT}
-    # scheme://user:password@host, Oracle's user/password@service: read backwards from the @
-    | @(?P<at>)
     """
+_TRIGGER: Final = LazyPattern(
+    # scheme://user:password@host, Oracle's user/password@service: read backwards from the @
+    _PLACES + "| @(?P<at>)"
 )
+# The same without the "@", searched before the text's first "/": each reading
+# of an "@" (`_at_sign`) ends at a "/" before it, so an "@" with none before it
+# (an e-mail address, MySQL's 'user'@'host', SQL Server's @param) is no place.
+_TRIGGER_BEFORE_SLASH: Final = LazyPattern(_PLACES)
 
 # AWS temporary access key ids; "asia" is searched for on its own, as its
 # letters are too common to start a branch of the pattern above with.
@@ -218,8 +222,9 @@ _ASIA_FROM_LITERAL: Final = LazyPattern(
 # word's own letters stand for the branch's look-behinds.  A family is
 # searched only when the characters its matches need occur in the text (one
 # memchr each), and the "@" of a URL or an Oracle connect string, a place on
-# its own, is found with str.find.  tests/test_redaction_scan.py proves that
-# the families find what the one pattern finds.
+# its own, is found with str.find after the text's first "/".
+# tests/test_redaction_scan.py proves that the families find what the one
+# pattern finds.
 
 #: From this length on a text is scanned family by family.
 LONG_TEXT: Final = 1024
@@ -316,8 +321,9 @@ _Found = tuple[int, int, str, int]
 
 def _found(folded: str, index: int, pos: int) -> _Found | None:
     """The first place family *index* finds at or after *pos*."""
-    if index < 0:
-        at = folded.find("@", pos)
+    if index < 0:  # an "@" after the first "/" (see _TRIGGER_BEFORE_SLASH)
+        slash = folded.find("/")
+        at = -1 if slash < 0 else folded.find("@", max(pos, slash))
         return None if at < 0 else (at, at + 1, "at", -1)
     family = _FAMILIES[index]
     pattern = family.pattern.get()
@@ -721,10 +727,32 @@ _READERS: Final = {
 }
 
 
+def _beyond_at(folded: str, match: re.Match[str]) -> re.Match[str] | None:
+    """
+    *match*, an "@" the trigger found, when it is a place; else the next place.
+
+    An "@" is a place only after the text's first "/" (see `_TRIGGER_BEFORE_SLASH`).
+    """
+    slash = folded.find("/")
+    if 0 <= slash < match.start():
+        return match
+    # Before the "/", the first place that is no "@"; else the first place from the "/" on.
+    found = _TRIGGER_BEFORE_SLASH.get().search(folded, match.end())
+    if slash < 0 or (found is not None and found.start() < slash):
+        return found
+    return _TRIGGER.get().search(folded, slash)
+
+
 def _search(folded: str, pos: int) -> _Site | None:
     """The trigger's first place at or after *pos*, in one pass of the one pattern."""
     match = _TRIGGER.get().search(folded, pos)
-    return None if match is None else (match.start(), match.end(), match.lastgroup or "")
+    if match is None:
+        return None
+    if match.lastgroup == "at":
+        match = _beyond_at(folded, match)
+        if match is None:
+            return None
+    return (match.start(), match.end(), match.lastgroup or "")
 
 
 def _first_site(folded: str) -> tuple[_Site | None, _Scan | None]:
@@ -921,7 +949,10 @@ def may_hold_secret(text: str) -> bool:
     """
     folded = _fold(text)
     if len(folded) < LONG_TEXT:
-        return _TRIGGER.get().search(folded) is not None or _has_asia(folded, None)
+        match = _TRIGGER.get().search(folded)
+        if match is not None and match.lastgroup == "at":
+            match = _beyond_at(folded, match)
+        return match is not None or _has_asia(folded, None)
     scan = _Scan(folded)
     return scan.after(0) is not None or _has_asia(folded, scan)
 
@@ -1102,6 +1133,8 @@ def _redact(text: str, values: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
         # The common case, kept to one pass and no more calls than it needs.
         scan = None
         match = _TRIGGER.get().search(folded)
+        if match is not None and match.lastgroup == "at":
+            match = _beyond_at(folded, match)
         if match is None:
             if not values and not ("asia" in folded and _ASIA.get().search(folded)):
                 return text, _NOTHING
