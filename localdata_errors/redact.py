@@ -949,6 +949,7 @@ def may_hold_secret(text: str) -> bool:
     """
     folded = _fold(text)
     if len(folded) < LONG_TEXT:
+        # `_search` written out: this is the probe of every classification.
         match = _TRIGGER.get().search(folded)
         if match is not None and match.lastgroup == "at":
             match = _beyond_at(folded, match)
@@ -1130,17 +1131,11 @@ _NOTHING: Final[tuple[()]] = ()
 def _redact(text: str, values: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     folded = _fold(text)
     if len(folded) < LONG_TEXT:
-        # The common case, kept to one pass and no more calls than it needs.
+        # The common case, kept to one pass.
         scan = None
-        match = _TRIGGER.get().search(folded)
-        if match is not None and match.lastgroup == "at":
-            match = _beyond_at(folded, match)
-        if match is None:
-            if not values and not ("asia" in folded and _ASIA.get().search(folded)):
-                return text, _NOTHING
-            site = None
-        else:
-            site = (match.start(), match.end(), match.lastgroup or "")
+        site = _search(folded, 0)
+        if site is None and not values and not ("asia" in folded and _ASIA.get().search(folded)):
+            return text, _NOTHING
     else:
         scan = _Scan(folded)
         site = scan.after(0)
