@@ -510,9 +510,14 @@ def _message_starts(text: str) -> list[tuple[int, str]]:
         at = start
         while at < len(text) and text[at] in " \t":
             at += 1
-        end = text.find(" ", at)
-        found.append((at, text[at:end] if end >= 0 else text[at:]))
+        found.append((at, _first_word(text, at)))
     return found
+
+
+def _first_word(text: str, at: int) -> str:
+    """The text from *at* to the next space (to its end when there is none)."""
+    end = text.find(" ", at)
+    return text[at:end] if end >= 0 else text[at:]
 
 
 # libpq's frame around another message: "connection to server at ... failed: "
@@ -676,8 +681,7 @@ def fatal_sqlstate(message: str) -> str | None:
     if start < 0:
         return None
     at = start + len(_FATAL)
-    end = message.find(" ", at)
-    return _found(_start_up_catalogue(), message, at, message[at:end] if end >= 0 else message[at:])
+    return _found(_start_up_catalogue(), message, at, _first_word(message, at))
 
 
 def _start_up_kind(text: str, starts: list[tuple[int, str]]) -> Kind:
