@@ -123,11 +123,6 @@ def safe_text(obj: object, limit: int = SCAN_LIMIT + MESSAGE_LIMIT) -> str:
         return type(obj).__name__
 
 
-def _is_sqlalchemy(exc: BaseException) -> bool:
-    module = type(exc).__module__
-    return isinstance(module, str) and module.startswith("sqlalchemy")
-
-
 def unwrap(exc: BaseException) -> tuple[BaseException, bool]:
     """
     Find the driver's exception inside *exc*.
@@ -147,17 +142,19 @@ def unwrap(exc: BaseException) -> tuple[BaseException, bool]:
 _Found = tuple[BaseException, Claim | None, bool, BaseException | None]
 
 
-def _unwrap(exc: BaseException) -> _Found:
+def _unwrap(exc: BaseException, unclaimed: bool = False) -> _Found:
     """
     Return (exception to classify, who claims it, connection_invalidated, wrapper).
 
     The wrapper is the outermost SQLAlchemy exception, whose text is read only
     when the driver's own is empty: SQLAlchemy renders the statement and the
     parameters into it, which costs more than the rest of a classification.
+    *unclaimed*: the caller already knows that no backend claims *exc* itself.
     """
-    claim = ErrorMapperRegistry.claim_for_type(type(exc))
-    if claim is not None:
-        return exc, claim, False, None
+    if not unclaimed:
+        claim = ErrorMapperRegistry.claim_for_type(type(exc))
+        if claim is not None:
+            return exc, claim, False, None
     invalidated = False
     wrapper: BaseException | None = None
     seen: set[int] = set()
@@ -167,7 +164,8 @@ def _unwrap(exc: BaseException) -> _Found:
         if current is None or id(current) in seen:
             break
         seen.add(id(current))
-        if _is_sqlalchemy(current):
+        module = type(current).__module__
+        if isinstance(module, str) and module.startswith("sqlalchemy"):
             if getattr(current, "connection_invalidated", False) is True:
                 invalidated = True
             if wrapper is None:
@@ -176,10 +174,12 @@ def _unwrap(exc: BaseException) -> _Found:
             if isinstance(orig, BaseException):
                 candidate = current = orig
                 continue
-        else:
-            claim = ErrorMapperRegistry.claim_for_type(type(current))
-            if claim is not None:
-                return current, claim, invalidated, wrapper
+        elif current is not exc:  # exc itself is unclaimed (looked up above, or by the caller)
+            link: object = ErrorMapperRegistry._by_type.get(type(current), _MISS)
+            if link is _MISS:
+                link = ErrorMapperRegistry.claim_for_type(type(current))
+            if isinstance(link, Claim):
+                return current, link, invalidated, wrapper
         current = current.__cause__ or current.__context__
     if type(candidate).__module__ in _PYTHONS_OWN:
         # Python's own exception raised inside a driver call (asyncpg's refused
@@ -272,18 +272,16 @@ def _pick_mapper(db_type: object, claim: Claim | None) -> DatabaseErrorMapper | 
 
 
 def _read(exc: object) -> tuple[BaseException | None, Claim | None, bool, str]:
-    """The exception to classify, who claims it, whether the connection is gone, its text."""
+    """
+    The exception to classify, who claims it, whether the connection is gone, its text.
+
+    For what no backend claims by its type (`_classify` has looked): a
+    wrapper, an exception of Python's own, or no exception at all.
+    """
     if not isinstance(exc, BaseException):
         text = safe_text(exc)
         return None, None, False, _clean_message(text) if "[SQL:" in text else text
-    # The common case, a driver's own exception: one look-up names the
-    # backend and the driver.
-    claim: object = ErrorMapperRegistry._by_type.get(type(exc), _MISS)
-    if claim is _MISS:
-        claim = ErrorMapperRegistry.claim_for_type(type(exc))
-    if isinstance(claim, Claim):
-        return exc, claim, False, safe_text(exc)
-    driver_exc, found, invalidated, wrapper = _unwrap(exc)
+    driver_exc, found, invalidated, wrapper = _unwrap(exc, unclaimed=True)
     text = safe_text(driver_exc)
     if wrapper is not None:
         if not text.strip():
