@@ -522,16 +522,16 @@ def _literal_end(text: str, folded: str, at: int) -> int:
         if folded[at + 1 : at + 2] == first and folded[at + 2 : at + 3] not in _AFTER_EMPTY:
             # ''x'': a statement quoted in a statement (dynamic SQL, a LINE excerpt
             # of one), its quotes doubled.
-            plain, *escaped = _DOUBLED_READINGS[:3] if first == "'" else _DOUBLED_READINGS[3:]
+            readings = _DOUBLED_READINGS[:3] if first == "'" else _DOUBLED_READINGS[3:]
         else:
-            plain, *escaped = _SINGLE_READINGS if first == "'" else _DOUBLE_READINGS
-        end = plain.get().match(folded, at).end()  # type: ignore[union-attr]  # always matches
+            readings = _SINGLE_READINGS if first == "'" else _DOUBLE_READINGS
+        end = readings[0].get().match(folded, at).end()  # type: ignore[union-attr]  # always matches
         if folded.find("\\", at, end) < 0:
             # No backslash in it: the escaped readings read it as the plain one does.
             return end
         # Where the readings (backslash escapes or not, escaped once or twice)
         # disagree, the longest is masked.
-        return max(end, *(r.get().match(folded, at).end() for r in escaped))  # type: ignore[union-attr]
+        return max(end, *(r.get().match(folded, at).end() for r in readings[1:]))  # type: ignore[union-attr]
     if first == "{":
         match = _BRACED.get().match(folded, at)
     elif first == "(":
@@ -547,12 +547,24 @@ def _literal_end(text: str, folded: str, at: int) -> int:
 
 def _value_end(text: str, folded: str, at: int, bare: LazyPattern | None) -> int:
     """The end of the value starting at *at*: a literal, else a bare run (when *bare*)."""
+    stop = _literal_value_end(text, folded, at, bare is not None)
+    if stop is not None:
+        return stop
+    return at if bare is None else _run_end(folded, at, bare)
+
+
+def _literal_value_end(text: str, folded: str, at: int, braces: bool) -> int | None:
+    """
+    The end of the literal value starting at *at* (*at* itself past the text's
+    end); `None` when no literal starts there.  Braces and groups are literals
+    only with *braces* (after "=" or ":").
+    """
     if at >= len(folded):
         return at
     first = folded[at]
     if first in "'\"{(" or (first == "$" and _DOLLAR.get().match(text, at)):
-        if first in "{(" and bare is None:
-            return at  # braces and groups are values only after "=" / ":"
+        if first in "{(" and not braces:
+            return None
         return _literal_end(text, folded, at)
     if first == "\\" and _ESCAPED_QUOTE.get().match(folded, at):
         return _literal_end(text, folded, at)
@@ -562,9 +574,7 @@ def _value_end(text: str, folded: str, at: int, bare: LazyPattern | None) -> int
     call = _PASSWORD_CALL.get().match(folded, at)
     if call is not None and call.end() < len(folded) and folded[call.end()] in "'\"$\\":
         return _literal_end(text, folded, call.end())
-    if bare is None:
-        return at
-    return _run_end(folded, at, bare)
+    return None
 
 
 def _key_start(folded: str, end: int) -> int:
@@ -583,29 +593,33 @@ def _keyword_end(folded: str, start: int) -> int:
 
 
 def _key_value(text: str, folded: str, start: int, end: int) -> _Span | None:
+    at = end
+    stop = _literal_value_end(text, folded, at, True)
+    if stop is None:
+        # A bare value: where it ends depends on the key's form.
+        bare = _bare_run(folded, start, end)
+        stop = _run_end(folded, at, bare)
+        if (
+            bare is _TO_SPACE
+            and stop - at > 1
+            and folded[stop - 1] in ",;)"
+            and folded[at] not in "$\\"  # a "$" or "\\" that opens no literal
+        ):
+            # SQL's SET password = x, api_key = y: a trailing separator is the text's.
+            stop -= 1
+    return (at, stop) if stop > at else None
+
+
+def _bare_run(folded: str, start: int, end: int) -> LazyPattern:
+    """Where a bare value after the key word at *start* (its connector ending at *end*) ends."""
     key_end = _keyword_end(folded, start)
     connector = folded[key_end:end]
-    bare: LazyPattern
     if "=" not in connector:  # "key: value"
         quoted_key = connector[:1] in ('"', "'", "\\")
-        bare = _TO_JSON_END if quoted_key else _TO_LINE_END
-    else:
-        key_start = _key_start(folded, key_end)
-        before = folded[key_start - 1] if key_start else ""
-        bare = (
-            _TO_SEMICOLON if before == ";" else _TO_AMPERSAND if before in ("?", "&") else _TO_SPACE
-        )
-    at = end
-    stop = _value_end(text, folded, at, bare)
-    if (
-        bare is _TO_SPACE
-        and stop - at > 1
-        and folded[stop - 1] in ",;)"
-        and folded[at] not in "'\"{($\\"
-    ):
-        # SQL's SET password = x, api_key = y: a trailing separator is the text's.
-        stop -= 1
-    return (at, stop) if stop > at else None
+        return _TO_JSON_END if quoted_key else _TO_LINE_END
+    key_start = _key_start(folded, key_end)
+    before = folded[key_start - 1] if key_start else ""
+    return _TO_SEMICOLON if before == ";" else _TO_AMPERSAND if before in ("?", "&") else _TO_SPACE
 
 
 def _sql_clause(text: str, folded: str, start: int, end: int) -> _Span | None:

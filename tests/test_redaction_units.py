@@ -242,6 +242,12 @@ EXCERPTS = _cases(
      "right syntax to use near '*** garbage' at line 1"),
     ("syntax error at or near \"'x1y2z3'\"", "syntax error at or near \"***\""),
     ("right syntax to use near '' at line 1", "right syntax to use near '' at line 1"),
+    # A literal the cut left open runs to the end, its last character too,
+    # with a prefix (E'', N'', _charset'') as without one.
+    ("LINE 1: ALTER ROLE r SET password = E'x1y2;", "LINE 1: ALTER ROLE r SET password = ***"),
+    ("near 'api_key=_utf8mb4'k1k2)", "near 'api_key=***"),
+    ("password=N'x1,", "password=***"),
+    ("password='x1,", "password=***"),
 )  # fmt: skip
 
 # -- Driver text that names credentials without holding one.
