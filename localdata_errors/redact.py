@@ -1144,17 +1144,9 @@ _NOTHING: Final[tuple[()]] = ()
 
 def _redact(text: str, values: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     folded = _fold(text)
-    if len(folded) < LONG_TEXT:
-        # The common case, kept to one pass.
-        scan = None
-        site = _search(folded, 0)
-        if site is None and not values and not ("asia" in folded and _ASIA.get().search(folded)):
-            return text, _NOTHING
-    else:
-        scan = _Scan(folded)
-        site = scan.after(0)
-        if site is None and not values and not _has_asia(folded, scan):
-            return text, _NOTHING
+    site, scan = _first_site(folded)
+    if site is None and not values and not _has_asia(folded, scan):
+        return text, _NOTHING
     spans, capped = _credential_spans(text, folded, site, scan)
     found: tuple[str, ...] = _NOTHING
     if spans:
