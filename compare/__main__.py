@@ -124,6 +124,7 @@ def run(backends: tuple[str, ...], rounds: int) -> str:
             continue
         ours_t, theirs_t = Tally(), Tally()
         calls = []
+        touch = []
         for case in cases:
             _score(ours_t, case, classify_error(case.exception, case.db_type))
             try:
@@ -134,9 +135,10 @@ def run(backends: tuple[str, ...], rounds: int) -> str:
             ours = partial(_ours, case.exception, case.db_type)
             mine = _theirs_safely(their_classify, case.exception, case.db_type or backend)
             calls.append((ours, mine, partial(_floor, case.exception)))
+            touch.append(partial(_floor, case.exception))
             ours_t.again.append(repeated(ours))
             theirs_t.again.append(repeated(mine))
-        ours_first, theirs_first, floor = first_sight(calls, rounds)
+        ours_first, theirs_first, floor = first_sight(calls, rounds, touch=touch)
         ours_t.first, theirs_t.first = ours_first, theirs_first
         rows.append((backend, ours_t, theirs_t, floor))
     return _report(rows, left_out, rounds)
@@ -208,7 +210,9 @@ def _report(
         "",
         "µs per call, measured in the same run, call by call (see `bench/timing.py`): "
         "*first sight* is one call on an error that is not the one just classified "
-        f"(shuffled order, median of {rounds} rounds per case); *repeated* is the same "
+        f"(shuffled order, median of {rounds} rounds per case; the exception is read once, "
+        "untimed, as its driver did when raising it, and the contenders take turns going "
+        "first); *repeated* is the same "
         "call back to back.  localdata-errors is `classify_error(exc).to_tool_error()`; "
         "localdata-mcp is its `classify_error(exc, db_type)`; the floor is reading the "
         "exception's type and text.",
