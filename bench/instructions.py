@@ -1,7 +1,7 @@
 """
 Instructions per classification, counted by valgrind: figures the machine's load does not move.
 
-    python -m bench.instructions [--backend NAME ...] [--jobs N]
+    python -m bench.instructions [--backend NAME ...] [--jobs N] [--breakdown]
 
 (About 15 minutes for the six backends with two jobs: valgrind runs the
 interpreter some 50 times slower, corpus-making included.)
@@ -20,6 +20,15 @@ first warming pass are left out).  It prints, per backend and per case:
 - **theirs**: localdata-mcp's `classify_error(exc, db_type)`, when installed;
 - **ratio**: ours / theirs.
 
+With `--breakdown`, each backend's own instructions are also split by where
+they run, read from callgrind's profile (`callgrind_annotate`, by the C
+source file of each function): the regex engine (`_sre`), allocation and
+freeing, dictionaries, `str` methods, the rest of the object protocol, the
+interpreter's loop, and the compiled modules with mypyc's runtime.  The
+regex engine, `str` methods, dictionaries and allocation are C already:
+compiling the Python around them does not make them smaller, so they show
+how far a build can go without doing less work.
+
 Instructions are not time: a first-sight call also pays for the caches it
 misses, which `python -m compare` measures.  They say which change made the
 work smaller, whatever else the machine was doing.  Needs valgrind and an
@@ -32,18 +41,35 @@ from __future__ import annotations
 
 import argparse
 import operator
+import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from bench._corpora import BACKENDS, claimed, load
 
 CONTENDERS = ("floor", "ours", "theirs")
 _COLLECTED = re.compile(r"Collected : (\d+)")
 _CASES = re.compile(r"^cases (\d+)$", re.MULTILINE)
+# One row of `callgrind_annotate --inclusive=no`: "1,234 (5.6%)  file:function [object]".
+_ROW = re.compile(r"^ *([\d,]+) \( *[\d.]+%\) +(.+)$", re.MULTILINE)
+#: Where an instruction runs, by the C source file (or object) that holds its
+#: function; the first that matches names it.
+PLACES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("regex", re.compile(r"/_sre/")),
+    # The compiled modules, mypyc's runtime, and CPython's inline helpers inlined into them.
+    ("compiled", re.compile(r"__native_|/mypyc/|__mypyc|:CPy")),
+    ("interpreter", re.compile(r"/Python/ceval\.c:")),
+    ("alloc", re.compile(r"obmalloc\.c:|/malloc/|dealloc|gcmodule\.c:|_Free\b|_Malloc\b")),
+    ("dict", re.compile(r"dictobject\.c:")),
+    ("str", re.compile(r"unicodeobject\.c:|/stringlib/|unicodectype\.c:|bytesobject\.c:")),
+    ("objects", re.compile(r"/Objects/|/Python/|/Include/")),
+)
 
 
 def _child(who: str, backend: str) -> int:
@@ -84,29 +110,67 @@ def _child(who: str, backend: str) -> int:
     return 0
 
 
-def _count(who: str, backend: str) -> float | str:
-    """Instructions per case of one contender on one backend, or why there is none."""
-    command = [
-        "valgrind",
-        "--tool=callgrind",
-        "--callgrind-out-file=/dev/null",
-        "--toggle-collect=_operator_call",
-        sys.executable,
-        "-m",
-        "bench.instructions",
-        "--child",
-        who,
-        backend,
-    ]
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
-    collected = _COLLECTED.search(done.stderr)
-    cases = _CASES.search(done.stderr)
-    if done.returncode != 0 or collected is None or cases is None:
-        last = done.stderr.strip().splitlines()[-1:] or ["no output"]
-        return f"failed: {last[0][:80]}"
-    if int(collected.group(1)) == 0:
-        return "no symbol _operator_call in this interpreter"
-    return int(collected.group(1)) / max(int(cases.group(1)), 1)
+def places(annotated: str) -> dict[str, int]:
+    """
+    Sum a `callgrind_annotate --inclusive=no` listing by `PLACES` (the rest is `other`).
+
+    Args:
+        annotated: The listing's text.
+
+    Returns:
+        Instructions per place, in `PLACES`' order, then `other`.
+    """
+    found = dict.fromkeys([name for name, _ in PLACES], 0)
+    found["other"] = 0
+    for count, where in _ROW.findall(annotated):
+        if "PROGRAM TOTALS" in where:
+            continue
+        name = next((name for name, pattern in PLACES if pattern.search(where)), "other")
+        found[name] += int(count.replace(",", ""))
+    return found
+
+
+Count = tuple[float, dict[str, float] | None]
+
+
+def _count(who: str, backend: str, breakdown: bool = False) -> Count | str:
+    """Instructions per case of one contender on one backend (and where they run), or why not."""
+    with tempfile.TemporaryDirectory() as tmp:
+        profile = os.path.join(tmp, "callgrind.out") if breakdown else "/dev/null"
+        command = [
+            "valgrind",
+            "--tool=callgrind",
+            f"--callgrind-out-file={profile}",
+            "--toggle-collect=_operator_call",
+            sys.executable,
+            "-m",
+            "bench.instructions",
+            "--child",
+            who,
+            backend,
+        ]
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        collected = _COLLECTED.search(done.stderr)
+        cases = _CASES.search(done.stderr)
+        if done.returncode != 0 or collected is None or cases is None:
+            last = done.stderr.strip().splitlines()[-1:] or ["no output"]
+            return f"failed: {last[0][:80]}"
+        if int(collected.group(1)) == 0:
+            return "no symbol _operator_call in this interpreter"
+        per_case = max(int(cases.group(1)), 1)
+        if not breakdown:
+            return int(collected.group(1)) / per_case, None
+        tool = shutil.which("callgrind_annotate") or "callgrind_annotate"
+        annotated = subprocess.run(
+            [tool, "--inclusive=no", "--auto=no", "--threshold=100", profile],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if annotated.returncode != 0:
+            return f"callgrind_annotate failed: {annotated.stderr.strip()[:80]}"
+        split = {name: count / per_case for name, count in places(annotated.stdout).items()}
+        return int(collected.group(1)) / per_case, split
 
 
 def main() -> int:
@@ -118,6 +182,11 @@ def main() -> int:
     )
     parser.add_argument("--backend", action="append", choices=BACKENDS)
     parser.add_argument("--jobs", type=int, default=2, help="valgrind runs at once")
+    parser.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="also split our instructions by where they run (regex engine, dicts, ...)",
+    )
     parser.add_argument("--child", nargs=2, metavar=("WHO", "BACKEND"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -133,9 +202,12 @@ def main() -> int:
     else:
         contenders = CONTENDERS
     backends = tuple(args.backend or BACKENDS)
+    if args.breakdown and shutil.which("callgrind_annotate") is None:
+        print("callgrind_annotate is not installed: no breakdown", file=sys.stderr)
+        return 1
     with ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
         futures = {
-            (backend, who): pool.submit(_count, who, backend)
+            (backend, who): pool.submit(_count, who, backend, args.breakdown and who == "ours")
             for backend in backends
             for who in contenders
         }
@@ -149,10 +221,29 @@ def main() -> int:
         if failed is not None:
             print(f"{backend:11} {failed}")
             continue
-        cells = " ".join(f"{value:9.0f}" for value in row)
-        ratio = f"{row[1] / row[2]:8.2f}" if len(row) == 3 and row[2] else ""  # type: ignore[operator]
+        totals = [value[0] for value in row if not isinstance(value, str)]
+        cells = " ".join(f"{value:9.0f}" for value in totals)
+        ratio = f"{totals[1] / totals[2]:8.2f}" if len(totals) == 3 and totals[2] else ""
         print(f"{backend:11} {cells} {ratio}")
+    if args.breakdown:
+        _print_breakdown(backends, contenders, counts)
     return 0
+
+
+def _print_breakdown(
+    backends: tuple[str, ...], contenders: tuple[str, ...], counts: dict[tuple[str, str], Any]
+) -> None:
+    names = [*(name for name, _ in PLACES), "other"]
+    print()
+    print("ours, per case, by where the instructions run (`theirs` for scale)")
+    print(f"{'backend':11} " + " ".join(f"{name:>11}" for name in names) + f" {'theirs':>9}")
+    for backend in backends:
+        ours = counts[backend, "ours"]
+        if isinstance(ours, str) or ours[1] is None:
+            continue
+        theirs = counts.get((backend, "theirs")) if "theirs" in contenders else None
+        scale = f"{theirs[0]:9.0f}" if isinstance(theirs, tuple) else f"{'':>9}"
+        print(f"{backend:11} " + " ".join(f"{ours[1][name]:11.0f}" for name in names) + f" {scale}")
 
 
 def _pure() -> bool:
