@@ -134,8 +134,9 @@ def run(backends: tuple[str, ...], rounds: int) -> str:
                 theirs_t.raised += 1
             ours = partial(_ours, case.exception, case.db_type)
             mine = _theirs_safely(their_classify, case.exception, case.db_type or backend)
-            calls.append((ours, mine, partial(_floor, case.exception)))
-            touch.append(partial(_floor, case.exception))
+            reading = partial(_floor, case.exception)
+            calls.append((ours, mine, reading))
+            touch.append(reading)  # the floor's reading is what the driver did
             ours_t.again.append(repeated(ours))
             theirs_t.again.append(repeated(mine))
         ours_first, theirs_first, floor = first_sight(calls, rounds, touch=touch)
