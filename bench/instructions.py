@@ -49,7 +49,6 @@ import sys
 import tempfile
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
 from bench._corpora import BACKENDS, claimed, load
 
@@ -226,13 +225,11 @@ def main() -> int:
         ratio = f"{totals[1] / totals[2]:8.2f}" if len(totals) == 3 and totals[2] else ""
         print(f"{backend:11} {cells} {ratio}")
     if args.breakdown:
-        _print_breakdown(backends, contenders, counts)
+        _print_breakdown(backends, counts)
     return 0
 
 
-def _print_breakdown(
-    backends: tuple[str, ...], contenders: tuple[str, ...], counts: dict[tuple[str, str], Any]
-) -> None:
+def _print_breakdown(backends: tuple[str, ...], counts: dict[tuple[str, str], Count | str]) -> None:
     names = [*(name for name, _ in PLACES), "other"]
     print()
     print("ours, per case, by where the instructions run (`theirs` for scale)")
@@ -241,7 +238,7 @@ def _print_breakdown(
         ours = counts[backend, "ours"]
         if isinstance(ours, str) or ours[1] is None:
             continue
-        theirs = counts.get((backend, "theirs")) if "theirs" in contenders else None
+        theirs = counts.get((backend, "theirs"))
         scale = f"{theirs[0]:9.0f}" if isinstance(theirs, tuple) else f"{'':>9}"
         print(f"{backend:11} " + " ".join(f"{ours[1][name]:11.0f}" for name in names) + f" {scale}")
 
