@@ -24,17 +24,15 @@ With `--breakdown`, each backend's own instructions are also split by where
 they run, read from callgrind's profile (`callgrind_annotate`, by the C
 source file of each function): the regex engine (`_sre`), allocation and
 freeing, dictionaries, `str` methods, the rest of the object protocol, the
-interpreter's loop, and the compiled modules with mypyc's runtime.  The
-regex engine, `str` methods, dictionaries and allocation are C already:
-compiling the Python around them does not make them smaller, so they show
-how far a build can go without doing less work.
+interpreter's loop.  The regex engine, `str` methods, dictionaries and
+allocation are C already: they show what a classification costs that no
+rewrite of the Python around them removes.
 
 Instructions are not time: a first-sight call also pays for the caches it
 misses, which `python -m compare` measures.  They say which change made the
 work smaller, whatever else the machine was doing.  Needs valgrind and an
 interpreter whose symbols name `_operator_call` (CPython built from source,
-as pyenv builds it); `LOCALDATA_ERRORS_PURE_PYTHON=1` counts the pure-Python
-build.
+as pyenv builds it).
 """
 
 from __future__ import annotations
@@ -61,8 +59,6 @@ _ROW = re.compile(r"^ *([\d,]+) \( *[\d.]+%\) +(.+)$", re.MULTILINE)
 #: function; the first that matches names it.
 PLACES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("regex", re.compile(r"/_sre/")),
-    # The compiled modules, mypyc's runtime, and CPython's inline helpers inlined into them.
-    ("compiled", re.compile(r"__native_|/mypyc/|__mypyc|:CPy")),
     ("interpreter", re.compile(r"/Python/ceval\.c:")),
     ("alloc", re.compile(r"obmalloc\.c:|/malloc/|dealloc|gcmodule\.c:|_Free\b|_Malloc\b")),
     ("dict", re.compile(r"dictobject\.c:")),
@@ -211,8 +207,7 @@ def main() -> int:
             for who in contenders
         }
         counts = {key: future.result() for key, future in futures.items()}
-    build = "pure Python" if _pure() else "compiled"
-    print(f"instructions per call, per case, counted by callgrind ({build})")
+    print("instructions per call, per case, counted by callgrind")
     print(f"{'backend':11} " + " ".join(f"{who:>9}" for who in contenders) + "    ratio")
     for backend in backends:
         row = [counts[backend, who] for who in contenders]
@@ -241,12 +236,6 @@ def _print_breakdown(backends: tuple[str, ...], counts: dict[tuple[str, str], Co
         theirs = counts.get((backend, "theirs"))
         scale = f"{theirs[0]:9.0f}" if isinstance(theirs, tuple) else f"{'':>9}"
         print(f"{backend:11} " + " ".join(f"{ours[1][name]:11.0f}" for name in names) + f" {scale}")
-
-
-def _pure() -> bool:
-    import localdata_errors.classify as core
-
-    return core.__file__ is not None and core.__file__.endswith(".py")
 
 
 if __name__ == "__main__":

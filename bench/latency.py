@@ -18,7 +18,6 @@ import argparse
 import statistics
 from functools import partial
 
-import localdata_errors.classify as core
 from bench._corpora import BACKENDS, load
 from bench.timing import first_sight, p90, repeated
 from localdata_errors import classify_error, classify_message
@@ -55,8 +54,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=15, help="first-sight samples per case")
     parser.add_argument("--backend", action="append", choices=BACKENDS)
     args = parser.parse_args()
-    build = "pure Python" if str(core.__file__).endswith(".py") else "compiled"
-    print(f"classify_error(exc).to_tool_error() on real exceptions, µs per call ({build})")
+    print("classify_error(exc).to_tool_error() on real exceptions, µs per call")
     print(f"{'':<11} {'':>5} {'first sight':>17} {'repeated':>9} {'floor':>7}")
     print(f"{'backend':<11} {'cases':>5} {'median':>8} {'p90':>8} {'median':>9} {'median':>7}")
     all_first: list[float] = []

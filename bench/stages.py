@@ -26,7 +26,6 @@ import argparse
 import statistics
 from functools import partial
 
-import localdata_errors.classify as core
 from bench._corpora import BACKENDS, claimed, load
 from bench.timing import repeated
 from localdata_errors import classify_error
@@ -51,8 +50,7 @@ def main() -> int:
     parser.add_argument("--backend", action="append", choices=BACKENDS)
     parser.add_argument("--loops", type=int, default=50, help="calls per timing")
     args = parser.parse_args()
-    build = "pure Python" if core.__file__.endswith(".py") else "compiled"
-    print(f"µs per call, median over each backend's claimed driver exceptions ({build})")
+    print("µs per call, median over each backend's claimed driver exceptions")
     print(f"{'backend':11} {'cases':>5} {'floor':>6} {'mapper':>7} {'core':>6} {'shape':>6} "
           f"{'total':>6}")  # fmt: skip
     for backend, cases in load(tuple(args.backend or BACKENDS)):

@@ -16,16 +16,6 @@ except Exception as exc:
 
 from __future__ import annotations
 
-import os as _os
-
-from localdata_errors._compiled import PURE_PYTHON_ENV as _PURE_PYTHON_ENV
-
-if _os.environ.get(_PURE_PYTHON_ENV, "") not in ("", "0"):
-    # Before anything else of the package: the compiled modules' .py files.
-    from localdata_errors._purepython import install_if_asked as _pure
-
-    _pure()
-
 from localdata_errors.classify import (
     classify_error,
     classify_message,

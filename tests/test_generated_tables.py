@@ -14,6 +14,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from _generated import SOURCE_MISSING
+
+from tests.conftest import IN_CI
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -38,5 +41,10 @@ def test_the_committed_table_is_up_to_date(generator: str) -> None:
         timeout=120,
         check=False,
     )
+    if done.returncode == SOURCE_MISSING:
+        message = f"the upstream list of {generator} is not on this machine: {done.stderr.strip()}"
+        if IN_CI:
+            pytest.fail(f"CI=true and {message}", pytrace=False)
+        pytest.skip(message)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "up to date" in done.stdout

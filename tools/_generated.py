@@ -8,10 +8,27 @@ one differs, so that CI fails on a table that drifted from its source).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from pathlib import Path
+from typing import NoReturn
 
 ROOT = Path(__file__).resolve().parent.parent
+
+#: The exit status of a generator whose upstream source is not on this machine
+#: (a system package that is not installed): the table cannot be checked here.
+SOURCE_MISSING = 3
+
+
+def source_missing(message: str) -> NoReturn:
+    """
+    Exit with `SOURCE_MISSING`, saying what is missing and what installs it.
+
+    Args:
+        message: What is missing and how to install it.
+    """
+    print(message, file=sys.stderr)
+    raise SystemExit(SOURCE_MISSING)
 
 
 def splice(

@@ -22,7 +22,7 @@ import re
 import sys
 from pathlib import Path
 
-from _generated import write_or_check
+from _generated import source_missing, write_or_check
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "localdata_errors" / "backends" / "_dblib_codes.py"
@@ -68,7 +68,7 @@ DECISIONS: dict[str, str] = {
 def read_header(path: Path = HEADER) -> dict[str, tuple[int, str]]:
     """SYBE symbol -> (number, the header's text for it)."""
     if not path.exists():
-        sys.exit(f"{path} is missing (apt install freetds-dev)")
+        source_missing(f"{path} is missing (apt install freetds-dev)")
     found: dict[str, tuple[int, str]] = {}
     for line in path.read_text(encoding="latin-1").splitlines():
         match = _DEFINE.match(line)

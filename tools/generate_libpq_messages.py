@@ -24,7 +24,7 @@ import struct
 import sys
 from pathlib import Path
 
-from _generated import write_or_check
+from _generated import source_missing, write_or_check
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "localdata_errors" / "backends" / "_libpq_messages.py"
@@ -198,7 +198,7 @@ def messages() -> list[str]:
     """Every distinct msgid of every installed libpq catalogue."""
     paths = sorted(glob.glob(CATALOGUES))
     if not paths:
-        sys.exit(f"no libpq message catalogue at {CATALOGUES} (apt install libpq5)")
+        source_missing(f"no libpq message catalogue at {CATALOGUES} (apt install libpq5)")
     found: set[str] = set()
     for path in paths:
         found.update(read_msgids(path))
