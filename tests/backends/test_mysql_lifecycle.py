@@ -161,11 +161,19 @@ def test_the_servers_own_statement_timeout_keeps_its_number() -> None:
     assert (answer.kind.value, answer.database_error_code) == ("statement_timeout", "3024")
 
 
-@pytest.mark.parametrize("dialect", ["mysql+pymysql", "mysql+mysqlconnector", "mysql+mysqldb"])
+@pytest.mark.parametrize(
+    ("dialect", "driver"),
+    [
+        ("mysql+pymysql", "pymysql"),
+        ("mysql+mysqlconnector", "mysql.connector"),
+        ("mysql+mysqldb", "MySQLdb"),
+    ],
+)
 def test_a_client_read_timeout_through_sqlalchemy(
-    dialect: str, mysql_server: dict[str, object]
+    dialect: str, driver: str, mysql_server: dict[str, object]
 ) -> None:
     sqlalchemy = require_module("sqlalchemy")
+    require_module(driver)
     url = sqlalchemy.engine.URL.create(
         dialect,
         username=str(mysql_server["user"]),
