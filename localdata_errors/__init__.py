@@ -16,6 +16,9 @@ except Exception as exc:
 
 from __future__ import annotations
 
+from localdata_errors._backends import normalize_db_type
+from localdata_errors._compat import GenericDatabaseErrorMapper
+from localdata_errors._version import __version__
 from localdata_errors.classify import (
     classify_error,
     classify_message,
@@ -32,39 +35,52 @@ from localdata_errors.kinds import (
     ToolErrorType,
     kind_info,
 )
-from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, ErrorRefiner, MappedError
+from localdata_errors.mapper import (
+    BackendMapper,
+    DatabaseErrorMapper,
+    ErrorInput,
+    ErrorRefiner,
+    MappedError,
+    RefinerClaims,
+    driver_attr,
+)
 from localdata_errors.redact import redact
 from localdata_errors.registry import (
     ErrorMapperRegistry,
     MapperInfo,
+    MapperRegistry,
     NoSuchMapperError,
+    default_registry,
     hookimpl,
     hookspec,
-    normalize_db_type,
 )
 from localdata_errors.response import StructuredErrorResponse
-
-__version__ = "0.1.0"
 
 __all__ = [
     "KIND_TABLE",
     "Action",
+    "BackendMapper",
     "DatabaseErrorMapper",
     "ErrorCategory",
     "ErrorInput",
     "ErrorMapperRegistry",
     "ErrorRefiner",
+    "GenericDatabaseErrorMapper",
     "Kind",
     "KindInfo",
     "MappedError",
     "MapperInfo",
+    "MapperRegistry",
     "NoSuchMapperError",
+    "RefinerClaims",
     "RetrySafety",
     "StructuredErrorResponse",
     "ToolErrorType",
     "__version__",
     "classify_error",
     "classify_message",
+    "default_registry",
+    "driver_attr",
     "get_error_suggestion",
     "hookimpl",
     "hookspec",

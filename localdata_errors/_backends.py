@@ -17,8 +17,8 @@ __all__ = [
     "BACKENDS",
     "PYTHONS_OWN_MODULES",
     "Backend",
-    "canonical_name",
     "extra_for_driver",
+    "normalize_db_type",
     "sqlglot_dialect",
 ]
 
@@ -159,7 +159,7 @@ _CANONICAL: Final[dict[str, str]] = {
 }
 
 
-def canonical_name(db_type: object) -> str:
+def normalize_db_type(db_type: object) -> str:
     """
     Normalise a backend name: ``"PostgreSQL"``, ``"postgresql+psycopg"`` and
     ``"postgres"`` all become ``"postgresql"``.
@@ -190,7 +190,7 @@ def sqlglot_dialect(db_type: object) -> str | None:
     Returns:
         The dialect, or ``None`` for a backend not built in.
     """
-    backend = BACKENDS.get(canonical_name(db_type))
+    backend = BACKENDS.get(normalize_db_type(db_type))
     return None if backend is None else backend.sqlglot
 
 
@@ -207,7 +207,7 @@ def extra_for_driver(backend: str, driver: str | None) -> str | None:
         The extra's name (``mysqlclient``), or ``None`` when no extra of this
         package installs it.
     """
-    row = BACKENDS.get(canonical_name(backend))
+    row = BACKENDS.get(normalize_db_type(backend))
     if row is None:
         return None
     if driver:

@@ -40,7 +40,6 @@ __all__ = [
     "StateChange",
     "fold_name",
     "parse_statement",
-    "sql_dialect",
 ]
 
 #: Only this many characters of a statement are parsed.
@@ -130,19 +129,6 @@ _NAME_LIMIT: Final = 128
 _WORD: Final = re.compile(r"[^\W\d][\w$#]{0,127}")
 
 
-def sql_dialect(db_type: str | None) -> str | None:
-    """
-    The sqlglot dialect of a backend name (``"postgresql+psycopg"`` -> ``"postgres"``).
-
-    Args:
-        db_type: A backend name, as ``classify_error`` takes it.
-
-    Returns:
-        The dialect, or ``None`` when unknown.
-    """
-    return sqlglot_dialect(db_type)
-
-
 def fold_name(name: str, quoted: bool, dialect: str | None) -> str:
     """
     The key two names are compared by, folded as the backend folds them.
@@ -156,7 +142,7 @@ def fold_name(name: str, quoted: bool, dialect: str | None) -> str:
         name: The unquoted name.
         quoted: Whether the statement quoted it.  Names read from an error
             are the stored names: pass ``True``.
-        dialect: From `sql_dialect`.
+        dialect: From `localdata_errors._backends.sqlglot_dialect`.
 
     Returns:
         The comparison key.
@@ -720,7 +706,7 @@ def parse_statement(
     cut = cut or (isinstance(sql, str) and len(sql) > PARSE_LIMIT)
     try:
         if parser != "regex" and _sqlglot.available():
-            return _glot(text, sql_dialect(db_type), cut)
+            return _glot(text, sqlglot_dialect(db_type), cut)
         return _regex(text)
     except Exception:  # noqa: BLE001 - a history must never fail because of a statement
         return ParsedStatement("", (), (), "regex")

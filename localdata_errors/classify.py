@@ -1,21 +1,23 @@
 """
-`classify_error` and its shorthands: unwrap, pick the mapper, map, build the answer.
+`classify_error` and its shorthands: any database exception in, one answer out.
 
-Data flows one way:
+An error passes through four steps, each a function of this module, once
+and downward:
 
-    exception -> unwrap -> pick mapper -> native code -> Kind -> response
+1. **read**: who claims the exception (its class names the backend and the
+   driver), the driver's exception inside any wrapper, and its text;
+2. **map**: the backend's mapper reads the native code and the names, a
+   refiner that claims the error refines that, and the keyword fallback
+   answers what no mapper recognised;
+3. **decide**: the Kind table says what follows from the kind (category,
+   next step, retry safety), and what the driver says beyond the kind
+   overrides it;
+4. **mask**: the message, the names and the suggestion are proven free of
+   credentials in one pass, or masked.
 
-and nothing in it may raise: a mapper that fails is logged once and the
-generic fallback answers; anything else that fails yields a plain `unknown`
-answer carrying whatever text could be read.
-
-The path is designed for an error seen the first time, which is what agents
-meet: the exception's class is looked up once (it names the backend and the
-driver), its text is read once, the mapper reads the one or two attributes
-that carry the native code and looks the code up in a table, names are read
-only by the pattern for the kind found, and the message is searched for
-credentials in one pass before anything is masked.  Nothing is remembered
-between calls.
+Nothing in it may raise: a mapper that fails is logged once and the keyword
+fallback answers; anything else that fails yields a plain `unknown` answer
+carrying whatever text could be read.  Nothing is remembered between calls.
 """
 
 from __future__ import annotations
@@ -24,8 +26,11 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
-from localdata_errors._backends import PYTHONS_OWN_MODULES as _PYTHONS_OWN
+from localdata_errors._backends import PYTHONS_OWN_MODULES, normalize_db_type
+from localdata_errors._chain import chain, is_sqlalchemy
+from localdata_errors._warn import warn_once
 from localdata_errors.backends.generic import generic_answer, keyword_kind
+from localdata_errors.backends.network import network_error
 from localdata_errors.detect import Detected, detect
 from localdata_errors.kinds import (
     KIND_TABLE,
@@ -36,7 +41,14 @@ from localdata_errors.kinds import (
     RetrySafety,
     render_suggestion,
 )
-from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, ErrorRefiner, MappedError
+from localdata_errors.mapper import (
+    BackendMapper,
+    DatabaseErrorMapper,
+    ErrorInput,
+    ErrorRefiner,
+    MappedError,
+    answer_problems,
+)
 from localdata_errors.redact import (
     credentials_in,
     may_hold_secret,
@@ -45,10 +57,12 @@ from localdata_errors.redact import (
     redact_name,
     redact_reading,
 )
-from localdata_errors.registry import Claim, ErrorMapperRegistry, normalize_db_type, warn_once
+from localdata_errors.registry import Claim, Mapper, MapperRegistry, Standing, default_registry
 from localdata_errors.response import StructuredErrorResponse
 
 __all__ = [
+    "MESSAGE_LIMIT",
+    "SCAN_LIMIT",
     "classify_error",
     "classify_message",
     "get_error_suggestion",
@@ -64,40 +78,21 @@ MESSAGE_LIMIT: Final = 8 * 1024
 _TEXT_LIMIT: Final = SCAN_LIMIT + MESSAGE_LIMIT
 #: How far past the cut a message is masked, so a secret straddling it is caught.
 _MASK_MARGIN: Final = 1024
-#: How deep a `__cause__` / `__context__` chain is followed.
-CHAIN_LIMIT: Final = 16
 
 # SQLAlchemy appends the statement, the parameters and a link to the message.
-_SQLALCHEMY_TRAILER = re.compile(r"\n?\[(?:SQL|parameters|SQL parameters):|\n?\(Background on this")
+_SQLALCHEMY_TRAILER: Final = re.compile(
+    r"\n?\[(?:SQL|parameters|SQL parameters):|\n?\(Background on this"
+)
 # SQLAlchemy prefixes the driver exception's class: "(psycopg.errors.UndefinedTable) ..."
-_SQLALCHEMY_PREFIX = re.compile(r"^\((?:[\w.]{1,200})\)\s")
+_SQLALCHEMY_PREFIX: Final = re.compile(r"^\((?:[\w.]{1,200})\)\s")
 
-_BYTES_REPR: Final = frozenset({"b'", 'b"'})
-# A tuple, not `bytes | bytearray | memoryview`: isinstance() checks a tuple
-# several times faster than a union, and this runs on every call.
 _BINARY: Final = (bytes, bytearray, memoryview)
-_MISS: Final = object()
-# The default of `secrets`: CPython's one empty tuple, tested by identity (a
-# caller's object may not compare with ==, an array for one).
-_NO_SECRETS: Final[tuple[()]] = ()
 # Their network exceptions (localdata_errors.backends.network answers them).
 _NETWORK_ERRORS: Final = (OSError, EOFError)
-# Records built on every call, positionally, without the named tuple's keyword handling.
-_new: Final = tuple.__new__
-
-_UNKNOWN: Final = Kind.UNKNOWN
-_CONNECTION_LOST: Final = Kind.CONNECTION_LOST
-_CONNECTION_ERROR: Final = ErrorCategory.CONNECTION_ERROR
-_RETRY: Final = Action.RETRY
-_RECONNECT: Final = Action.RECONNECT
-_STOP: Final = Action.STOP
-_IDEMPOTENT: Final = RetrySafety.IDEMPOTENT_ONLY
-_NOT_APPLICABLE: Final = RetrySafety.NOT_APPLICABLE
-# KIND_TABLE as a plain dict: read on every call.
 _INFO: Final[dict[Kind, KindInfo]] = dict(KIND_TABLE)
 
 
-def safe_text(obj: object, limit: int = SCAN_LIMIT + MESSAGE_LIMIT) -> str:
+def safe_text(obj: object, limit: int = _TEXT_LIMIT) -> str:
     """
     Return `str(obj)` bounded to *limit* characters, never raising.
 
@@ -110,7 +105,7 @@ def safe_text(obj: object, limit: int = SCAN_LIMIT + MESSAGE_LIMIT) -> str:
             return bytes(obj[: limit * 4]).decode("utf-8", "replace")[:limit]
         text = str(obj)
         # Only an exception made from bytes renders as "b'...'": decode those.
-        if text[:2] in _BYTES_REPR and isinstance(obj, BaseException) and len(obj.args) == 1:
+        if text.startswith(("b'", 'b"')) and isinstance(obj, BaseException) and len(obj.args) == 1:
             arg = obj.args[0]
             if isinstance(arg, bytes | bytearray):
                 return bytes(arg[: limit * 4]).decode("utf-8", "replace")[:limit]
@@ -123,83 +118,67 @@ def safe_text(obj: object, limit: int = SCAN_LIMIT + MESSAGE_LIMIT) -> str:
         return type(obj).__name__
 
 
-def unwrap(exc: BaseException) -> tuple[BaseException, bool]:
+# -- 1. read ---------------------------------------------------------------------
+
+
+# What step 1 finds, in this order: the driver's exception (unwrapped; `None`
+# for text), who claims it, its text (bounded, SQLAlchemy's trailer removed),
+# whether SQLAlchemy judged the connection gone, the top-level module of the
+# driver that raised, and whether it is Python's own network exception raised
+# inside a driver call.  (Plain tuples between the steps: a record built on
+# every call costs more than the rest of a step.)
+_Reading = tuple[BaseException | None, Claim | None, str, bool, str | None, bool]
+
+
+def _unwrap(
+    exc: BaseException, registry: MapperRegistry
+) -> tuple[BaseException, Claim | None, bool, BaseException | None]:
     """
-    Find the driver's exception inside *exc*.
+    The driver's exception inside *exc*: (exception, who claims it, invalidated, wrapper).
 
-    Follows SQLAlchemy's `.orig`, Django's `__cause__` and any `__cause__` /
-    `__context__` chain (bounded, cycle-safe) to the first exception a
-    registered backend claims.
-
-    Returns:
-        `(driver_exception, connection_invalidated)`; the exception itself
-        (or SQLAlchemy's `.orig`) when nothing in the chain is claimed.
+    The wrapper is the outermost SQLAlchemy exception, whose own text is read
+    only when the driver's is empty (it renders the statement and the
+    parameters, which costs more than the rest of a classification).
     """
-    found, _, invalidated, _ = _unwrap(exc)
-    return found, invalidated
-
-
-_Found = tuple[BaseException, Claim | None, bool, BaseException | None]
-
-
-def _unwrap(exc: BaseException, unclaimed: bool = False) -> _Found:
-    """
-    Return (exception to classify, who claims it, connection_invalidated, wrapper).
-
-    The wrapper is the outermost SQLAlchemy exception, whose text is read only
-    when the driver's own is empty: SQLAlchemy renders the statement and the
-    parameters into it, which costs more than the rest of a classification.
-    *unclaimed*: the caller already knows that no backend claims *exc* itself.
-    """
-    if not unclaimed:
-        claim = ErrorMapperRegistry.claim_for_type(type(exc))
-        if claim is not None:
-            return exc, claim, False, None
     invalidated = False
     wrapper: BaseException | None = None
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    candidate = exc  # what to classify when no backend claims anything in the chain
-    for _ in range(CHAIN_LIMIT):
-        if current is None or id(current) in seen:
-            break
-        seen.add(id(current))
-        module = type(current).__module__
-        if isinstance(module, str) and module.startswith("sqlalchemy"):
-            if getattr(current, "connection_invalidated", False) is True:
-                invalidated = True
-            if wrapper is None:
-                wrapper = current
-            orig = getattr(current, "orig", None)
-            if isinstance(orig, BaseException):
-                candidate = current = orig
-                continue
-        elif current is not exc:  # exc itself is unclaimed (looked up above, or by the caller)
-            link: object = ErrorMapperRegistry._by_type.get(type(current), _MISS)
-            if link is _MISS:
-                link = ErrorMapperRegistry.claim_for_type(type(current))
-            if isinstance(link, Claim):
-                return current, link, invalidated, wrapper
-        current = current.__cause__ or current.__context__
-    if type(candidate).__module__ in _PYTHONS_OWN:
+    candidate = exc  # what to classify when nothing in the chain is claimed
+    for link in chain(exc):
+        if is_sqlalchemy(link):
+            invalidated = invalidated or getattr(link, "connection_invalidated", False) is True
+            wrapper = wrapper or link
+            continue
+        if candidate is exc and wrapper is not None:
+            candidate = link  # SQLAlchemy's .orig
+        claim = registry.claim_for_type(type(link))
+        if claim is not None:
+            return link, claim, invalidated, wrapper
+    if _module_of(candidate) in PYTHONS_OWN_MODULES:
         # Python's own exception raised inside a driver call (asyncpg's refused
         # connect, aiosqlite's ValueError on a closed connection): the driver is
         # the first claimed module on its way.
-        return candidate, _claim_by_traceback(candidate), invalidated, wrapper
+        return candidate, _claim_by_traceback(candidate, registry), invalidated, wrapper
     return candidate, None, invalidated, wrapper
 
 
-def _claim_by_traceback(exc: BaseException) -> Claim | None:
+def _module_of(exc: BaseException) -> str | None:
+    """The module of an exception's class; `None` where a class says something else."""
+    module = type(exc).__module__
+    return module if isinstance(module, str) else None
+
+
+def _claim_by_traceback(exc: BaseException, registry: MapperRegistry) -> Claim | None:
     tb = exc.__traceback__
     for _ in range(64):
         if tb is None:
             return None
         module = tb.tb_frame.f_globals.get("__name__")
         if isinstance(module, str) and module != "__main__":
-            name = ErrorMapperRegistry.name_for_module(module)
-            mapper = ErrorMapperRegistry.lookup(name) if name is not None else None
-            if name is not None and mapper is not None:
-                return Claim(name, mapper, module.partition(".")[0])
+            name = registry.name_for_module(module)
+            mapper = registry.lookup(name) if name is not None else None
+            standing = registry.standing(mapper)
+            if name is not None and isinstance(mapper, BackendMapper) and standing is not None:
+                return Claim(name, mapper, module.partition(".")[0], standing)
         tb = tb.tb_next
     return None
 
@@ -214,6 +193,254 @@ def _clean_message(text: str) -> str:
     return text.strip()
 
 
+def _read(exc: object, registry: MapperRegistry) -> _Reading:
+    if not isinstance(exc, BaseException):
+        text = safe_text(exc)
+        return None, None, _clean_message(text) if "[SQL:" in text else text, False, None, False
+    claim = registry.claim_for_type(type(exc))
+    if claim is not None:
+        # The common case, a driver's own exception: one look-up names the
+        # backend and the driver.
+        return exc, claim, safe_text(exc), False, claim.driver, False
+    driver_exc, claim, invalidated, wrapper = _unwrap(exc, registry)
+    text = safe_text(driver_exc)
+    if wrapper is not None:
+        if not text.strip():
+            text = _clean_message(safe_text(wrapper))
+        elif "[SQL:" in text or "(Background on this" in text:
+            text = _clean_message(text)
+    elif claim is None and "[SQL:" in text:
+        text = _clean_message(text)
+    module = _module_of(driver_exc)
+    if claim is not None:
+        driver: str | None = claim.driver
+    else:
+        driver = module.partition(".")[0] if module and module != "builtins" else None
+    network = module in PYTHONS_OWN_MODULES and isinstance(driver_exc, _NETWORK_ERRORS)
+    return driver_exc, claim, text, invalidated, driver, network
+
+
+# -- 2. map ----------------------------------------------------------------------
+
+
+# What step 2 finds: the answer, the mapper that answered ("generic" for the
+# keyword fallback), the name of the mapper chosen (for the `database`
+# field), and a localdata-mcp-style answer's own category.
+_Mapped = tuple[MappedError, str, str | None, ErrorCategory | None]
+
+
+_NOT_REGISTERED: Final = Standing("backend", False)
+
+
+def _pick(
+    db_type: object, claim: Claim | None, registry: MapperRegistry
+) -> tuple[Mapper, Standing] | tuple[None, None]:
+    """An explicit, known `db_type` wins; else the backend that claims the exception."""
+    if db_type is not None:
+        name = normalize_db_type(db_type)
+        if name == "generic":
+            return None, None
+        mapper = registry.lookup(name)
+        if mapper is not None:
+            return mapper, registry.standing(mapper) or _NOT_REGISTERED
+    return (None, None) if claim is None else (claim.mapper, claim.standing)
+
+
+def _asked(mapper: BackendMapper, error: ErrorInput, trusted: bool) -> MappedError | None:
+    """A mapper's answer; one that raises or answers malformed is logged and ignored."""
+    try:
+        result: object = mapper.map_error(error)
+    except Exception as exc:  # noqa: BLE001 - a raising mapper is isolated, not fatal
+        name = type(mapper).__qualname__
+        warn_once(f"map:{name}:{type(exc).__name__}", "mapper %s raised %r; using the fallback",
+                  name, exc)  # fmt: skip
+        return None
+    return result if trusted else _well_formed(mapper, result)  # type: ignore[return-value]
+
+
+def _refined(
+    refiner: ErrorRefiner, error: ErrorInput, base: MappedError | None, *, named: bool = False
+) -> MappedError | None:
+    try:
+        result: object = (refiner.refine_named if named else refiner.refine_error)(error, base)
+    except Exception as exc:  # noqa: BLE001 - a raising refiner is isolated, not fatal
+        name = type(refiner).__qualname__
+        warn_once(f"refine:{name}:{type(exc).__name__}", "refiner %s raised %r; ignored",
+                  name, exc)  # fmt: skip
+        return None
+    return _well_formed(refiner, result)
+
+
+def _well_formed(mapper: object, result: object) -> MappedError | None:
+    """A plugin's answer, checked field by field before it is trusted."""
+    problems = answer_problems(result)
+    if not problems:
+        return result  # type: ignore[return-value]
+    name = type(mapper).__qualname__
+    warn_once(f"answer:{name}", "mapper %s answered malformed (%s); ignored",
+              name, "; ".join(problems))  # fmt: skip
+    return None
+
+
+def _map(
+    exc: object,
+    reading: _Reading,
+    db_type: object,
+    code: str | int | None,
+    registry: MapperRegistry,
+) -> _Mapped:
+    exception, claim, text, invalidated, driver, network = reading
+    scanned = text if len(text) <= SCAN_LIMIT else text[:SCAN_LIMIT]
+    error = ErrorInput(exception, scanned, code, driver, invalidated)
+    if db_type is None and claim is not None:
+        mapper: Mapper | None = claim.mapper
+        standing: Standing | None = claim.standing
+    else:
+        mapper, standing = _pick(db_type, claim, registry)
+    # The name it is known by: its own, or the one a localdata-mcp-style
+    # mapper was registered under.
+    if mapper is None or standing is None:
+        name = None
+    else:
+        name = normalize_db_type(db_type) if standing.role == "legacy" else mapper.name  # type: ignore[union-attr]
+    answer: MappedError | None = None
+    backend = "generic"
+    category: ErrorCategory | None = None
+    if network and exception is not None:
+        # Python's own network exceptions mean the same for every backend.
+        answer = network_error(exception, driver)
+        backend = name or backend
+    if answer is not None or mapper is None or standing is None:
+        pass
+    elif standing.role == "legacy":
+        answer, category = _legacy(mapper, exc, error)  # type: ignore[arg-type]
+        backend = name or backend
+    elif standing.role == "refiner":
+        # Named: its base answers first, then the refiner, whatever it claims.
+        refiner: ErrorRefiner = mapper  # type: ignore[assignment]
+        base_mapper = registry.base_of(refiner)
+        base_standing = None if base_mapper is None else registry.standing(base_mapper)
+        base = (
+            None
+            if base_mapper is None
+            else _asked(base_mapper, error, base_standing is not None and base_standing.trusted)
+        )
+        answer = _refined(refiner, error, base, named=True) or base
+        backend = refiner.name
+    else:
+        native: BackendMapper = mapper  # type: ignore[assignment]
+        answer = _asked(native, error, standing.trusted)
+        backend = native.name
+        # Systems that speak this backend's protocol (CockroachDB over
+        # PostgreSQL's drivers) recognise their own errors in its answer.
+        refiners = registry.refiners_for(backend, error, answer) if standing.refined else ()
+        for refiner in refiners:
+            refined = _refined(refiner, error, answer)
+            if refined is not None:
+                answer, backend = refined, refiner.name
+                break
+    if answer is None:
+        return generic_answer(error), "generic", name, None
+    if answer.kind is Kind.UNKNOWN and backend != "generic":
+        # The keyword fallback decides, here and nowhere else: among the kinds
+        # the backend allows, keeping the backend's code and names.
+        fallback = generic_answer(error)
+        allowed = answer.refine
+        answer = answer._replace(
+            kind=fallback.kind if allowed is None or fallback.kind in allowed else Kind.UNKNOWN,
+            affected_resources=answer.affected_resources or fallback.affected_resources,
+            dependencies=answer.dependencies or fallback.dependencies,
+            constraint=answer.constraint or fallback.constraint,
+            schema=answer.schema or fallback.schema,
+        )
+    elif answer.refine is not None:
+        by_words = keyword_kind(scanned)
+        if by_words is not Kind.UNKNOWN and by_words in answer.refine:
+            answer = answer._replace(kind=by_words)
+    return answer, backend, name, category
+
+
+def _legacy(
+    mapper: DatabaseErrorMapper, exc: object, error: ErrorInput
+) -> tuple[MappedError | None, ErrorCategory | None]:
+    """
+    A localdata-mcp-style mapper's answer, as the core's: its category, message and suggestion.
+
+    It is given the exception it was asked about (an `Exception` carrying the
+    text when there is none); its kind is the one the keyword fallback finds
+    among its category's kinds, else `unknown` in its category.
+    """
+    given = exc if isinstance(exc, BaseException) else Exception(error.message)
+    try:
+        result: object = mapper.map_error(given)  # type: ignore[arg-type]
+    except Exception as err:  # noqa: BLE001 - a raising mapper is isolated, not fatal
+        name = type(mapper).__qualname__
+        warn_once(f"map:{name}:{type(err).__name__}", "mapper %s raised %r; using the fallback",
+                  name, err)  # fmt: skip
+        return None, None
+    if not isinstance(result, StructuredErrorResponse) or not isinstance(
+        result.error_type, ErrorCategory
+    ):
+        return _well_formed(mapper, result), None
+    kind = result.kind if isinstance(result.kind, Kind) else Kind.UNKNOWN
+    if kind is Kind.UNKNOWN:
+        by_words = keyword_kind(error.message)
+        if _INFO[by_words].category is result.error_type:
+            kind = by_words
+    code = result.database_error_code
+    message = result.message if isinstance(result.message, str) and result.message else None
+    suggestion = (
+        result.suggestion if isinstance(result.suggestion, str) and result.suggestion else None
+    )
+    answer = MappedError(
+        kind,
+        code=code if isinstance(code, str) else None,
+        message=message,
+        retryable=result.is_retryable if isinstance(result.is_retryable, bool) else None,
+        suggestion=suggestion,
+    )
+    return answer, None if kind is not Kind.UNKNOWN else result.error_type
+
+
+# -- 3. decide -------------------------------------------------------------------
+
+
+# What step 3 decides: the kind, its category, whether it is retryable, the
+# concrete actions, the next step, its retry safety and the first wait.
+_Decision = tuple[Kind, ErrorCategory, bool, tuple[str, ...], Action, RetrySafety, int | None]
+
+
+def _decide(
+    answer: MappedError, own_category: ErrorCategory | None, invalidated: bool
+) -> _Decision:
+    kind = answer.kind
+    info = _INFO[kind]
+    if invalidated and info.category is not ErrorCategory.CONNECTION_ERROR:
+        # SQLAlchemy already judged the connection gone: trust it over the text.
+        kind = Kind.CONNECTION_LOST
+        info = _INFO[kind]
+    retryable, action, safety, after_ms = (
+        info.retryable, info.action, info.retry_safety, info.retry_after_ms
+    )  # fmt: skip
+    if kind is answer.kind and answer.retryable is not None and answer.retryable is not retryable:
+        # The driver says something the kind can't (Oracle's isrecoverable).
+        retryable = answer.retryable
+        if retryable:
+            action, safety = Action.RETRY, RetrySafety.IDEMPOTENT_ONLY
+            after_ms = after_ms or 1000
+        else:
+            action, safety, after_ms = Action.STOP, RetrySafety.NOT_APPLICABLE, None
+    if answer.retry_safety is not None:
+        safety = answer.retry_safety
+    if answer.retry_after_ms is not None:
+        after_ms = answer.retry_after_ms
+    category = own_category or info.category
+    return kind, category, retryable, info.actions, action, safety, after_ms
+
+
+# -- 4. mask ---------------------------------------------------------------------
+
+
 def _bounded(text: str, secrets: tuple[str, ...]) -> str:
     """The message as returned: cut to its bound first, then masked."""
     if len(text) <= MESSAGE_LIMIT:
@@ -223,264 +450,128 @@ def _bounded(text: str, secrets: tuple[str, ...]) -> str:
     return f"{head}... [truncated, {len(text)} characters in all]"
 
 
-def _mapper_failed(mapper: DatabaseErrorMapper, exc: Exception) -> None:
-    name = type(mapper).__qualname__
-    warn_once(f"map:{name}:{type(exc).__name__}", "mapper %s raised %r; using the fallback",
-              name, exc)  # fmt: skip
-
-
-def _checked(mapper: DatabaseErrorMapper, result: object) -> MappedError | None:
-    """A plugin's answer that is not exactly a `MappedError`: checked before it is trusted."""
-    if isinstance(result, MappedError) and isinstance(result.kind, Kind):
-        return result
-    name = type(mapper).__qualname__
-    warn_once(f"type:{name}", "mapper %s returned %r, not a MappedError; ignored",
-              name, type(result).__name__)  # fmt: skip
-    return None
-
-
-def _call_refiner(
-    refiner: ErrorRefiner, error: ErrorInput, base: MappedError | None
-) -> MappedError | None:
-    try:
-        result: object = refiner.refine_error(error, base)
-    except Exception as exc:  # noqa: BLE001 - a raising refiner is isolated, not fatal
-        name = type(refiner).__qualname__
-        warn_once(f"refine:{name}:{type(exc).__name__}", "refiner %s raised %r; ignored",
-                  name, exc)  # fmt: skip
-        return None
-    if result is None or (isinstance(result, MappedError) and isinstance(result.kind, Kind)):
-        return result
-    name = type(refiner).__qualname__
-    warn_once(f"refine-type:{name}", "refiner %s returned %r, not a MappedError; ignored",
-              name, type(result).__name__)  # fmt: skip
-    return None
-
-
-def _pick_mapper(db_type: object, claim: Claim | None) -> DatabaseErrorMapper | None:
-    """An explicit, known `db_type` wins; else the backend that claims the exception."""
-    if db_type is None:
-        return None if claim is None else claim.mapper
-    explicit = normalize_db_type(db_type)
-    if explicit == "generic":
-        return None
-    ErrorMapperRegistry._ensure_discovered()
-    mapper = ErrorMapperRegistry._by_name.get(explicit)
-    if mapper is None and claim is not None:
-        return claim.mapper
-    return mapper
-
-
-def _read(exc: object) -> tuple[BaseException | None, Claim | None, bool, str]:
-    """
-    The exception to classify, who claims it, whether the connection is gone, its text.
-
-    For what no backend claims by its type (`_classify` has looked): a
-    wrapper, an exception of Python's own, or no exception at all.
-    """
-    if not isinstance(exc, BaseException):
-        text = safe_text(exc)
-        return None, None, False, _clean_message(text) if "[SQL:" in text else text
-    driver_exc, found, invalidated, wrapper = _unwrap(exc, unclaimed=True)
-    text = safe_text(driver_exc)
-    if wrapper is not None:
-        if not text.strip():
-            text = _clean_message(safe_text(wrapper))
-        elif "[SQL:" in text or "(Background on this" in text:
-            text = _clean_message(text)
-    elif found is None and "[SQL:" in text:
-        text = _clean_message(text)
-    return driver_exc, found, invalidated, text
-
-
-def _classify(  # noqa: PLR0915 - the one hot path, kept in one frame on purpose
-    exc: object,
-    db_type: object,
+def _masked(
+    reading: _Reading,
+    mapped: _Mapped,
+    decision: _Decision,
     database: str | None,
     secrets: tuple[str, ...],
-    code: str | int | None,
 ) -> StructuredErrorResponse:
-    # -- read: who claims the exception, and its text ---------------------------
-    claim: object = _MISS
-    if isinstance(exc, BaseException):
-        # The common case, a driver's own exception: one look-up names the
-        # backend and the driver.
-        claim = ErrorMapperRegistry._by_type.get(type(exc), _MISS)
-        if claim is _MISS:
-            claim = ErrorMapperRegistry.claim_for_type(type(exc))
-    if isinstance(claim, Claim):
-        driver_exc: BaseException | None = exc  # type: ignore[assignment]
-        found: Claim | None = claim
-        invalidated = False
-        try:
-            text = str(exc)
-        except Exception:  # noqa: BLE001 - a broken __str__: the careful reading below
-            text = ""
-        if not text or (text[0] == "b" and text[:2] in _BYTES_REPR) or len(text) > _TEXT_LIMIT:
-            text = safe_text(exc)  # bytes decoded, length bounded, a broken __str__ survived
-        driver: str | None = claim.driver
-        own = False
-    else:
-        driver_exc, found, invalidated, text = _read(exc)
-        driver = _driver_of(driver_exc, found)
-        # Python's own network exceptions (a driver's own class is never one).
-        own = (
-            driver_exc is not None
-            and type(driver_exc).__module__ in _PYTHONS_OWN
-            and isinstance(driver_exc, _NETWORK_ERRORS)
-        )
-
-    # -- map: the backend's mapper, its refiners, the keyword fallback ----------
-    if db_type is None:
-        mapper = None if found is None else found.mapper
-    else:
-        mapper = _pick_mapper(db_type, found)
-    scanned = text if len(text) <= SCAN_LIMIT else text[:SCAN_LIMIT]
-    error = _new(ErrorInput, (driver_exc, scanned, code, driver, invalidated))
-    backend = "generic"
-    mapped: MappedError | None = None
-    if own and driver_exc is not None:
-        # Python's own network exceptions mean the same for every backend.
-        from localdata_errors.backends.network import network_error  # noqa: PLC0415 - rare
-
-        mapped = network_error(driver_exc, driver)
-        if mapped is not None and mapper is not None:
-            backend = mapper.name
-    if mapped is None and mapper is not None:
-        try:
-            mapped = mapper.map_error(error)
-        except Exception as err:  # noqa: BLE001 - a raising mapper is isolated, not fatal
-            _mapper_failed(mapper, err)
-            mapped = None
-        if mapped is not None and type(mapped) is not MappedError:
-            mapped = _checked(mapper, mapped)
-        backend = mapper.name
-        refiners = (
-            ErrorMapperRegistry._refiners.get(backend) if ErrorMapperRegistry._refiners else None
-        )
-        if refiners is not None:
-            # Systems that speak this backend's protocol (CockroachDB over
-            # PostgreSQL's drivers) recognise their own errors in its answer.
-            for refiner in refiners:
-                refined = _call_refiner(refiner, error, mapped)
-                if refined is not None:
-                    mapped, backend = refined, refiner.name
-                    break
+    text, driver = reading[2], reading[4]
+    answer, backend, chosen, _ = mapped
+    kind, category, retryable, actions, action, safety, after_ms = decision
+    message = text if answer.message is None else answer.message
+    resources, dependencies = answer.affected_resources, answer.dependencies
+    constraint, schema, code = answer.constraint, answer.schema, answer.code
     caller_database = database
-    if database is None and mapper is not None:
-        database = mapper.name
-    if mapped is None:
-        mapped = generic_answer(error)
-        backend = "generic"
-    (kind, native_code, sqlstate, resources, dependencies, constraint, schema, message,
-     m_retryable, refine, m_safety, m_after, m_suggestion) = mapped  # fmt: skip
-    # The keyword fallback decides, here and nowhere else: among the kinds the
-    # backend allows, keeping the backend's code and names.
-    if kind is _UNKNOWN and backend != "generic":
-        fallback = generic_answer(error)
-        by_words = fallback[0]
-        if refine is None or by_words in refine:
-            kind = by_words
-        resources = resources or fallback[3]
-        dependencies = dependencies or fallback[4]
-        constraint = constraint or fallback[5]
-        schema = schema or fallback[6]
-    elif refine is not None:
-        by_words = keyword_kind(scanned)
-        if by_words is not _UNKNOWN and by_words in refine:
-            kind = by_words
-
-    # -- decide: the Kind table, and what the driver says beyond the kind -------
-    category, retryable, _tool, _rpc, _template, actions, action, safety, after_ms = _INFO[kind]
-    if invalidated and category is not _CONNECTION_ERROR:
-        # SQLAlchemy already judged the connection gone: trust it over the text.
-        kind = _CONNECTION_LOST
-        category, retryable, _tool, _rpc, _template, actions, action, safety, after_ms = _INFO[kind]
-    elif m_retryable is not None and m_retryable is not retryable:
-        # The driver says something the kind can't (Oracle's isrecoverable).
-        retryable = m_retryable
-        if retryable:
-            action, safety = _RETRY, _IDEMPOTENT
-            after_ms = after_ms or 1000
-        else:
-            action, safety, after_ms = _STOP, _NOT_APPLICABLE, None
-    if m_safety is not None:
-        safety = m_safety
-    if m_after is not None:
-        after_ms = m_after
-
-    # -- mask: prove the absence of credentials in one pass, else mask all -----
-    if message is None:
-        message = text
-    target = resources[0] if resources else None
+    if database is None:
+        database = chosen
     # Names come from the message or from the driver's diagnostics beside it:
     # one pass over all of them proves that no credential marker is there.
     if resources or dependencies or constraint or schema or caller_database:
-        probe = "\n".join(
-            (message, *resources, *dependencies, constraint or "", schema or "",
-             caller_database or "", native_code or "")
-        )  # fmt: skip
+        names = (*resources, *dependencies, constraint or "", schema or "", code or "")
+        probe = "\n".join((message, *names, caller_database or ""))
     else:
-        probe = message
+        names = (code or "",)
+        probe = message if code is None else f"{message}\n{code}"
+    suggestion = answer.suggestion
     if secrets or may_hold_secret(probe):
         # A name is the message's text cut out of the clause (PASSWORD '...')
         # that marked it a credential: what the message's masking finds is
         # masked in the names as a named secret (see redact_name).
-        # The message as returned and the values masked in it, from one
-        # reading (past its bound, a message is cut before it is masked).
         masked: str | None
         if len(message) <= MESSAGE_LIMIT:
             masked, in_message = redact_reading(message, secrets)
         else:
             masked, in_message = None, credentials_in(message)
-        if message is text:
-            known = (*secrets, *in_message)
-        else:
-            known = (*secrets, *credentials_in(text), *in_message)
-        if known or may_hold_secret(
-            "\n".join((*resources, *dependencies, constraint or "", schema or "",
-                       native_code or "", database or ""))
-        ):  # fmt: skip
+        known = (
+            (*secrets, *in_message)
+            if message is text
+            else (*secrets, *credentials_in(text), *in_message)
+        )
+        if known or may_hold_secret("\n".join((*names, database or ""))):
             resources = tuple([redact_name(n, known) for n in resources])
             dependencies = tuple([redact_name(n, known) for n in dependencies])
             constraint = None if constraint is None else redact_name(constraint, known)
             schema = None if schema is None else redact_name(schema, known)
-            native_code = None if native_code is None else redact_name(native_code, known)
+            code = None if code is None else redact_name(code, known)
             database = None if database is None else redact_name(database, known)
-            target = resources[0] if resources else None
-        # else: no value to mask anywhere, and no name holds a place where a
-        # credential may start (an e-mail address in a duplicate key's value
-        # brought the message here): redact_name would return each unchanged.
-        suggestion = m_suggestion or render_suggestion(kind, target, constraint, dependencies)
+        if suggestion is None:
+            suggestion = render_suggestion(
+                kind, resources[0] if resources else None, constraint, dependencies
+            )
         if known or may_hold_secret(suggestion):
             suggestion = redact(suggestion, known)
         message = _bounded(message, secrets) if masked is None else masked
-    elif m_suggestion is not None:
-        suggestion = (
-            redact(m_suggestion, secrets) if may_hold_secret(m_suggestion) else m_suggestion
-        )
-        if len(message) > MESSAGE_LIMIT:
-            message = _bounded(message, secrets)
     else:
-        suggestion = render_suggestion(kind, target, constraint, dependencies)
+        if suggestion is None:
+            suggestion = render_suggestion(
+                kind, resources[0] if resources else None, constraint, dependencies
+            )
+        elif may_hold_secret(suggestion):
+            suggestion = redact(suggestion, secrets)
         if len(message) > MESSAGE_LIMIT:
             message = _bounded(message, secrets)
-    return _new(
-        StructuredErrorResponse,
-        (category, kind, retryable, message, suggestion, actions, native_code, sqlstate,
-         database, backend, resources, dependencies, constraint, schema, driver, action,
-         safety, after_ms),
-    )  # fmt: skip
+    return StructuredErrorResponse(
+        category,
+        kind,
+        retryable,
+        message,
+        suggestion,
+        actions,
+        database_error_code=code,
+        sqlstate=answer.sqlstate,
+        database=database,
+        backend=backend,
+        affected_resources=resources,
+        dependencies=dependencies,
+        constraint=constraint,
+        schema=schema,
+        driver=driver,
+        action=action,
+        retry_safety=safety,
+        retry_after_ms=after_ms,
+    )
 
 
-def _driver_of(driver_exc: BaseException | None, found: Claim | None) -> str | None:
-    """The top-level module of the driver that raised, where known."""
-    if found is not None:
-        return found.driver
-    if driver_exc is None:
+# -- the API ---------------------------------------------------------------------
+
+
+def _classify(  # noqa: PLR0913 - classify_message's arguments, passed on
+    exc: object,
+    db_type: object,
+    code: object,
+    *,
+    database: object,
+    secrets: object,
+    registry: MapperRegistry | None,
+) -> StructuredErrorResponse:
+    registry = registry or default_registry()
+    reading = _read(exc, registry)
+    mapped = _map(exc, reading, db_type, None if code is None else _explicit_code(code), registry)
+    decision = _decide(mapped[0], mapped[3], reading[3])
+    masked = () if secrets is _NO_SECRETS else normalize_secrets(secrets)
+    shown = database if isinstance(database, str) else None
+    return _masked(reading, mapped, decision, shown, masked)
+
+
+def _explicit_code(code: object) -> str | int | None:
+    """
+    An explicit native code as mappers take it: a number or a text.
+
+    `1213.0` is the number 1213; any other type (a float that is not a whole
+    number, a list, a `bool`) is no code at all: classification never
+    raises, whatever it is given.
+    """
+    if code is None or isinstance(code, bool):
         return None
-    module = type(driver_exc).__module__
-    return module.partition(".")[0] if module and module != "builtins" else None
+    if isinstance(code, int):
+        return code
+    if isinstance(code, float):
+        return int(code) if code.is_integer() else None
+    if isinstance(code, str):
+        return code.strip() or None
+    return None
 
 
 def _last_resort(exc: object, secrets: object) -> StructuredErrorResponse:
@@ -491,12 +582,18 @@ def _last_resort(exc: object, secrets: object) -> StructuredErrorResponse:
     return StructuredErrorResponse.for_kind(Kind.UNKNOWN, message)
 
 
+# The default of `secrets`: CPython's one empty tuple, tested by identity (a
+# caller's object may not compare with ==, an array for one).
+_NO_SECRETS: Final[tuple[()]] = ()
+
+
 def classify_error(
     exc: object,
     db_type: str | None = None,
     *,
     database: str | None = None,
     secrets: Iterable[object] | None = (),
+    registry: MapperRegistry | None = None,
 ) -> StructuredErrorResponse:
     """
     Classify any database driver exception.  Never raises.
@@ -513,25 +610,26 @@ def classify_error(
         secrets: Values to mask in every output field (bound parameters,
             passwords the caller knows), of any type, `None` included: see
             `localdata_errors.redact.normalize_secrets`.
+        registry: The mappers to use; the default registry when omitted.
 
     Returns:
         The `StructuredErrorResponse`.
     """
     try:
-        masked = () if secrets is _NO_SECRETS else normalize_secrets(secrets)
-        return _classify(exc, db_type, database, masked, None)
+        return _classify(exc, db_type, None, database=database, secrets=secrets, registry=registry)
     except Exception as err:  # noqa: BLE001 - classification never raises
         warn_once(f"classify:{type(err).__name__}", "classification failed internally: %r", err)
         return _last_resort(exc, secrets)
 
 
-def classify_message(
+def classify_message(  # noqa: PLR0913 - the public signature: text, code, and options
     message: str | bytes,
     db_type: str | None = None,
     code: str | int | None = None,
     *,
     database: str | None = None,
     secrets: Iterable[object] | None = (),
+    registry: MapperRegistry | None = None,
 ) -> StructuredErrorResponse:
     """
     Classify an error known only by its text (and perhaps its native code).
@@ -548,26 +646,27 @@ def classify_message(
             `ORA-00942`, a SQL Server number, a SQLite result name.
         database: A database name to report.
         secrets: Values to mask.
+        registry: The mappers to use; the default registry when omitted.
 
     Returns:
         The `StructuredErrorResponse`.
     """
     try:
         text = safe_text(message)
-        found = detect(text) if db_type is None and code is None else None
+        reg = registry or default_registry()
+        found = detect(text, reg) if db_type is None and code is None else None
         if found is None:
-            return _classify(text, db_type, database, normalize_secrets(secrets), code)
+            return _classify(text, db_type, code, database=database, secrets=secrets, registry=reg)
         # The text names its backend and code itself (a tool's printout).
-        return _with_hints(
-            _classify(
-                found.message,
-                found.backend,
-                database,
-                normalize_secrets(secrets),
-                found.code,
-            ),
-            found,
+        answer = _classify(
+            found.message,
+            found.backend,
+            found.code,
+            database=database,
+            secrets=secrets,
+            registry=reg,
         )
+        return _with_hints(answer, found)
     except Exception as err:  # noqa: BLE001 - classification never raises
         warn_once(f"classify:{type(err).__name__}", "classification failed internally: %r", err)
         return _last_resort(message, secrets)
@@ -580,6 +679,24 @@ def _with_hints(answer: StructuredErrorResponse, found: Detected) -> StructuredE
     if answer.driver is None and found.driver is not None:
         answer = answer._replace(driver=found.driver)
     return answer
+
+
+def unwrap(
+    exc: BaseException, registry: MapperRegistry | None = None
+) -> tuple[BaseException, bool]:
+    """
+    Find the driver's exception inside *exc*.
+
+    Follows SQLAlchemy's `.orig`, Django's `__cause__` and any `__cause__` /
+    `__context__` chain (bounded, cycle-safe) to the first exception a
+    registered backend claims.
+
+    Returns:
+        `(driver_exception, connection_invalidated)`; the exception itself
+        (or SQLAlchemy's `.orig`) when nothing in the chain is claimed.
+    """
+    found, _, invalidated, _ = _unwrap(exc, registry or default_registry())
+    return found, invalidated
 
 
 def is_error_retryable(exc: object, db_type: str | None = None) -> bool:

@@ -20,9 +20,10 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final
 
 from localdata_errors import __version__
+from localdata_errors._backends import normalize_db_type
 from localdata_errors.classify import classify_message
 from localdata_errors.redact import redact
-from localdata_errors.registry import ErrorMapperRegistry, normalize_db_type
+from localdata_errors.registry import ErrorMapperRegistry
 from localdata_errors.response import StructuredErrorResponse
 
 __all__ = [
@@ -160,7 +161,7 @@ def _cmd_backends(args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = [
         {
             "name": info.name,
-            "display_name": info.mapper.display_name or info.name,
+            "display_name": getattr(info.mapper, "display_name", "") or info.name,
             "aliases": list(info.aliases),
             "driver_modules": list(info.driver_modules),
             "source": info.source,

@@ -19,7 +19,7 @@ import re
 from typing import Final, NamedTuple
 
 from localdata_errors._lazy import LazyPattern
-from localdata_errors.registry import ErrorMapperRegistry
+from localdata_errors.registry import MapperRegistry, default_registry
 
 __all__ = ["Detected", "detect"]
 
@@ -102,13 +102,13 @@ _JDBC: Final = (
 _PYTHON_HINTS: Final = {"duckdb": "duckdb", "_duckdb": "duckdb", "sqlite3": "sqlite"}
 
 
-def _class_backend(path: str) -> tuple[str, str | None] | None:
+def _class_backend(path: str, registry: MapperRegistry) -> tuple[str, str | None] | None:
     """`(backend, driver)` for a Python or Java class path, or `None`."""
     for prefix, backend in _JDBC:
         if path.startswith(prefix):
             return backend, None
     module = path.rpartition(".")[0]
-    name = ErrorMapperRegistry.name_for_module(module) if module else None
+    name = registry.name_for_module(module) if module else None
     if name is not None:
         return name, module.partition(".")[0]
     first = path.partition(".")[0]
@@ -156,12 +156,14 @@ def _pdo(match: re.Match[str], text: str) -> Detected | None:
     return None
 
 
-def detect(text: str) -> Detected | None:
+def detect(text: str, registry: MapperRegistry | None = None) -> Detected | None:
     """
     The backend, code and message of an error pasted as a tool printed it.
 
     Args:
         text: The error's text.
+        registry: Whose driver modules name a Python class's backend; the
+            default registry when omitted.
 
     Returns:
         What the text says, or `None` when its form names no backend (the
@@ -178,7 +180,7 @@ def detect(text: str) -> Detected | None:
         if wrapped is not None:
             # SQLAlchemy's own text (str() of its exception): the driver's
             # class in parentheses, then the driver's message.
-            return detect(f"{wrapped.group('cls')}: {text[wrapped.end() :]}")
+            return detect(f"{wrapped.group('cls')}: {text[wrapped.end() :]}", registry)
     match = _FORMS.get().match(text)
     if match is not None:
         group = match.lastgroup
@@ -203,8 +205,8 @@ def detect(text: str) -> Detected | None:
             wrapped = _WRAPPED.get().match(rest)
             if wrapped is not None and match.group("cls").startswith("sqlalchemy."):
                 # SQLAlchemy's text: the driver's class, then the driver's message.
-                return detect(f"{wrapped.group('cls')}: {rest[wrapped.end() :]}")
-            owner = _class_backend(match.group("cls"))
+                return detect(f"{wrapped.group('cls')}: {rest[wrapped.end() :]}", registry)
+            owner = _class_backend(match.group("cls"), registry or default_registry())
             if owner is not None:
                 backend, driver = owner
                 rest = text[match.end() :].strip()

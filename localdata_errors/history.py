@@ -35,6 +35,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from localdata_errors._backends import sqlglot_dialect
 from localdata_errors._calls import (
     STORED_OPERATION,
     Condition,
@@ -51,7 +52,6 @@ from localdata_errors._statechange import (
     Parser,
     StateChange,
     fold_name,
-    sql_dialect,
 )
 from localdata_errors.classify import classify_error
 from localdata_errors.kinds import Kind, ToolErrorType
@@ -377,7 +377,7 @@ class ExecutionHistory:
         # Failed calls by key, for the loop guard (oldest forgotten first).
         self._failures: OrderedDict[str, _Repeat] = OrderedDict()
         self._sequence = 0
-        self._dialect: str | None = sql_dialect(db_type)
+        self._dialect: str | None = sqlglot_dialect(db_type)
         self._cached: str | None = None
 
     # -- recording -------------------------------------------------------------
@@ -427,10 +427,12 @@ class ExecutionHistory:
             response = classify_error(error, dialect_hint)
         if dialect_hint is None and response is not None and response.backend != "generic":
             dialect_hint = response.backend
-        read = read_arguments(tool, arguments, sql_dialect(dialect_hint), dialect_hint, self.parser)
+        read = read_arguments(
+            tool, arguments, sqlglot_dialect(dialect_hint), dialect_hint, self.parser
+        )
         operation = read.operation or tool
         with self._lock:
-            dialect = sql_dialect(dialect_hint)
+            dialect = sqlglot_dialect(dialect_hint)
             if dialect is not None and dialect != self._dialect:
                 self._dialect = dialect
                 for pending in self._pending.values():

@@ -17,13 +17,17 @@ from collections.abc import Mapping
 from typing import ClassVar, Final, NamedTuple
 
 from localdata_errors.kinds import Kind, RetrySafety
+from localdata_errors.response import StructuredErrorResponse
 
 __all__ = [
     "ANY_KIND",
+    "BackendMapper",
     "DatabaseErrorMapper",
     "ErrorInput",
     "ErrorRefiner",
     "MappedError",
+    "RefinerClaims",
+    "answer_problems",
     "driver_attr",
 ]
 
@@ -132,24 +136,93 @@ class MappedError(NamedTuple):
 #: Every kind: `MappedError.refine` for "the keyword fallback may choose any".
 ANY_KIND: Final[frozenset[Kind]] = frozenset(Kind)
 
+#: The types each field of a `MappedError` may hold, in field order.
+_FIELD_TYPES: Final[tuple[tuple[str, tuple[type, ...]], ...]] = (
+    ("kind", (Kind,)),
+    ("code", (str, type(None))),
+    ("sqlstate", (str, type(None))),
+    ("affected_resources", (tuple,)),
+    ("dependencies", (tuple,)),
+    ("constraint", (str, type(None))),
+    ("schema", (str, type(None))),
+    ("message", (str, type(None))),
+    ("retryable", (bool, type(None))),
+    ("refine", (frozenset, type(None))),
+    ("retry_safety", (RetrySafety, type(None))),
+    ("retry_after_ms", (int, type(None))),
+    ("suggestion", (str, type(None))),
+)
 
-class DatabaseErrorMapper(ABC):
+
+def answer_problems(result: object) -> list[str]:
     """
-    Base class of every backend mapper, built-in or third-party.
+    What is wrong with a mapper's answer, field by field.
 
-    Subclasses set `name`, optionally `aliases` and
-    `driver_modules`, and implement `map_error`.  ``map_error``
-    must be fast and pure: no I/O, no blocking, no global state.  It may
-    raise (the core isolates it and answers with the fallback), but it should
-    return ``None`` for what it does not recognise.
+    The core trusts an answer only when this finds nothing (otherwise the
+    keyword fallback answers, as if the mapper had raised), and the
+    compliance suite (`localdata_errors.testing`) reports the same problems.
+
+    Args:
+        result: What `BackendMapper.map_error` or `ErrorRefiner.refine_error`
+            returned.
+
+    Returns:
+        One line per problem; empty for `None` and for a well-formed `MappedError`.
+    """
+    if result is None:
+        return []
+    if not isinstance(result, MappedError):
+        return [f"returned {type(result).__name__}, not a MappedError"]
+    problems = []
+    for (name, allowed), value in zip(_FIELD_TYPES, result, strict=True):
+        if not isinstance(value, allowed) or (name == "retry_after_ms" and value is True):
+            problems.append(f"{name} is {type(value).__name__}")
+        elif isinstance(value, tuple) and not all(isinstance(item, str) for item in value):
+            problems.append(f"{name} holds something that is not a str")
+        elif isinstance(value, frozenset) and not all(isinstance(k, Kind) for k in value):
+            problems.append(f"{name} holds something that is not a Kind")
+    return problems
+
+
+class RefinerClaims(NamedTuple):
+    """
+    What a refiner claims: the core asks it only about errors that match.
+
+    The core looks each error up once: its native codes (the base answer's
+    code and SQLSTATE, and an explicit `code`), the module of the driver's
+    exception class, and the markers the message holds (one search, for
+    every refiner of a backend at once).  A refiner that claims nothing is
+    never asked.
+
+    Attributes:
+        codes: Native codes, as the base answer reports them (`40001`, `8027`).
+        driver_modules: Module prefixes of exception classes only this system raises.
+        markers: Literal texts that only this system's messages hold,
+            matched without regard to case (`restart transaction`).
     """
 
-    #: The backend's canonical name (``postgresql``, ``mysql``, ...).
+    codes: frozenset[str] = frozenset()
+    driver_modules: tuple[str, ...] = ()
+    markers: tuple[str, ...] = ()
+
+
+class BackendMapper(ABC):
+    """
+    Base class of every backend's mapper, built-in or third-party.
+
+    Subclasses set `name`, optionally `aliases` and `driver_modules`, and
+    implement `map_error`.  `map_error` must be fast and pure: no I/O, no
+    blocking, no global state.  It may raise (the core isolates it and
+    answers with the fallback), but it should return `None` for what it does
+    not recognise.
+    """
+
+    #: The backend's canonical name (`postgresql`, `mysql`, ...).
     name: ClassVar[str] = ""
-    #: Other names ``db_type`` may use for this backend.
+    #: Other names `db_type` may use for this backend.
     aliases: ClassVar[tuple[str, ...]] = ()
     #: Module prefixes of the drivers whose exceptions this mapper reads
-    #: (``psycopg``, ``mysql.connector``); used to detect the backend.
+    #: (`psycopg`, `mysql.connector`); used to detect the backend.
     driver_modules: ClassVar[tuple[str, ...]] = ()
     #: A human-readable name for listings and docs.
     display_name: ClassVar[str] = ""
@@ -163,7 +236,7 @@ class DatabaseErrorMapper(ABC):
             error: The exception and its text.
 
         Returns:
-            The kind and details, or ``None`` when this mapper does not
+            The kind and details, or `None` when this mapper does not
             recognise the error (the generic fallback answers then).
         """
 
@@ -176,45 +249,52 @@ class DatabaseErrorMapper(ABC):
 
         Returns:
             A mapping from native code (as it appears in
-            ``database_error_code``) to kind; empty by default.
+            `database_error_code`) to kind; empty by default.
         """
         return {}
 
 
-class ErrorRefiner(DatabaseErrorMapper):
+class ErrorRefiner(BackendMapper):
     """
     A system that speaks another backend's protocol, refining that backend's answer.
 
     CockroachDB and Neon speak PostgreSQL's protocol through PostgreSQL's
     drivers, TiDB MySQL's, and a pooler (PgBouncer) stands in front of
     PostgreSQL: their errors reach the base backend's mapper first.  A
-    refiner names the backends it refines (`refines`) and implements
+    refiner names the backends it refines (`refines`), declares what it
+    claims (`claims`: codes, driver modules, message markers) and implements
     `refine_error`, which sees the base mapper's answer and returns a better
-    one for the errors it recognises as its own (its codes, its texts), or
-    `None`.
+    one for the errors it recognises as its own, or `None`.
 
-    It composes with the base mapper in two ways:
+    The core asks a refiner only about the errors its claims match, so a
+    refiner costs nothing on the others; the compliance suite checks that it
+    never refines an error its claims do not match.  It composes with the
+    base mapper in two ways:
 
     - **Detected**: an exception claimed by a base backend (a psycopg error,
-      say) is mapped by the base mapper; then every refiner of that backend
-      is asked, in registration order; the first answer that is not `None`
-      wins, and the response's `backend` is the refiner's name.
+      say) is mapped by the base mapper; then each refiner of that backend
+      whose claims match is asked, in registration order; the first answer
+      that is not `None` wins, and the response's `backend` is the
+      refiner's name.
     - **Named**: `classify_error(exc, db_type="cockroachdb")` runs the base
       mapper (the first of `refines` that is registered) and then this
-      refiner, whose answer wins when it gives one; the response's
-      `backend` is the refiner's name either way.
+      refiner's `refine_named`, whatever its claims; its answer wins when it
+      gives one, and the response's `backend` is the refiner's name either way.
+
+    The core never calls a refiner's `map_error`.
     """
 
     #: The canonical names of the backends whose answers this refiner refines.
     refines: ClassVar[tuple[str, ...]] = ()
+    #: What this refiner claims (see `RefinerClaims`).
+    claims: ClassVar[RefinerClaims] = RefinerClaims()
 
     @abstractmethod
     def refine_error(self, error: ErrorInput, base: MappedError | None) -> MappedError | None:
         """
         Refine the base backend's answer to one error.
 
-        Must be fast and pure, like `DatabaseErrorMapper.map_error`, and
-        return `None` quickly for errors that are not this system's.
+        Must be fast and pure, like `BackendMapper.map_error`.
 
         Args:
             error: The exception and its text.
@@ -224,23 +304,77 @@ class ErrorRefiner(DatabaseErrorMapper):
             The refined answer, or `None` to keep the base's.
         """
 
+    def refine_named(self, error: ErrorInput, base: MappedError | None) -> MappedError | None:
+        """
+        Refine the base backend's answer when the caller named this system.
+
+        The caller said the error is this system's (`db_type="tidb"`), so
+        what only hints at it elsewhere may decide here; by default, the same
+        as `refine_error`.
+
+        Args:
+            error: The exception and its text.
+            base: The base mapper's answer (`None` when it recognised nothing).
+
+        Returns:
+            The refined answer, or `None` to keep the base's.
+        """
+        return self.refine_error(error, base)
+
     def map_error(self, error: ErrorInput) -> MappedError | None:
         """
-        The base backend's answer, refined: used when this refiner is named.
+        Not called: a refiner answers through `refine_error`, after its base.
 
         Args:
             error: The exception and its text.
 
         Returns:
-            `refine_error`'s answer, else the base mapper's.
+            `None`.
         """
-        from localdata_errors.registry import ErrorMapperRegistry  # noqa: PLC0415 - a cycle
+        return None
 
-        base: MappedError | None = None
-        for name in self.refines:
-            mapper = ErrorMapperRegistry.lookup(name)
-            if mapper is not None and mapper is not self:
-                base = mapper.map_error(error)
-                break
-        refined = self.refine_error(error, base)
-        return base if refined is None else refined
+
+class DatabaseErrorMapper(ABC):
+    """
+    A mapper written to localdata-mcp's contract: the exception in, the whole answer out.
+
+    localdata-mcp's plugin guide runs unchanged but for the import path:
+
+    ```python
+    from localdata_errors import (
+        DatabaseErrorMapper, ErrorCategory, ErrorMapperRegistry,
+        GenericDatabaseErrorMapper, StructuredErrorResponse,
+    )
+
+    class MyDBErrorMapper(DatabaseErrorMapper):
+        def map_error(self, exception: Exception) -> StructuredErrorResponse:
+            if "duplicate" in str(exception).lower():
+                return StructuredErrorResponse(
+                    error_type=ErrorCategory.CONSTRAINT_ERROR,
+                    message=str(exception),
+                    suggestion="Check for duplicate values.",
+                )
+            return GenericDatabaseErrorMapper().map_error(exception)
+
+    ErrorMapperRegistry.register("mydb", MyDBErrorMapper())
+    ```
+
+    Such a mapper is reached by its registered name (`db_type="mydb"`); the
+    core completes its answer (a kind that fits its category, the next
+    step, masking) as for any other.  A backend written for this library
+    subclasses `BackendMapper` instead: it is detected from the driver, and
+    reports codes and names the core builds on.
+    """
+
+    @abstractmethod
+    def map_error(self, exception: Exception) -> StructuredErrorResponse:
+        """
+        Classify one exception.
+
+        Args:
+            exception: The exception (`classify_message` passes an
+                `Exception` carrying the text).
+
+        Returns:
+            The answer.
+        """

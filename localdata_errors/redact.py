@@ -34,6 +34,7 @@ from itertools import islice
 from typing import Final, NamedTuple
 
 from localdata_errors._lazy import LazyPattern
+from localdata_errors._log import log_once
 
 __all__ = [
     "MASK",
@@ -939,9 +940,8 @@ def _collect(value: object, found: list[str], depth: int) -> None:
 
 
 def _warn(key: str, msg: str, *args: object) -> None:
-    from localdata_errors.registry import warn_once  # noqa: PLC0415 - registry imports this module
-
-    warn_once(key, msg, *args)
+    # The arguments are type names: nothing in them to mask.
+    log_once(key, msg % args)
 
 
 # -- the API --------------------------------------------------------------------------------

@@ -1,33 +1,58 @@
 """
-The mapper registry: pluggy hooks, lazy entry-point discovery, name normalisation.
+The mapper registry: the built-in backends, the plugins found through entry points,
+and the mappers registered in code.
 
-Built-in backends and third-party plugins are found the same way: through
-the ``localdata_errors`` entry-point group.  Discovery happens on first use,
-once, under a lock; a plugin that fails to load or misbehaves is logged once
-and left out, and the rest keep working.
+A `MapperRegistry` is an instance, as pluggy's `PluginManager` is: a default
+one sits behind the module-level functions (`classify_error` and the
+localdata-mcp-style `ErrorMapperRegistry`), and tests or applications that
+want their own make one.
+
+Discovery is lazy: the built-in backends are registered on first use (they
+are there however the package is run: a source tree, a zip, a frozen app),
+then the plugins of the `localdata_errors` entry-point group are loaded and
+asked for their mappers.  No plugin code runs under a lock another thread
+needs: while one thread discovers, the others classify with what is already
+registered.  A plugin that fails to load or misbehaves is logged once and
+left out, and the rest keep working.
 """
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterable, Sequence
-from typing import Any, ClassVar, Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import pluggy
 
-from localdata_errors._backends import canonical_name
-from localdata_errors.mapper import DatabaseErrorMapper, ErrorRefiner
-from localdata_errors.redact import redact
+from localdata_errors._backends import normalize_db_type
+from localdata_errors._version import __version__
+from localdata_errors._warn import warn_once
+from localdata_errors.mapper import (
+    BackendMapper,
+    DatabaseErrorMapper,
+    ErrorInput,
+    ErrorRefiner,
+    MappedError,
+    RefinerClaims,
+)
 
 __all__ = [
+    "DISTRIBUTION",
     "ENTRY_POINT_GROUP",
     "Claim",
     "ErrorMapperRegistry",
+    "Mapper",
     "MapperInfo",
+    "MapperRegistry",
     "NoSuchMapperError",
+    "Standing",
+    "builtin_mappers",
+    "default_registry",
     "hookimpl",
     "hookspec",
-    "normalize_db_type",
+    "mapper_problems",
+    "replace_default_registry",
 ]
 
 ENTRY_POINT_GROUP: Final = "localdata_errors"
@@ -37,54 +62,75 @@ DISTRIBUTION: Final = "localdata-errors"
 hookspec = pluggy.HookspecMarker(PROJECT_NAME)
 hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
 
-LOGGER_NAME: Final = "localdata_errors"
+#: Either contract: this library's (`BackendMapper`) or localdata-mcp's (`DatabaseErrorMapper`).
+Mapper = BackendMapper | DatabaseErrorMapper
+
+# Exception classes are few; the bound only guards against classes made at run time.
+_TYPE_CACHE_LIMIT: Final = 4096
 
 
 class _HookSpecs:
     """The hooks a plugin may implement."""
 
     @hookspec
-    def localdata_errors_mappers(self) -> Sequence[DatabaseErrorMapper]:  # type: ignore[empty-body]
+    def localdata_errors_mappers(self) -> Sequence[BackendMapper]:  # type: ignore[empty-body]
         """
         Return the mappers this plugin contributes.
 
         Returns:
-            A sequence of `DatabaseErrorMapper`
-            instances, each with a distinct ``name``.
+            A sequence of `BackendMapper` instances, each with a distinct `name`.
         """
 
 
 class NoSuchMapperError(LookupError):
+    """Raised by `MapperRegistry.get_mapper` for a name nobody registered."""
+
+
+class Standing(NamedTuple):
     """
-    Raised by `ErrorMapperRegistry.get_mapper` for a name nobody registered.
+    How the core calls a registered mapper.
+
+    Attributes:
+        role: `"backend"` (a `BackendMapper`), `"refiner"` (an
+            `ErrorRefiner`: its base answers first) or `"legacy"` (a
+            localdata-mcp-style `DatabaseErrorMapper`).
+        trusted: Whether it is built in (its answers are not checked field by
+            field on every call: its tests hold them).
+        refined: Whether a registered refiner refines its answers.
     """
+
+    role: str
+    trusted: bool
+    refined: bool = False
 
 
 class Claim(NamedTuple):
     """
-    Who claims an exception class (`ErrorMapperRegistry.claim_for_type`).
+    Who claims an exception class (`MapperRegistry.claim_for_type`).
 
     Attributes:
         name: The backend's canonical name.
         mapper: Its mapper.
-        driver: The top-level module of the claimed class (``psycopg``).
+        driver: The top-level module of the claimed class (`psycopg`).
+        standing: How the core calls it.
     """
 
     name: str
-    mapper: DatabaseErrorMapper
+    mapper: BackendMapper
     driver: str
+    standing: Standing = Standing("backend", False)
 
 
 class MapperInfo(NamedTuple):
     """
-    One row of `ErrorMapperRegistry.list_mappers`.
+    One row of `MapperRegistry.list_mappers`.
 
-    Args:
+    Attributes:
         name: The canonical name.
         aliases: Other names that resolve to it.
         driver_modules: The driver modules it detects.
-        source: ``"entry point"`` or ``"register()"``.
-        distribution: The distribution that provided it (``None`` for
+        source: `"built-in"`, `"entry point"` or `"register()"`.
+        distribution: The distribution that provided it (`None` for
             programmatic registration).
         version: That distribution's version.
         mapper: The mapper itself.
@@ -96,98 +142,143 @@ class MapperInfo(NamedTuple):
     source: str
     distribution: str | None
     version: str | None
-    mapper: DatabaseErrorMapper
+    mapper: Mapper
 
 
-# Exception classes are few; the bound only guards against classes made at run time.
-_TYPE_CACHE_LIMIT: Final = 4096
-
-_warned: set[str] = set()
-_warned_lock = threading.Lock()
-
-
-#: How much of a warning is kept: it is cut to this, then masked.
-WARNING_LIMIT: Final = 2000
+def _strings(value: object, what: str) -> list[str]:
+    if isinstance(value, str) or not isinstance(value, tuple | list | frozenset | set):
+        return [f"{what} must be a tuple of strings, not {type(value).__name__}"]
+    if not all(isinstance(item, str) for item in value):
+        return [f"{what} must hold strings only"]
+    return []
 
 
-def warn_once(key: str, msg: str, *args: object) -> None:
+def mapper_problems(mapper: object, name: object = None) -> list[str]:
     """
-    Log *msg* at WARNING the first time *key* is seen, at DEBUG afterwards.
-
-    The message is formatted here, cut to `WARNING_LIMIT` characters and
-    masked with `localdata_errors.redact.redact` before it is logged: its
-    arguments are often exceptions, whose text may echo a statement with a
-    password in it, and a handler would otherwise format them unmasked.
-    """
-    # logging is imported on the first warning, not with the package: most
-    # processes never need it, and it is among the costlier standard modules.
-    import logging  # noqa: PLC0415
-
-    with _warned_lock:
-        first = key not in _warned
-        _warned.add(key)
-    logger = logging.getLogger(LOGGER_NAME)
-    if not logger.handlers:
-        # A library logs; the application decides where it goes.
-        logger.addHandler(logging.NullHandler())
-    level = logging.WARNING if first else logging.DEBUG
-    if logger.isEnabledFor(level):
-        logger.log(level, "%s", redact(_format(msg, args), limit=WARNING_LIMIT))
-
-
-class _Masked:
-    """An argument shown masked: its text is masked before %r escapes its quotes."""
-
-    __slots__ = ("_repr", "_str")
-
-    def __init__(self, value: object) -> None:
-        try:
-            text = str(value)
-        except Exception:  # noqa: BLE001 - an unprintable value is shown by its type
-            text = f"<{type(value).__name__}>"
-        self._str = redact(text, limit=WARNING_LIMIT)
-        if isinstance(value, BaseException):
-            self._repr = f"{type(value).__name__}({self._str!r})"
-        elif isinstance(value, str):
-            self._repr = repr(self._str)
-        else:
-            try:
-                self._repr = redact(repr(value), limit=WARNING_LIMIT)
-            except Exception:  # noqa: BLE001 - as above
-                self._repr = f"<{type(value).__name__}>"
-
-    def __str__(self) -> str:
-        return self._str
-
-    def __repr__(self) -> str:
-        return self._repr
-
-
-def _format(msg: str, args: tuple[object, ...]) -> str:
-    # Numbers keep their type for %d; anything else is masked on its own first.
-    shown = tuple(a if a is None or isinstance(a, int | float) else _Masked(a) for a in args)
-    try:
-        return msg % shown if shown else msg
-    except Exception:  # noqa: BLE001 - a message that does not format is logged bare
-        return f"{msg} (arguments could not be rendered)"
-
-
-def normalize_db_type(db_type: object) -> str:
-    """
-    Normalise a backend name: ``"PostgreSQL"``, ``"postgresql+psycopg"`` and
-    ``"postgres"`` all become ``"postgresql"``.
+    What is wrong with a mapper, as the registry and the compliance suite see it.
 
     Args:
-        db_type: Any value; non-strings normalise to ``"generic"``.
+        mapper: A `BackendMapper`, an `ErrorRefiner` or a localdata-mcp-style
+            `DatabaseErrorMapper`.
+        name: The name it is registered under, when given
+            (`ErrorMapperRegistry.register("mydb", mapper)`); else the
+            mapper's own `name`.
 
     Returns:
-        The lower-case canonical name (unknown names are returned lower-cased,
-        for the registry to resolve against plugin aliases).
+        One line per problem; empty when the registry accepts it.
     """
-    return canonical_name(db_type)
+    if not isinstance(mapper, BackendMapper | DatabaseErrorMapper):
+        return [f"{type(mapper).__name__} is neither a BackendMapper nor a DatabaseErrorMapper"]
+    problems: list[str] = []
+    own = getattr(mapper, "name", None) if isinstance(mapper, BackendMapper) else None
+    given = own if name is None else name
+    if not isinstance(given, str) or not given.strip():
+        problems.append("its name must be a non-empty string")
+    elif normalize_db_type(given) == "generic":
+        problems.append("the name 'generic' is reserved for the keyword fallback")
+    if not callable(getattr(mapper, "map_error", None)):
+        problems.append("map_error is not callable")
+    if not isinstance(mapper, BackendMapper):
+        return problems
+    problems += _strings(mapper.aliases, "aliases")
+    problems += _strings(mapper.driver_modules, "driver_modules")
+    if isinstance(mapper, ErrorRefiner):
+        refines = mapper.refines
+        problems += _strings(refines, "refines")
+        if not problems and (
+            not refines or normalize_db_type(given) in {normalize_db_type(b) for b in refines}
+        ):
+            problems.append("a refiner names the other backends it refines")
+        claims: object = mapper.claims
+        if not isinstance(claims, RefinerClaims):
+            problems.append(f"claims must be a RefinerClaims, not {type(claims).__name__}")
+        else:
+            problems += _strings(claims.codes, "claims.codes")
+            problems += _strings(claims.driver_modules, "claims.driver_modules")
+            problems += _strings(claims.markers, "claims.markers")
+            if not problems and any(not m.strip() for m in claims.markers):
+                problems.append("claims.markers holds an empty marker")
+    return problems
 
 
-def _by_name(ep: Any) -> str:
+class _Refiners(NamedTuple):
+    """A base backend's refiners, indexed by what they claim."""
+
+    by_code: dict[str, tuple[ErrorRefiner, ...]]
+    by_module: dict[str, tuple[ErrorRefiner, ...]]
+    by_marker: dict[str, tuple[ErrorRefiner, ...]]
+    markers: re.Pattern[str] | None
+    order: dict[int, int]
+
+
+def _index_refiners(refiners: list[ErrorRefiner]) -> _Refiners:
+    by_code: dict[str, list[ErrorRefiner]] = {}
+    by_module: dict[str, list[ErrorRefiner]] = {}
+    by_marker: dict[str, list[ErrorRefiner]] = {}
+    for refiner in refiners:
+        claims = refiner.claims
+        for code in claims.codes:
+            by_code.setdefault(code, []).append(refiner)
+        for module in claims.driver_modules:
+            by_module.setdefault(module, []).append(refiner)
+        for marker in claims.markers:
+            by_marker.setdefault(marker.lower(), []).append(refiner)
+    # One search finds every marker of every refiner; the longest first, so
+    # that a marker inside another still counts where both occur.
+    words = sorted(by_marker, key=len, reverse=True)
+    pattern = re.compile("|".join(map(re.escape, words)), re.IGNORECASE) if words else None
+    return _Refiners(
+        {k: tuple(v) for k, v in by_code.items()},
+        {k: tuple(v) for k, v in by_module.items()},
+        {k: tuple(v) for k, v in by_marker.items()},
+        pattern,
+        {id(refiner): n for n, refiner in enumerate(refiners)},
+    )
+
+
+class _Tables(NamedTuple):
+    """What the registry holds, rebuilt on every change and read without a lock."""
+
+    entries: dict[str, MapperInfo]
+    by_name: dict[str, Mapper]
+    by_module: dict[str, str]
+    refiners: dict[str, _Refiners]
+    claims: dict[type, Claim | None]
+    standing: dict[int, Standing]
+
+
+def _build(entries: dict[str, MapperInfo]) -> _Tables:
+    by_name: dict[str, Mapper] = {name: info.mapper for name, info in entries.items()}
+    by_module: dict[str, str] = {}
+    refiners: dict[str, list[ErrorRefiner]] = {}
+    for name, info in entries.items():
+        for alias in info.aliases:
+            by_name.setdefault(normalize_db_type(alias), info.mapper)
+        for module in info.driver_modules:
+            by_module.setdefault(module, name)
+        if isinstance(info.mapper, ErrorRefiner):
+            for base in info.mapper.refines:
+                refiners.setdefault(normalize_db_type(base), []).append(info.mapper)
+    indexed = {base: _index_refiners(found) for base, found in refiners.items()}
+    standing = {id(info.mapper): _standing(info, name in indexed) for name, info in entries.items()}
+    return _Tables(dict(entries), by_name, by_module, indexed, {}, standing)
+
+
+def _standing(info: MapperInfo, refined: bool) -> Standing:
+    mapper = info.mapper
+    if isinstance(mapper, ErrorRefiner):
+        role = "refiner"
+    elif isinstance(mapper, BackendMapper):
+        role = "backend"
+    else:
+        role = "legacy"
+    return Standing(role, info.source == "built-in", refined)
+
+
+_EMPTY: Final = _build({})
+
+
+def _entry_point_name(ep: Any) -> str:
     """Sort key of entry points: by name; broken metadata sorts first and fails to load."""
     try:
         return str(ep.name)
@@ -195,163 +286,128 @@ def _by_name(ep: Any) -> str:
         return ""
 
 
-def _names_of(value: object, what: str) -> tuple[str, ...]:
-    if isinstance(value, str) or not isinstance(value, tuple | list | frozenset | set):
-        raise TypeError(f"{what} must be a tuple of strings, not {type(value).__name__}")
-    if not all(isinstance(item, str) for item in value):
-        raise TypeError(f"{what} must hold strings only")
-    return tuple(value)
-
-
-def _row_of(
-    mapper: object, source: str, dist_name: str | None, dist_version: str | None
-) -> MapperInfo:
-    """The mapper's registry row; raises on anything malformed."""
-    if not isinstance(mapper, DatabaseErrorMapper):
-        raise TypeError(f"{type(mapper).__name__} is not a DatabaseErrorMapper")
-    name = mapper.name
-    if not isinstance(name, str) or not name.strip():
-        raise TypeError("its name must be a non-empty string")
-    canonical = normalize_db_type(name)
-    if canonical == "generic":
-        raise ValueError("the name 'generic' is reserved for the keyword fallback")
-    aliases = _names_of(mapper.aliases, "aliases")
-    modules = _names_of(mapper.driver_modules, "driver_modules")
-    if not callable(getattr(mapper, "map_error", None)):
-        raise TypeError("map_error is not callable")
-    if isinstance(mapper, ErrorRefiner):
-        refines = _names_of(mapper.refines, "refines")
-        if not refines or canonical in {normalize_db_type(base) for base in refines}:
-            raise ValueError("a refiner names the other backends it refines")
-    return MapperInfo(canonical, aliases, modules, source, dist_name, dist_version, mapper)
-
-
-def _checked(
-    mapper: object,
-    source: str,
-    dist_name: str | None,
-    dist_version: str | None,
-    label: str,
-) -> MapperInfo | None:
-    """The mapper's registry row, or `None` (logged) when it is malformed."""
-    try:
-        return _row_of(mapper, source, dist_name, dist_version)
-    except Exception as exc:  # noqa: BLE001 - anything malformed is left out, alone
-        warn_once(
-            f"type:{label}:{type(mapper).__name__}",
-            "plugin %s returned a malformed mapper (%s); ignored",
-            label,
-            exc,
-        )
-        return None
-
-
-class ErrorMapperRegistry:
+class MapperRegistry:
     """
-    The process-wide registry of mappers.
+    A set of mappers: the built-in backends, entry-point plugins, and those registered in code.
 
-    Every method is a class method, so LocalData's calling style keeps working:
-    ``ErrorMapperRegistry.register("mydb", MyMapper())``.  All state is behind
-    one re-entrant lock; reads after discovery take a snapshot.
+    Args:
+        plugins: Whether to load the `localdata_errors` entry-point group's
+            plugins on first use (the built-in backends are always there).
     """
 
-    _lock: ClassVar[threading.RLock] = threading.RLock()
-    _discovered: ClassVar[bool] = False
-    _entries: ClassVar[dict[str, MapperInfo]] = {}
-    # Snapshots rebuilt on every change, read without the lock.
-    _by_name: ClassVar[dict[str, DatabaseErrorMapper]] = {}
-    _by_module: ClassVar[dict[str, str]] = {}
-    # Base backend name -> the refiners of its answers, in registration order.
-    _refiners: ClassVar[dict[str, tuple[ErrorRefiner, ...]]] = {}
-    _by_type: ClassVar[dict[type, Claim | None]] = {}
-    _plugin_manager: ClassVar[pluggy.PluginManager | None] = None
+    def __init__(self, *, plugins: bool = True) -> None:
+        self._plugins = plugins
+        # Held only to change the tables or the discovery state, never while
+        # a plugin's code runs.
+        self._lock = threading.Lock()
+        self._tables = _EMPTY
+        self._builtins_done = False
+        # "pending", "running" (one thread is loading plugins) or "done".
+        self._discovery = "pending" if plugins else "done"
+        # Both done: the tables are complete, read them as they are.
+        self._ready = False
+        self._pm: pluggy.PluginManager | None = None
 
     # -- discovery -------------------------------------------------------------
 
-    @classmethod
-    def plugin_manager(cls) -> pluggy.PluginManager:
+    def plugin_manager(self) -> pluggy.PluginManager:
         """The pluggy manager that holds the loaded plugins (created on demand)."""
-        with cls._lock:
-            if cls._plugin_manager is None:
+        with self._lock:
+            if self._pm is None:
                 pm = pluggy.PluginManager(PROJECT_NAME)
                 pm.add_hookspecs(_HookSpecs)
-                cls._plugin_manager = pm
-            return cls._plugin_manager
+                self._pm = pm
+            return self._pm
 
-    @classmethod
-    def _is_discovered(cls) -> bool:
-        # A call, not the attribute: the check under the lock below must read
-        # it again (another thread may have finished), which a type checker
-        # would otherwise call unreachable.
-        return cls._discovered
+    def _current(self) -> _Tables:
+        """The tables, with the built-ins registered and the plugins discovered, where it can."""
+        if self._ready:
+            return self._tables
+        if not self._builtins_done:
+            self._register_builtins()
+        if self._discovery == "pending":
+            with self._lock:
+                start = self._discovery == "pending"
+                if start:
+                    self._discovery = "running"
+            if start:
+                try:
+                    self._discover()
+                finally:
+                    with self._lock:
+                        self._discovery = "done"
+        # The flag last: a thread that sees it finds the tables complete.
+        self._ready = self._builtins_done and self._discovery == "done"
+        # "running" in another thread: what is registered so far answers.
+        return self._tables
 
-    @classmethod
-    def _ensure_discovered(cls) -> None:
-        if cls._discovered:
-            return
-        with cls._lock:
-            # Checked again under the lock: another thread may have finished first.
-            if cls._is_discovered():
+    def _register_builtins(self) -> None:
+        rows = [
+            self._row(m, None, "built-in", DISTRIBUTION, __version__) for m in builtin_mappers()
+        ]
+        with self._lock:
+            if self._builtins_done:
                 return
-            try:
-                cls._discover()
-            finally:
-                # The tables first, the flag last: a thread that sees the flag
-                # without the lock must find the tables complete.
-                cls._rebuild()
-                cls._discovered = True
+            entries = {row.name: row for row in rows}
+            # Registered in code before first use: theirs wins over a built-in's name.
+            entries.update(self._tables.entries)
+            self._tables = _build(entries)
+            self._builtins_done = True
 
-    @classmethod
-    def _discover(cls) -> None:
-        # The built-in backends first, registered in code: they are there
-        # however the package is run (a source tree, a zip, a frozen app),
-        # and a third-party plugin that claims a built-in's name is the
-        # duplicate that gets left out.
-        from localdata_errors.backends import builtin_mappers  # noqa: PLC0415 - a cycle
-
-        for mapper in builtin_mappers():
-            cls._add(mapper, "built-in", DISTRIBUTION, None, "built-in")
+    def _discover(self) -> None:
         # Imported here, not at module level: importlib.metadata costs more to
         # import than the rest of the package, and only discovery needs it.
         import importlib.metadata  # noqa: PLC0415
 
-        pm = cls.plugin_manager()
+        pm = self.plugin_manager()
         try:
             eps: Iterable[Any] = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
         except Exception as exc:  # noqa: BLE001 - broken metadata must not break classification
             warn_once("entry_points", "cannot read entry points: %r", exc)
             eps = ()
-        for ep in sorted(eps, key=_by_name):
-            ep_name = _by_name(ep)
-            try:
-                dist = getattr(ep, "dist", None)
-                dist_name = getattr(dist, "name", None)
-                dist_version = getattr(dist, "version", None)
-                plugin = ep.load()
-            except Exception as exc:  # noqa: BLE001 - a broken plugin is isolated
-                warn_once(f"load:{ep_name}", "plugin %r failed to load: %r", ep_name, exc)
-                continue
-            if pm.is_registered(plugin):
-                continue
-            try:
-                pm.register(plugin, name=f"{ep_name}@{dist_name}")
-            except Exception as exc:  # noqa: BLE001 - e.g. a hookimpl with a wrong signature
-                warn_once(f"register:{ep_name}", "plugin %r rejected: %r", ep_name, exc)
-                continue
-            try:
-                # A hook implementation whose name matches no hook (a typo)
-                # would never be called: say so, and leave the plugin out.
-                pm.check_pending()
-            except Exception as exc:  # noqa: BLE001 - pluggy's PluginValidationError
-                pm.unregister(plugin)
-                warn_once(f"pending:{ep_name}", "plugin %r rejected: %r", ep_name, exc)
-                continue
-            cls._collect(plugin, dist_name, dist_version)
+        found: list[tuple[str, MapperInfo]] = []
+        for ep in sorted(eps, key=_entry_point_name):
+            found += self._load(pm, ep)
+        with self._lock:
+            entries = dict(self._tables.entries)
+            for label, row in found:
+                if row.name in entries:
+                    kept = entries[row.name]
+                    warn_once(
+                        f"dup:{row.name}:{label}",
+                        "plugin %s registers %r again; the first registration (%s) is kept",
+                        label,
+                        row.name,
+                        kept.distribution or kept.source,
+                    )
+                    continue
+                entries[row.name] = row
+            self._tables = _build(entries)
 
-    @classmethod
-    def _collect(cls, plugin: object, dist_name: str | None, dist_version: str | None) -> None:
-        # Call each plugin's hook on its own, so one that raises spoils only itself.
-        pm = cls.plugin_manager()
+    def _load(self, pm: pluggy.PluginManager, ep: Any) -> list[tuple[str, MapperInfo]]:
+        """One entry point's mappers, each with the plugin's label; a broken plugin gives none."""
+        ep_name = _entry_point_name(ep)
+        try:
+            dist = getattr(ep, "dist", None)
+            dist_name = getattr(dist, "name", None)
+            dist_version = getattr(dist, "version", None)
+            plugin = ep.load()
+        except Exception as exc:  # noqa: BLE001 - a broken plugin is isolated
+            warn_once(f"load:{ep_name}", "plugin %r failed to load: %r", ep_name, exc)
+            return []
+        if pm.is_registered(plugin):
+            return []
+        try:
+            pm.register(plugin, name=f"{ep_name}@{dist_name}")
+            # A hook implementation whose name matches no hook (a typo) would
+            # never be called: say so, and leave the plugin out.
+            pm.check_pending()
+        except Exception as exc:  # noqa: BLE001 - pluggy's validation errors, a bad signature
+            if pm.is_registered(plugin):
+                pm.unregister(plugin)
+            warn_once(f"register:{ep_name}", "plugin %r rejected: %r", ep_name, exc)
+            return []
+        # Each plugin's hook on its own, so one that raises spoils only itself.
         caller = pm.subset_hook_caller(
             "localdata_errors_mappers",
             remove_plugins=[p for p in pm.get_plugins() if p is not plugin],
@@ -361,140 +417,116 @@ class ErrorMapperRegistry:
             results: list[Any] = caller()
         except Exception as exc:  # noqa: BLE001 - a raising plugin is isolated
             warn_once(f"hook:{label}", "plugin %s raised: %r", label, exc)
-            return
+            return []
+        rows = []
         for result in results:
-            mappers = result if isinstance(result, list | tuple) else [result]
-            for mapper in mappers:
-                cls._add(mapper, "entry point", dist_name, dist_version, label)
+            for mapper in result if isinstance(result, list | tuple) else [result]:
+                problems = mapper_problems(mapper)
+                if problems:
+                    warn_once(
+                        f"type:{label}:{type(mapper).__name__}",
+                        "plugin %s returned a malformed mapper (%s); ignored",
+                        label,
+                        "; ".join(problems),
+                    )
+                    continue
+                rows.append(
+                    (label, self._row(mapper, None, "entry point", dist_name, dist_version))
+                )
+        return rows
 
-    @classmethod
-    def _add(
-        cls,
-        mapper: object,
+    @staticmethod
+    def _row(
+        mapper: Mapper,
+        name: str | None,
         source: str,
-        dist_name: str | None,
-        dist_version: str | None,
-        label: str,
-    ) -> None:
-        """Check one mapper on its own and file it; a malformed one is left out alone."""
-        info = _checked(mapper, source, dist_name, dist_version, label)
-        if info is None:
-            return
-        if info.name in cls._entries:
-            warn_once(
-                f"dup:{info.name}:{label}",
-                "plugin %s registers %r again; the first registration (%s) is kept",
-                label,
-                info.name,
-                cls._entries[info.name].distribution,
-            )
-            return
-        cls._entries[info.name] = info
+        distribution: str | None,
+        version: str | None,
+    ) -> MapperInfo:
+        if isinstance(mapper, BackendMapper):
+            canonical = normalize_db_type(name or mapper.name)
+            aliases, modules = tuple(mapper.aliases), tuple(mapper.driver_modules)
+        else:
+            canonical, aliases, modules = normalize_db_type(name), (), ()
+        return MapperInfo(canonical, aliases, modules, source, distribution, version, mapper)
 
-    @classmethod
-    def _rebuild(cls) -> None:
-        by_name: dict[str, DatabaseErrorMapper] = {}
-        by_module: dict[str, str] = {}
-        refiners: dict[str, list[ErrorRefiner]] = {}
-        for name, info in cls._entries.items():
-            by_name[name] = info.mapper
-        for name, info in cls._entries.items():
-            for alias in info.aliases:
-                by_name.setdefault(normalize_db_type(alias), info.mapper)
-            for module in info.driver_modules:
-                by_module.setdefault(module, name)
-            if isinstance(info.mapper, ErrorRefiner):
-                for base in info.mapper.refines:
-                    refiners.setdefault(normalize_db_type(base), []).append(info.mapper)
-        cls._by_name = by_name
-        cls._by_module = by_module
-        cls._refiners = {base: tuple(found) for base, found in refiners.items()}
-        cls._by_type = {}
+    # -- changes ---------------------------------------------------------------
 
-    # -- public API ------------------------------------------------------------
-
-    @classmethod
-    def register(cls, name: str, mapper: DatabaseErrorMapper) -> None:
+    def register(self, name: str, mapper: Mapper) -> None:
         """
         Register *mapper* under *name*, replacing any mapper of that name.
 
         Args:
-            name: The backend name; normalised like ``db_type``.
-            mapper: A `DatabaseErrorMapper`.
+            name: The backend name; normalised like `db_type`.
+            mapper: A `BackendMapper` (or `ErrorRefiner`), or a mapper written
+                to localdata-mcp's contract (`DatabaseErrorMapper`).
 
         Raises:
-            TypeError: *mapper* is not a ``DatabaseErrorMapper``.
-            ValueError: *name* is empty or ``"generic"`` (the fallback is fixed).
+            TypeError: *mapper* is neither kind of mapper, or malformed.
+            ValueError: *name* is empty or `"generic"` (the fallback is fixed).
         """
-        if not isinstance(mapper, DatabaseErrorMapper):
-            raise TypeError(f"expected a DatabaseErrorMapper, got {type(mapper).__name__}")
-        key = normalize_db_type(name)
-        if key == "generic":
-            raise ValueError("the name 'generic' is reserved for the keyword fallback")
-        cls._ensure_discovered()
-        with cls._lock:
-            info = _row_of(mapper, "register()", None, None)
-            cls._entries[key] = info._replace(name=key)
-            cls._rebuild()
+        problems = mapper_problems(mapper, name)
+        if problems:
+            error = (
+                TypeError if "neither" in problems[0] or "callable" in problems[0] else ValueError
+            )
+            raise error("; ".join(problems))
+        row = self._row(mapper, name, "register()", None, None)
+        with self._lock:
+            entries = dict(self._tables.entries)
+            entries[row.name] = row
+            self._tables = _build(entries)
 
-    @classmethod
-    def unregister(cls, name: str) -> DatabaseErrorMapper | None:
+    def unregister(self, name: str) -> Mapper | None:
         """
         Remove the mapper registered under *name*.
 
         Returns:
-            The removed mapper, or ``None`` if there was none.
+            The removed mapper, or `None` if there was none.
         """
-        cls._ensure_discovered()
-        with cls._lock:
-            info = cls._entries.pop(normalize_db_type(name), None)
-            cls._rebuild()
+        self._current()
+        with self._lock:
+            entries = dict(self._tables.entries)
+            info = entries.pop(normalize_db_type(name), None)
+            self._tables = _build(entries)
         return info.mapper if info else None
 
-    @classmethod
-    def get_mapper(cls, name: str) -> DatabaseErrorMapper:
+    # -- look-ups --------------------------------------------------------------
+
+    def lookup(self, name: object) -> Mapper | None:
+        """The mapper for *name* (or one of its aliases), or `None`; never raises."""
+        if not isinstance(name, str) or not name:
+            return None
+        return self._current().by_name.get(normalize_db_type(name))
+
+    def get_mapper(self, name: str) -> Mapper:
         """
-        Return the mapper for *name* (or one of its aliases).
+        The mapper for *name* (or one of its aliases).
 
         Raises:
             NoSuchMapperError: Nothing is registered under that name.
         """
-        cls._ensure_discovered()
-        key = normalize_db_type(name)
-        mapper = cls._by_name.get(key)
+        mapper = self.lookup(name)
         if mapper is None:
-            raise NoSuchMapperError(f"{ENTRY_POINT_GROUP}:{key}")
+            raise NoSuchMapperError(f"{ENTRY_POINT_GROUP}:{normalize_db_type(name)}")
         return mapper
 
-    @classmethod
-    def get_or_default(cls, name: str | None) -> DatabaseErrorMapper:
-        """Return the mapper for *name*, or the generic keyword mapper."""
-        cls._ensure_discovered()
-        mapper = cls._by_name.get(normalize_db_type(name)) if name else None
-        if mapper is None:
-            from localdata_errors.backends.generic import GENERIC_MAPPER  # noqa: PLC0415 - cycle
+    def base_of(self, refiner: ErrorRefiner) -> BackendMapper | None:
+        """The first backend of `refiner.refines` that is registered (and not a refiner)."""
+        for name in refiner.refines:
+            mapper = self.lookup(name)
+            if isinstance(mapper, BackendMapper) and not isinstance(mapper, ErrorRefiner):
+                return mapper
+        return None
 
-            return GENERIC_MAPPER
-        return mapper
-
-    @classmethod
-    def lookup(cls, name: str | None) -> DatabaseErrorMapper | None:
-        """Return the mapper for *name*, or ``None``; never raises."""
-        if not name:
-            return None
-        cls._ensure_discovered()
-        return cls._by_name.get(normalize_db_type(name))
-
-    @classmethod
-    def name_for_module(cls, module: str) -> str | None:
+    def name_for_module(self, module: str) -> str | None:
         """
-        Return the backend whose ``driver_modules`` claims *module*.
+        The backend whose `driver_modules` claims *module*.
 
-        The longest dotted prefix wins: ``mysql.connector.errors`` is tried as
-        itself, then ``mysql.connector``, then ``mysql``.
+        The longest dotted prefix wins: `mysql.connector.errors` is tried as
+        itself, then `mysql.connector`, then `mysql`.
         """
-        cls._ensure_discovered()
-        by_module = cls._by_module
+        by_module = self._current().by_module
         while module:
             name = by_module.get(module)
             if name is not None:
@@ -502,69 +534,188 @@ class ErrorMapperRegistry:
             module = module.rpartition(".")[0]
         return None
 
-    @classmethod
-    def claim_for_type(cls, exc_type: type) -> Claim | None:
+    def claim_for_type(self, exc_type: type) -> Claim | None:
         """
-        Return who claims an exception class: the backend, its mapper, and the driver.
+        Who claims an exception class: the backend, its mapper, and the driver.
 
         The driver is the top-level module of the class in the MRO that the
-        backend claims: ``psycopg`` for a ``myapp`` subclass of
-        ``psycopg.errors.UniqueViolation``.
+        backend claims: `psycopg` for a `myapp` subclass of
+        `psycopg.errors.UniqueViolation`.
         """
-        return cls._claim(exc_type)
-
-    @classmethod
-    def _claim(cls, exc_type: type) -> Claim | None:
-        # The hot path: a class seen before.  The cache is emptied by every
-        # change and is empty until discovery, so a hit needs no other check.
+        tables = self._tables if self._ready else self._current()
+        cache = tables.claims
         try:
-            return cls._by_type[exc_type]
+            return cache[exc_type]
         except KeyError:
             pass
         except TypeError:  # an unhashable metaclass; rare, not worth caching
-            return None
-        cls._ensure_discovered()
-        cache = cls._by_type
-        claim: Claim | None = None
-        for klass in getattr(exc_type, "__mro__", (exc_type,)):
-            module = getattr(klass, "__module__", None)
-            if isinstance(module, str) and module != "builtins":
-                name = cls.name_for_module(module)
-                mapper = cls._by_name.get(name) if name is not None else None
-                if name is not None and mapper is not None:
-                    claim = Claim(name, mapper, module.partition(".")[0])
-                    break
+            return self._claim(tables, exc_type)
+        claim = self._claim(tables, exc_type)
         if len(cache) >= _TYPE_CACHE_LIMIT:
             cache.clear()
         cache[exc_type] = claim
         return claim
 
+    def _claim(self, tables: _Tables, exc_type: type) -> Claim | None:
+        for klass in getattr(exc_type, "__mro__", (exc_type,)):
+            module = getattr(klass, "__module__", None)
+            if not isinstance(module, str) or module == "builtins":
+                continue
+            name = self.name_for_module(module)
+            mapper = tables.by_name.get(name) if name is not None else None
+            if name is not None and isinstance(mapper, BackendMapper):
+                standing = tables.standing[id(mapper)]
+                return Claim(name, mapper, module.partition(".")[0], standing)
+        return None
+
+    def standing(self, mapper: object) -> Standing | None:
+        """How the core calls *mapper*; `None` for one that is not registered."""
+        return self._current().standing.get(id(mapper))
+
+    def refiners_for(
+        self, backend: str, error: ErrorInput, base: MappedError | None
+    ) -> tuple[ErrorRefiner, ...]:
+        """
+        The refiners of *backend* whose claims match this error, in registration order.
+
+        Args:
+            backend: The base backend's canonical name.
+            error: The error.
+            base: The base mapper's answer.
+
+        Returns:
+            The refiners to ask, first registered first.
+        """
+        index = self._current().refiners.get(backend)
+        if index is None:
+            return ()
+        found: dict[int, ErrorRefiner] = {}
+        codes = (error.code, *((base.code, base.sqlstate) if base is not None else ()))
+        for code in codes:
+            if code is not None:
+                for refiner in index.by_code.get(str(code), ()):
+                    found[id(refiner)] = refiner
+        if index.by_module and error.exception is not None:
+            module = type(error.exception).__module__
+            while isinstance(module, str) and module:
+                for refiner in index.by_module.get(module, ()):
+                    found[id(refiner)] = refiner
+                module = module.rpartition(".")[0]
+        if index.markers is not None:
+            for match in index.markers.finditer(error.message):
+                for refiner in index.by_marker[match.group().lower()]:
+                    found[id(refiner)] = refiner
+        if len(found) > 1:
+            return tuple(sorted(found.values(), key=lambda r: index.order[id(r)]))
+        return tuple(found.values())
+
+    def list_mappers(self) -> list[MapperInfo]:
+        """Every registered mapper, with its aliases and where it came from, by name."""
+        return sorted(self._current().entries.values(), key=lambda info: info.name)
+
+    def names(self) -> list[str]:
+        """The canonical names of the registered mappers, sorted."""
+        return [info.name for info in self.list_mappers()]
+
+
+def builtin_mappers() -> list[BackendMapper]:
+    """
+    One instance of each built-in backend's mapper, in the order they are registered.
+
+    The backends are this package's own code, imported on first use (not
+    with the package: `import localdata_errors` stays cheap).
+    """
+    from localdata_errors.backends.duckdb import DuckdbMapper  # noqa: PLC0415 - see above
+    from localdata_errors.backends.mssql import MssqlMapper  # noqa: PLC0415
+    from localdata_errors.backends.mysql import MySQLMapper  # noqa: PLC0415
+    from localdata_errors.backends.oracle import OracleMapper  # noqa: PLC0415
+    from localdata_errors.backends.postgresql import PostgreSQLMapper  # noqa: PLC0415
+    from localdata_errors.backends.sqlite import SqliteMapper  # noqa: PLC0415
+
+    return [
+        SqliteMapper(),
+        DuckdbMapper(),
+        PostgreSQLMapper(),
+        MySQLMapper(),
+        OracleMapper(),
+        MssqlMapper(),
+    ]
+
+
+_default: MapperRegistry | None = None
+_default_lock = threading.Lock()
+
+
+def replace_default_registry(registry: MapperRegistry | None) -> MapperRegistry | None:
+    """
+    Make *registry* the default one (`None`: a new one on next use); return the one it replaces.
+
+    For tests and applications that scope registrations
+    (`localdata_errors.testing.fresh_default_registry` wraps it).
+    """
+    global _default
+    with _default_lock:
+        previous, _default = _default, registry
+    return previous
+
+
+def default_registry() -> MapperRegistry:
+    """The registry behind the module-level functions, created on first use."""
+    global _default  # noqa: PLW0603 - the one default instance, as logging's root logger
+    registry = _default
+    if registry is None:
+        with _default_lock:
+            if _default is None:
+                _default = MapperRegistry()
+            registry = _default
+    return registry
+
+
+class ErrorMapperRegistry:
+    """
+    The default registry, called as localdata-mcp calls its own.
+
+    `ErrorMapperRegistry.register("mydb", MyMapper())` registers into the
+    registry `classify_error` uses by default (`default_registry`); every
+    method here is that instance's.
+    """
+
+    @classmethod
+    def register(cls, name: str, mapper: Mapper) -> None:
+        """Register *mapper* under *name* (see `MapperRegistry.register`)."""
+        default_registry().register(name, mapper)
+
+    @classmethod
+    def unregister(cls, name: str) -> Mapper | None:
+        """Remove the mapper registered under *name* (see `MapperRegistry.unregister`)."""
+        return default_registry().unregister(name)
+
+    @classmethod
+    def get_mapper(cls, name: str) -> Mapper:
+        """The mapper for *name* (see `MapperRegistry.get_mapper`)."""
+        return default_registry().get_mapper(name)
+
+    @classmethod
+    def lookup(cls, name: object) -> Mapper | None:
+        """The mapper for *name*, or `None` (see `MapperRegistry.lookup`)."""
+        return default_registry().lookup(name)
+
     @classmethod
     def list_mappers(cls) -> list[MapperInfo]:
-        """Every registered mapper, with its aliases and where it came from, by name."""
-        cls._ensure_discovered()
-        with cls._lock:
-            return sorted(cls._entries.values(), key=lambda info: info.name)
+        """Every registered mapper (see `MapperRegistry.list_mappers`)."""
+        return default_registry().list_mappers()
 
     @classmethod
     def names(cls) -> list[str]:
-        """The canonical names of the registered mappers, sorted."""
-        return [info.name for info in cls.list_mappers()]
+        """The registered names, sorted (see `MapperRegistry.names`)."""
+        return default_registry().names()
 
     @classmethod
-    def reset(cls) -> None:
-        """
-        Forget every registration and plugin; the next use discovers afresh.
+    def claim_for_type(cls, exc_type: type) -> Claim | None:
+        """Who claims an exception class (see `MapperRegistry.claim_for_type`)."""
+        return default_registry().claim_for_type(exc_type)
 
-        Meant for tests.
-        """
-        with cls._lock:
-            cls._entries = {}
-            cls._by_name = {}
-            cls._by_module = {}
-            cls._refiners = {}
-            cls._by_type = {}
-            cls._plugin_manager = None
-            cls._discovered = False
-        with _warned_lock:
-            _warned.clear()
+    @classmethod
+    def plugin_manager(cls) -> pluggy.PluginManager:
+        """The default registry's pluggy manager."""
+        return default_registry().plugin_manager()

@@ -50,7 +50,10 @@ class StructuredErrorResponse(NamedTuple):
     and a tuple is the cheapest immutable record Python has.  Build it with
     `classify_error`; every string field is already redacted.  To build one
     by hand (a tool's own refusal, say), use `for_kind`, which fills the
-    kind's decisions from the Kind table.
+    kind's decisions from the Kind table.  Every field has a default, so a
+    mapper written to localdata-mcp's contract builds it as it builds its
+    own (`StructuredErrorResponse(error_type=..., message=...,
+    suggestion=...)`); the core completes such an answer.
 
     Attributes:
         error_type: The coarse category.
@@ -82,11 +85,11 @@ class StructuredErrorResponse(NamedTuple):
             the server says; `None` otherwise.
     """
 
-    error_type: ErrorCategory
-    kind: Kind
-    is_retryable: bool
-    message: str
-    suggestion: str
+    error_type: ErrorCategory = ErrorCategory.QUERY_EXECUTION
+    kind: Kind = Kind.UNKNOWN
+    is_retryable: bool = False
+    message: str = ""
+    suggestion: str = ""
     suggested_actions: tuple[str, ...] = ()
     database_error_code: str | None = None
     sqlstate: str | None = None

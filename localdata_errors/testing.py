@@ -59,10 +59,19 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, Final
 
+from localdata_errors._backends import normalize_db_type
+from localdata_errors._log import forget
 from localdata_errors.classify import classify_error, classify_message
 from localdata_errors.kinds import Kind
-from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, ErrorRefiner, MappedError
-from localdata_errors.registry import ErrorMapperRegistry, normalize_db_type
+from localdata_errors.mapper import (
+    BackendMapper,
+    ErrorInput,
+    ErrorRefiner,
+    MappedError,
+    RefinerClaims,
+    answer_problems,
+)
+from localdata_errors.registry import MapperRegistry, mapper_problems, replace_default_registry
 from localdata_errors.response import StructuredErrorResponse
 
 __all__ = [
@@ -73,6 +82,7 @@ __all__ = [
     "check_declared_codes",
     "check_hostile_inputs",
     "check_types",
+    "fresh_default_registry",
     "hostile_exceptions",
     "hostile_inputs",
     "response_shapes",
@@ -209,7 +219,7 @@ _ARGS: Final[tuple[tuple[str, tuple[Any, ...]], ...]] = (
 )
 
 
-def hostile_exceptions(mapper: DatabaseErrorMapper) -> Iterator[tuple[str, BaseException]]:
+def hostile_exceptions(mapper: BackendMapper) -> Iterator[tuple[str, BaseException]]:
     """
     Exceptions built to break a mapper, each claiming one of its driver modules.
 
@@ -282,7 +292,7 @@ _MESSAGES: Final[tuple[str, ...]] = (
 )
 
 
-def hostile_inputs(mapper: DatabaseErrorMapper) -> Iterator[tuple[str, ErrorInput]]:
+def hostile_inputs(mapper: BackendMapper) -> Iterator[tuple[str, ErrorInput]]:
     """
     The battery of `ErrorInput` values ``map_error`` must survive.
 
@@ -312,14 +322,15 @@ def _safe_tuple(value: object) -> tuple[Any, ...]:
     return value if isinstance(value, tuple) else ()
 
 
-def _detected_through(mapper: DatabaseErrorMapper) -> tuple[str, ...]:
+def _detected_through(mapper: BackendMapper) -> tuple[str, ...]:
     """The driver modules whose exceptions reach *mapper* by detection."""
     modules = [m for m in _safe_tuple(getattr(mapper, "driver_modules", ())) if m]
     if isinstance(mapper, ErrorRefiner):
-        # A refiner is asked about every error its base backends claim.
+        # A refiner is asked about the errors its base backends claim.
+        registry = MapperRegistry(plugins=False)
         for base in _safe_tuple(getattr(mapper, "refines", ())):
-            found = ErrorMapperRegistry.lookup(base) if isinstance(base, str) else None
-            if found is not None and found is not mapper:
+            found = registry.lookup(base) if isinstance(base, str) else None
+            if isinstance(found, BackendMapper) and found is not mapper:
                 modules.extend(m for m in found.driver_modules if m not in modules)
     return tuple(modules)
 
@@ -356,34 +367,58 @@ def response_shapes(resp: StructuredErrorResponse) -> dict[str, Any]:
     }
 
 
+@contextmanager
+def fresh_default_registry() -> Iterator[MapperRegistry]:
+    """
+    A new default registry for the duration (it discovers the plugins afresh), then the old one.
+
+    For tests that register into the default registry
+    (`ErrorMapperRegistry.register`, as localdata-mcp's users do) or that
+    expect a first warning: the package's "logged once" memory is cleared
+    too.  A test that only needs its own mappers makes a `MapperRegistry`
+    and passes it as `registry=`.
+
+    Yields:
+        The new default registry.
+    """
+    fresh = MapperRegistry()
+    previous = replace_default_registry(fresh)
+    forget()
+    try:
+        yield fresh
+    finally:
+        replace_default_registry(previous)
+        forget()
+
+
 # -- the checks --------------------------------------------------------------------------
 
 
-def check_types(mapper: DatabaseErrorMapper) -> list[str]:
+def check_types(mapper: BackendMapper) -> list[str]:
     """
     Check the mapper's class attributes and ``declared_codes()`` types.
 
     Returns:
         The problems found; empty when compliant.
     """
-    problems: list[str] = []
+    problems = mapper_problems(mapper)
     candidate: object = mapper  # typed as a mapper, checked as anything
-    if not isinstance(candidate, DatabaseErrorMapper):
-        return [f"{type(candidate).__name__} is not a DatabaseErrorMapper"]
+    if not isinstance(candidate, BackendMapper):
+        return problems or [f"{type(candidate).__name__} is not a BackendMapper"]
     name: object = mapper.name
-    if not isinstance(name, str) or not name.strip():
-        problems.append(f"name must be a non-empty str, got {name!r}")
-    elif normalize_db_type(name) != name:
+    if isinstance(name, str) and name.strip() and normalize_db_type(name) != name:
         problems.append(
             f"name {name!r} is not normalised (normalize_db_type gives "
             f"{normalize_db_type(name)!r}); use the lower-case canonical name"
         )
-    elif name == "generic":
-        problems.append("name 'generic' is reserved for the keyword fallback")
     for attr in ("aliases", "driver_modules"):
         value: object = getattr(mapper, attr, None)
-        if not isinstance(value, tuple) or not all(isinstance(v, str) and v for v in value):
+        flagged = any(p.startswith(f"{attr} ") for p in problems)
+        good = isinstance(value, tuple) and all(isinstance(v, str) and v for v in value)
+        if not good and not flagged:
             problems.append(f"{attr} must be a tuple of non-empty str, got {value!r}")
+    if isinstance(mapper, ErrorRefiner) and mapper.claims == RefinerClaims():
+        problems.append("a refiner claims nothing (claims: codes, driver modules, markers)")
     display: object = getattr(mapper, "display_name", "")
     if not isinstance(display, str):
         problems.append(f"display_name must be a str, got {display!r}")
@@ -406,30 +441,11 @@ def check_types(mapper: DatabaseErrorMapper) -> list[str]:
 
 
 def _check_mapped(label: str, result: object) -> list[str]:
-    if result is None:
-        return []
-    if not isinstance(result, MappedError):
-        return [f"{label}: map_error returned {type(result).__name__}, not MappedError | None"]
-    problems: list[str] = []
-    kind: object = result.kind
-    if not isinstance(kind, Kind):
-        problems.append(f"{label}: kind {kind!r} is not a Kind")
-    for field in ("code", "sqlstate", "constraint", "schema", "message"):
-        value = getattr(result, field)
-        if value is not None and not isinstance(value, str):
-            problems.append(f"{label}: {field} {value!r} is not str | None")
-    for field in ("affected_resources", "dependencies"):
-        value = getattr(result, field)
-        if not isinstance(value, tuple) or not all(isinstance(v, str) for v in value):
-            problems.append(f"{label}: {field} {value!r:.80} is not a tuple of str")
-    retryable: object = result.retryable
-    if retryable is not None and not isinstance(retryable, bool):
-        problems.append(f"{label}: retryable {retryable!r} is not bool | None")
-    return problems
+    return [f"{label}: {problem}" for problem in answer_problems(result)]
 
 
 def check_hostile_inputs(
-    mapper: DatabaseErrorMapper, *, slow_call_limit: float | None = SLOW_CALL_LIMIT
+    mapper: BackendMapper, *, slow_call_limit: float | None = SLOW_CALL_LIMIT
 ) -> list[str]:
     """
     Run ``map_error`` over `hostile_inputs`: it must not raise, block or mistype.
@@ -443,6 +459,7 @@ def check_hostile_inputs(
         The problems found; empty when compliant.
     """
     problems: list[str] = []
+    registry = _registry_with(mapper)
     for label, error in hostile_inputs(mapper):
         start = time.perf_counter()
         try:
@@ -458,16 +475,27 @@ def check_hostile_inputs(
             )
         problems.extend(_check_mapped(label, result))
         if isinstance(mapper, ErrorRefiner):
-            problems.extend(_check_refiner(mapper, label, error, slow_call_limit))
+            problems.extend(_check_refiner(registry, mapper, label, error, slow_call_limit))
     return _capped(problems)
 
 
 def _check_refiner(
-    refiner: ErrorRefiner, label: str, error: ErrorInput, slow_call_limit: float | None
+    registry: MapperRegistry,
+    refiner: ErrorRefiner,
+    label: str,
+    error: ErrorInput,
+    slow_call_limit: float | None,
 ) -> list[str]:
-    """``refine_error`` on one hostile input, with each hostile base answer."""
+    """`refine_error` on one hostile input, with each hostile base answer and the base's own."""
     problems: list[str] = []
-    for base in _HOSTILE_BASES:
+    base_mapper = registry.base_of(refiner)
+    own: tuple[MappedError | None, ...] = ()
+    if base_mapper is not None:
+        try:
+            own = (base_mapper.map_error(error),)
+        except Exception:  # noqa: BLE001 - the base backend's own compliance reports it
+            own = ()
+    for base in (*_HOSTILE_BASES, *own):
         start = time.perf_counter()
         try:
             result = refiner.refine_error(error, base)
@@ -480,7 +508,24 @@ def _check_refiner(
                 f"{label}: refine_error took {elapsed:.2f} s (limit {slow_call_limit} s)"
             )
         problems.extend(_check_mapped(f"{label} (refine_error)", result))
+        if result is not None and not _claimed(registry, refiner, error, base):
+            problems.append(
+                f"{label}: refine_error answered an error its claims do not match "
+                "(the core would not have asked it): declare the code, driver module "
+                "or marker in claims"
+            )
     return problems
+
+
+def _claimed(
+    registry: MapperRegistry, refiner: ErrorRefiner, error: ErrorInput, base: MappedError | None
+) -> bool:
+    """Whether the core asks *refiner* about *error* (its claims match)."""
+    return any(
+        refiner in registry.refiners_for(normalize_db_type(name), error, base)
+        for name in refiner.refines
+        if isinstance(name, str)
+    )
 
 
 def _check_shapes(label: str, resp: object) -> list[str]:
@@ -496,25 +541,15 @@ def _check_shapes(label: str, resp: object) -> list[str]:
     return []
 
 
-@contextmanager
-def _registered(mapper: DatabaseErrorMapper) -> Iterator[str]:
-    """Make *mapper* the one registered under its name for the duration; restore after."""
-    name = normalize_db_type(mapper.name)
-    previous = ErrorMapperRegistry.lookup(name)
-    if previous is mapper:
-        yield name
-        return
-    ErrorMapperRegistry.register(name, mapper)
-    try:
-        yield name
-    finally:
-        if previous is None:
-            ErrorMapperRegistry.unregister(name)
-        else:
-            ErrorMapperRegistry.register(name, previous)
+def _registry_with(mapper: BackendMapper) -> MapperRegistry:
+    """A registry of the built-in backends and *mapper*, under its name (no other plugin)."""
+    registry = MapperRegistry(plugins=False)
+    if not mapper_problems(mapper):
+        registry.register(normalize_db_type(mapper.name), mapper)
+    return registry
 
 
-def check_classify_shapes(mapper: DatabaseErrorMapper) -> list[str]:
+def check_classify_shapes(mapper: BackendMapper) -> list[str]:
     """
     Classify every hostile exception through the core; every shape must be JSON-safe.
 
@@ -524,21 +559,20 @@ def check_classify_shapes(mapper: DatabaseErrorMapper) -> list[str]:
         The problems found; empty when compliant.
     """
     problems: list[str] = []
-    with _registered(mapper) as name:
-        for label, exc in hostile_exceptions(mapper):
-            for db_type in (None, name):
-                problems.extend(
-                    _check_shapes(f"{label} (db_type={db_type})", classify_error(exc, db_type))
-                )
-        for i, message in enumerate(_MESSAGES):
-            problems.extend(
-                _check_shapes(f"message #{i}", classify_message(message, name, code=42))
-            )
+    registry = _registry_with(mapper)
+    name = normalize_db_type(mapper.name)
+    for label, exc in hostile_exceptions(mapper):
+        for db_type in (None, name):
+            resp = classify_error(exc, db_type, registry=registry)
+            problems.extend(_check_shapes(f"{label} (db_type={db_type})", resp))
+    for i, message in enumerate(_MESSAGES):
+        resp = classify_message(message, name, code=42, registry=registry)
+        problems.extend(_check_shapes(f"message #{i}", resp))
     return _capped(problems)
 
 
 def check_declared_codes(
-    mapper: DatabaseErrorMapper,
+    mapper: BackendMapper,
     *,
     messages: Mapping[str, str] | None = None,
     exception_factory: ExceptionFactory | None = None,
@@ -564,12 +598,14 @@ def check_declared_codes(
     except Exception as exc:  # noqa: BLE001 - reported, not raised
         return [f"declared_codes() raised {exc!r}"]
     problems: list[str] = []
-    with _registered(mapper) as name:
+    registry = _registry_with(mapper)
+    name = normalize_db_type(mapper.name)
+    if name:
         for code, kind in declared.items():
             if not isinstance(code, str) or not isinstance(kind, Kind):
                 continue  # check_types reports these
             text = (messages or {}).get(code, f"error {code}")
-            resp = classify_message(text, name, code=code)
+            resp = classify_message(text, name, code=code, registry=registry)
             problems.extend(_compare(f"classify_message(code={code!r})", resp, code, kind))
             if exception_factory is not None:
                 try:
@@ -583,7 +619,7 @@ def check_declared_codes(
                 # name; a refiner is also asked about its base backends' errors.
                 detected = bool(mapper.driver_modules) or isinstance(mapper, ErrorRefiner)
                 for db_type in (None, name) if detected else (name,):
-                    resp = classify_error(built, db_type)
+                    resp = classify_error(built, db_type, registry=registry)
                     problems.extend(
                         _compare(
                             f"classify_error({type(built).__name__} code={code!r}, "
@@ -628,7 +664,7 @@ def _capped(problems: list[str]) -> list[str]:
 
 
 def run_mapper_compliance(
-    mapper: DatabaseErrorMapper,
+    mapper: BackendMapper,
     *,
     messages: Mapping[str, str] | None = None,
     exception_factory: ExceptionFactory | None = None,
@@ -649,7 +685,7 @@ def run_mapper_compliance(
     """
     problems = check_types(mapper)
     candidate: object = mapper
-    if problems and not isinstance(candidate, DatabaseErrorMapper):
+    if problems and not isinstance(candidate, BackendMapper):
         return problems
     problems += check_hostile_inputs(mapper, slow_call_limit=slow_call_limit)
     if not problems:
@@ -661,7 +697,7 @@ def run_mapper_compliance(
     return problems
 
 
-def assert_mapper_compliant(mapper: DatabaseErrorMapper, **options: Any) -> None:
+def assert_mapper_compliant(mapper: BackendMapper, **options: Any) -> None:
     """
     Raise `AssertionError` listing every problem `run_mapper_compliance` finds.
 
@@ -699,22 +735,22 @@ class MapperComplianceSuite:
             return None
         return self.exception_factory
 
-    def test_types(self, mapper: DatabaseErrorMapper) -> None:
+    def test_types(self, mapper: BackendMapper) -> None:
         """The class attributes and declared codes are well typed."""
         problems = check_types(mapper)
         assert not problems, "\n".join(problems)  # noqa: S101 - a pytest test body
 
-    def test_hostile_inputs(self, mapper: DatabaseErrorMapper) -> None:
+    def test_hostile_inputs(self, mapper: BackendMapper) -> None:
         """``map_error`` never raises, blocks or returns a wrong type."""
         problems = check_hostile_inputs(mapper, slow_call_limit=self.slow_call_limit)
         assert not problems, "\n".join(problems)  # noqa: S101 - a pytest test body
 
-    def test_shapes_json_safe(self, mapper: DatabaseErrorMapper) -> None:
+    def test_shapes_json_safe(self, mapper: BackendMapper) -> None:
         """Every shape of the core's answer is JSON-serialisable."""
         problems = check_classify_shapes(mapper)
         assert not problems, "\n".join(problems)  # noqa: S101 - a pytest test body
 
-    def test_declared_codes(self, mapper: DatabaseErrorMapper) -> None:
+    def test_declared_codes(self, mapper: BackendMapper) -> None:
         """Each declared code is classified to its kind, and kept."""
         problems = check_declared_codes(
             mapper, messages=self.messages, exception_factory=self._factory()

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from localdata_errors import ErrorMapperRegistry
+from localdata_errors.testing import fresh_default_registry
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
@@ -35,10 +35,9 @@ MYSQL_DB = os.environ.get("LOCALDATA_ERRORS_MYSQL_DB", "test")
 
 @pytest.fixture(autouse=True)
 def _fresh_registry() -> Iterator[None]:
-    """Every test starts from a registry that discovers its plugins afresh."""
-    ErrorMapperRegistry.reset()
-    yield
-    ErrorMapperRegistry.reset()
+    """Every test starts from a new default registry, which discovers its plugins afresh."""
+    with fresh_default_registry():
+        yield
 
 
 def _port_open(host: str, port: int) -> bool:

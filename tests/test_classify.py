@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from localdata_errors import (
-    DatabaseErrorMapper,
+    BackendMapper,
     ErrorCategory,
     ErrorInput,
     ErrorMapperRegistry,
@@ -215,7 +215,7 @@ def test_importing_the_package_compiles_only_small_patterns() -> None:
     assert answer.affected_resources == ("orders",)
 
 
-class _CodeOnlyMapper(DatabaseErrorMapper):
+class _CodeOnlyMapper(BackendMapper):
     """A third party's mapper that knows its own code but not what it means."""
 
     name = "codeonlydb"
@@ -237,3 +237,41 @@ def test_the_fallback_keeps_the_backends_code_and_adds_every_name_it_finds() -> 
     assert (answer.kind, answer.database_error_code) == (Kind.FOREIGN_KEY_VIOLATION, "CO-7")
     assert answer.dependencies == ("customers",)
     assert answer.backend == "codeonlydb"
+
+
+@pytest.mark.parametrize("module", [None, 42, "", ("a",), "builtins", "socket", "__main__"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        'relation "orders" does not exist',
+        "no such table: orders",
+        "Deadlock found when trying to get lock; try restarting transaction",
+        'duplicate key value violates unique constraint "users_email_key"',
+    ],
+)
+def test_a_class_whatever_its_module_says_is_answered_by_its_text(
+    module: object, text: str
+) -> None:
+    # A class made at run time may carry any __module__: it names no backend,
+    # and the same text answers as it does on a plain ValueError.
+    klass = type("OddError", (Exception,), {})
+    klass.__module__ = module  # type: ignore[assignment]
+    odd, plain = classify_error(klass(text)), classify_error(ValueError(text))
+    assert (odd.kind, odd.error_type, odd.affected_resources) == (
+        plain.kind,
+        plain.error_type,
+        plain.affected_resources,
+    )
+    assert odd.kind.value != "unknown"
+
+
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [(1213, "deadlock_detected"), (1213.0, "deadlock_detected"), ("1213", "deadlock_detected"),
+     (" 1213 ", "deadlock_detected"), (1213.5, "unknown"), (True, "unknown"), ([1213], "unknown"),
+     (b"1213", "unknown"), (float("nan"), "unknown"), (2**80, "unknown")],
+)  # fmt: skip
+def test_an_explicit_code_of_any_type_never_raises(code: object, expected: str) -> None:
+    # MySQL's 1213 is ER_LOCK_DEADLOCK; a value that is not a whole number is no code.
+    answer = classify_message("", db_type="mysql", code=code)  # type: ignore[arg-type]
+    assert answer.kind.value == expected

@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 from localdata_errors import _statechange
+from localdata_errors._backends import sqlglot_dialect
 from localdata_errors._sqlmask import mask_values
-from localdata_errors._statechange import Name, fold_name, parse_statement, sql_dialect
+from localdata_errors._statechange import Name, fold_name, parse_statement
 
 # (db_type, statement, what it changes): written from what the statement does in
 # SQL, not from any reader's output.  Every reader must agree on each.
@@ -100,7 +101,7 @@ def test_masking_first_changes_nothing_the_readers_find(
     db_type: str, sql: str, expected: list[str]
 ) -> None:
     # The history parses the masked text only; masking must not hide a change.
-    masked = mask_values(sql, sql_dialect(db_type))
+    masked = mask_values(sql, sqlglot_dialect(db_type))
     for parser in ("auto", "regex"):
         parsed = parse_statement(masked, db_type, parser)  # type: ignore[arg-type]
         assert [c.describe() for c in parsed.changes] == expected, (parser, masked)
@@ -232,7 +233,7 @@ def test_non_string_input_is_tolerated() -> None:
     ],
 )
 def test_dialects(db_type: str | None, dialect: str | None) -> None:
-    assert sql_dialect(db_type) == dialect
+    assert sqlglot_dialect(db_type) == dialect
 
 
 def test_folding_follows_the_backend() -> None:

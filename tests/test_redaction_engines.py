@@ -38,7 +38,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from localdata_errors import (
-    DatabaseErrorMapper,
+    BackendMapper,
     ErrorInput,
     ErrorMapperRegistry,
     MappedError,
@@ -425,7 +425,7 @@ def _shapes(resp: StructuredErrorResponse, tool_name: str) -> list[object]:
     ]
 
 
-class _RaisingMapper(DatabaseErrorMapper):
+class _RaisingMapper(BackendMapper):
     """A plugin whose bug puts the driver's text in the log: warn_once must mask it."""
 
     name = "leaky"

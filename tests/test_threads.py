@@ -14,14 +14,13 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-import pytest
-
 from localdata_errors import (
-    DatabaseErrorMapper,
+    BackendMapper,
     ErrorInput,
     ErrorMapperRegistry,
     Kind,
     MappedError,
+    MapperRegistry,
     classify_error,
 )
 
@@ -51,7 +50,7 @@ def _real_sqlite_errors() -> list[sqlite3.Error]:
     return errors
 
 
-class _ThreadMapper(DatabaseErrorMapper):
+class _ThreadMapper(BackendMapper):
     name = "lde_threaddb"
     driver_modules = ("lde_threaddriver",)
 
@@ -127,41 +126,25 @@ def test_answers_stay_right_while_mappers_come_and_go() -> None:
     assert ErrorMapperRegistry.lookup("lde_threaddb") is None
 
 
-def test_first_use_from_many_threads_sees_a_complete_registry(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_first_use_from_many_threads_sees_a_complete_registry() -> None:
     errors = _real_sqlite_errors()
     expected = [_snapshot(e) for e in errors]
-    ErrorMapperRegistry.reset()
+    for _ in range(5):
+        # A registry nobody has used, first used by every thread at once.
+        registry = MapperRegistry()
+        start = threading.Barrier(THREADS)
 
-    # Widen the window between "discovered" and "tables built": the first
-    # thread discovers and then lingers in the rebuild; the others start
-    # classifying only once it is there, so any of them that reads the
-    # registry inside that window is caught every time, not by luck.
-    original = ErrorMapperRegistry._rebuild.__func__  # type: ignore[attr-defined]
-    in_rebuild = threading.Event()
-    answered = threading.Event()
+        def work(
+            offset: int, registry: MapperRegistry = registry, start: threading.Barrier = start
+        ) -> Callable[[], None]:
+            def run() -> None:
+                start.wait()
+                for i in range(len(errors)):
+                    k = (i + offset) % len(errors)
+                    got = classify_error(errors[k], registry=registry).to_dict()
+                    assert got == expected[k], (k, got["backend"], expected[k]["backend"])
 
-    def slow_rebuild(cls: type[ErrorMapperRegistry]) -> None:
-        in_rebuild.set()
-        answered.wait(timeout=0.5)
-        original(cls)
+            return run
 
-    monkeypatch.setattr(ErrorMapperRegistry, "_rebuild", classmethod(slow_rebuild))
-
-    def first() -> None:
-        assert _snapshot(errors[0]) == expected[0]
-
-    def work(offset: int) -> Callable[[], None]:
-        def run() -> None:
-            in_rebuild.wait(timeout=5)
-            for i in range(5):
-                k = (i + offset) % len(errors)
-                got = _snapshot(errors[k])
-                answered.set()
-                assert got == expected[k], (k, got["backend"], expected[k]["backend"])
-
-        return run
-
-    failures = _run([first] + [work(n) for n in range(THREADS - 1)])
-    assert failures == []
+        failures = _run([work(n) for n in range(THREADS)])
+        assert failures == []

@@ -21,7 +21,7 @@ from typing import Final
 
 from localdata_errors._backends import BACKENDS
 from localdata_errors.kinds import Kind, RetrySafety
-from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError
+from localdata_errors.mapper import BackendMapper, ErrorInput, MappedError
 from localdata_errors.names import unique, unqualify, unquote
 
 __all__ = ["CLASS_KINDS", "DuckdbMapper", "parse_message"]
@@ -457,7 +457,7 @@ def _class_name(error: ErrorInput) -> str | None:
     return None
 
 
-class DuckdbMapper(DatabaseErrorMapper):
+class DuckdbMapper(BackendMapper):
     """
     DuckDB: the exception class first, the first line of its message second.
     """

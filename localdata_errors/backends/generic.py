@@ -18,7 +18,7 @@ from typing import Final
 
 from localdata_errors._lazy import LazyPattern
 from localdata_errors.kinds import Kind
-from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError
+from localdata_errors.mapper import BackendMapper, ErrorInput, MappedError
 from localdata_errors.names import column_reference, split_qualified, unique, unqualify_parts
 
 __all__ = ["GENERIC_MAPPER", "GenericMapper", "generic_answer", "keyword_kind", "normalise_words"]
@@ -693,7 +693,7 @@ def _named_objects(text: str) -> list[tuple[int, str, str]]:
     return found
 
 
-class GenericMapper(DatabaseErrorMapper):
+class GenericMapper(BackendMapper):
     """
     Keyword fallback for any backend.
     """

@@ -41,7 +41,7 @@ from localdata_errors._backends import BACKENDS
 from localdata_errors.kinds import Kind, RetrySafety
 from localdata_errors.mapper import (
     ANY_KIND,
-    DatabaseErrorMapper,
+    BackendMapper,
     ErrorInput,
     MappedError,
     driver_attr,
@@ -671,7 +671,7 @@ def _client_kind(sqlstate: str | None, body: str) -> tuple[Kind, frozenset[Kind]
     return kind, tables.ODBC_FAMILIES.get(sqlstate)
 
 
-class MssqlMapper(DatabaseErrorMapper):
+class MssqlMapper(BackendMapper):
     """
     Microsoft SQL Server and Azure SQL, through pyodbc, aioodbc, pymssql and pytds.
     """

@@ -21,7 +21,7 @@ from typing import Final
 from localdata_errors._backends import BACKENDS
 from localdata_errors.kinds import Kind, RetrySafety
 from localdata_errors.mapper import (
-    DatabaseErrorMapper,
+    BackendMapper,
     ErrorInput,
     MappedError,
     driver_attr,
@@ -697,7 +697,7 @@ def kind_for_code(errno: int) -> tuple[Kind, frozenset[Kind] | None]:
     return Kind.UNKNOWN, frozenset(pair)
 
 
-class MySQLMapper(DatabaseErrorMapper):
+class MySQLMapper(BackendMapper):
     """
     MySQL and MariaDB, through pymysql, aiomysql, MySQLdb, mysql-connector and mariadb.
     """

@@ -26,7 +26,7 @@ from typing import Final
 from localdata_errors._backends import BACKENDS
 from localdata_errors.kinds import KIND_TABLE, ErrorCategory, Kind
 from localdata_errors.mapper import (
-    DatabaseErrorMapper,
+    BackendMapper,
     ErrorInput,
     MappedError,
     driver_attr,
@@ -295,7 +295,7 @@ def _recoverable_override(obj: object | None, kind: Kind) -> bool | None:
     return True
 
 
-class OracleMapper(DatabaseErrorMapper):
+class OracleMapper(BackendMapper):
     """
     Oracle: python-oracledb (thin and thick mode) and cx_Oracle.
     """

@@ -26,7 +26,7 @@ from typing import Final, NamedTuple, TypeVar
 
 from localdata_errors._backends import BACKENDS
 from localdata_errors.kinds import KIND_TABLE, ErrorCategory, Kind, RetrySafety
-from localdata_errors.mapper import DatabaseErrorMapper, ErrorInput, MappedError, driver_attr
+from localdata_errors.mapper import BackendMapper, ErrorInput, MappedError, driver_attr
 from localdata_errors.names import column_reference, split_qualified, unique
 
 __all__ = [
@@ -1089,7 +1089,7 @@ def _text_names(diag: Diagnostics) -> Names:
 # -- the mapper ------------------------------------------------------------------
 
 
-class PostgreSQLMapper(DatabaseErrorMapper):
+class PostgreSQLMapper(BackendMapper):
     """
     PostgreSQL errors from psycopg 3, psycopg2 and asyncpg (and SQLAlchemy over each).
     """

@@ -23,7 +23,7 @@ from typing import Final
 from localdata_errors._backends import BACKENDS
 from localdata_errors.kinds import Kind, RetrySafety
 from localdata_errors.mapper import (
-    DatabaseErrorMapper,
+    BackendMapper,
     ErrorInput,
     MappedError,
     driver_attr,
@@ -584,7 +584,7 @@ def _code_name(error: ErrorInput) -> str | None:
     return None
 
 
-class SqliteMapper(DatabaseErrorMapper):
+class SqliteMapper(BackendMapper):
     """
     SQLite: extended result codes first, SQLite's stable message wording second.
     """

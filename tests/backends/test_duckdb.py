@@ -23,6 +23,7 @@ from localdata_errors import (
     StructuredErrorResponse,
     classify_error,
     classify_message,
+    default_registry,
 )
 from localdata_errors.backends.duckdb import CLASS_KINDS, DuckdbMapper, parse_message
 from localdata_errors.mapper import ErrorInput
@@ -265,5 +266,5 @@ def test_importing_the_backend_imports_no_driver() -> None:
 def test_registered_through_the_entry_point() -> None:
     mapper: Any = ErrorMapperRegistry.get_mapper("duckdb")
     assert isinstance(mapper, DuckdbMapper)
-    assert ErrorMapperRegistry.name_for_module("_duckdb") == "duckdb"
-    assert ErrorMapperRegistry.name_for_module("duckdb_engine") != "duckdb"
+    assert default_registry().name_for_module("_duckdb") == "duckdb"
+    assert default_registry().name_for_module("duckdb_engine") != "duckdb"

@@ -16,7 +16,7 @@ from types import ModuleType
 
 import pytest
 
-from localdata_errors import ErrorMapperRegistry, Kind, classify_error, classify_message
+from localdata_errors import Kind, classify_error, classify_message, default_registry
 from localdata_errors.backends.mysql import MySQLMapper
 from localdata_errors.mapper import ErrorInput
 from tests.conftest import require_module
@@ -484,7 +484,7 @@ def test_driver_module_detection() -> None:
         "aiomysql",
     }
     for module in names:
-        assert ErrorMapperRegistry.name_for_module(module) == "mysql", module
+        assert default_registry().name_for_module(module) == "mysql", module
 
 
 # -- robustness -----------------------------------------------------------------

@@ -36,6 +36,7 @@ from localdata_errors.backends.postgresql import (
     condition_name,
     lookup,
 )
+from localdata_errors.registry import MapperRegistry, replace_default_registry
 from tests.conftest import IN_CI, require_module
 from tools import generate_postgresql_codes as generator
 from tools import generate_postgresql_fatal as fatal_generator
@@ -683,7 +684,7 @@ def builtin_only(monkeypatch: pytest.MonkeyPatch) -> None:
     client`): what is tested here is the server's table.
     """
     monkeypatch.setattr(importlib.metadata, "entry_points", lambda **_: [])
-    ErrorMapperRegistry.reset()
+    replace_default_registry(MapperRegistry(plugins=False))
 
 
 @pytest.mark.usefixtures("builtin_only")

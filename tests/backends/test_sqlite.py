@@ -26,6 +26,7 @@ from localdata_errors import (
     StructuredErrorResponse,
     classify_error,
     classify_message,
+    default_registry,
 )
 from localdata_errors.backends.sqlite import RESULT_CODES, SqliteMapper, parse_message
 from localdata_errors.mapper import ErrorInput
@@ -357,7 +358,7 @@ def test_importing_the_backend_imports_no_driver() -> None:
 def test_registered_through_the_entry_point() -> None:
     mapper = ErrorMapperRegistry.get_mapper("sqlite")
     assert isinstance(mapper, SqliteMapper)
-    assert ErrorMapperRegistry.name_for_module("aiosqlite.core") == "sqlite"
+    assert default_registry().name_for_module("aiosqlite.core") == "sqlite"
 
 
 # -- the connection lifecycle ---------------------------------------------------------

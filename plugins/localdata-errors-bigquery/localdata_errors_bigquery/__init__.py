@@ -20,14 +20,14 @@ from types import MappingProxyType
 from typing import Final, NamedTuple
 
 from localdata_errors import (
-    DatabaseErrorMapper,
+    BackendMapper,
     ErrorInput,
     Kind,
     MappedError,
     RetrySafety,
+    driver_attr,
     hookimpl,
 )
-from localdata_errors.mapper import driver_attr
 
 __all__ = ["REASONS", "BigQueryMapper", "localdata_errors_mappers"]
 
@@ -162,7 +162,7 @@ def _split(qualified: str) -> tuple[str | None, str]:
     return (parts[-2] if len(parts) > 1 else None), parts[-1]
 
 
-class BigQueryMapper(DatabaseErrorMapper):
+class BigQueryMapper(BackendMapper):
     """BigQuery, through google-cloud-bigquery (its client and its DB-API)."""
 
     name = "bigquery"
@@ -237,7 +237,7 @@ class BigQueryMapper(DatabaseErrorMapper):
 
 
 @hookimpl
-def localdata_errors_mappers() -> list[DatabaseErrorMapper]:
+def localdata_errors_mappers() -> list[BackendMapper]:
     """
     Contribute the BigQuery mapper.
 

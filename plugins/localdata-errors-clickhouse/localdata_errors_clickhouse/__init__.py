@@ -19,13 +19,13 @@ from types import MappingProxyType
 from typing import Final
 
 from localdata_errors import (
-    DatabaseErrorMapper,
+    BackendMapper,
     ErrorInput,
     Kind,
     MappedError,
+    driver_attr,
     hookimpl,
 )
-from localdata_errors.mapper import driver_attr
 from localdata_errors_clickhouse._codes import ENGINE_VERSION, ERROR_NAMES
 from localdata_errors_clickhouse._rules import BY_TEXT, KINDS, OVERRIDES, TOTAL_MEMORY
 
@@ -172,7 +172,7 @@ def _names(kind: Kind, message: str) -> tuple[tuple[str, ...], str | None, str |
     return (name,), schema, None
 
 
-class ClickHouseMapper(DatabaseErrorMapper):
+class ClickHouseMapper(BackendMapper):
     """
     ClickHouse, through chdb, clickhouse-connect or clickhouse-driver.
 
@@ -236,7 +236,7 @@ class ClickHouseMapper(DatabaseErrorMapper):
 
 
 @hookimpl
-def localdata_errors_mappers() -> list[DatabaseErrorMapper]:
+def localdata_errors_mappers() -> list[BackendMapper]:
     """
     Contribute the ClickHouse mapper.
 

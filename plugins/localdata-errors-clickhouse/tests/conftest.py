@@ -1,4 +1,4 @@
-"""Every test discovers the plugins afresh (the registry is process-wide)."""
+"""Every test gets a new default registry, which discovers the plugins afresh."""
 
 from __future__ import annotations
 
@@ -6,11 +6,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from localdata_errors import ErrorMapperRegistry
+from localdata_errors.testing import fresh_default_registry
 
 
 @pytest.fixture(autouse=True)
 def _fresh_registry() -> Iterator[None]:
-    ErrorMapperRegistry.reset()
-    yield
-    ErrorMapperRegistry.reset()
+    with fresh_default_registry():
+        yield

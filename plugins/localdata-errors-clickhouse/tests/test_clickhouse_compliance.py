@@ -12,12 +12,12 @@ import pytest
 from clickhouse_connect.driver._backend import httpcommon
 from localdata_errors_clickhouse import ERROR_NAMES
 
-from localdata_errors import DatabaseErrorMapper, ErrorMapperRegistry
+from localdata_errors import BackendMapper, ErrorMapperRegistry
 from localdata_errors.testing import MapperComplianceSuite
 
 
 @pytest.fixture
-def mapper() -> DatabaseErrorMapper:
+def mapper() -> BackendMapper:
     """The ClickHouse mapper, as its entry point registers it."""
     return ErrorMapperRegistry.get_mapper("clickhouse")
 

@@ -22,15 +22,16 @@ from collections.abc import Mapping
 from typing import Final
 
 from localdata_errors import (
-    DatabaseErrorMapper,
+    BackendMapper,
     ErrorInput,
     ErrorRefiner,
     Kind,
     MappedError,
+    RefinerClaims,
     RetrySafety,
+    driver_attr,
     hookimpl,
 )
-from localdata_errors.mapper import driver_attr
 from localdata_errors_cockroachdb._codes import CODES
 
 __all__ = ["RETRY_REASONS", "CockroachDBRefiner", "localdata_errors_mappers"]
@@ -103,6 +104,8 @@ class CockroachDBRefiner(ErrorRefiner):
     aliases = ("crdb", "cockroach")
     refines = ("postgresql",)
     display_name = "CockroachDB"
+    # Its own SQLSTATEs, and the two PostgreSQL codes it gives its own meaning.
+    claims = RefinerClaims(codes=frozenset({*CODES, "40001", _AMBIGUOUS_CODE}))
 
     def refine_error(self, error: ErrorInput, base: MappedError | None) -> MappedError | None:
         """
@@ -148,7 +151,7 @@ class CockroachDBRefiner(ErrorRefiner):
 
 
 @hookimpl
-def localdata_errors_mappers() -> list[DatabaseErrorMapper]:
+def localdata_errors_mappers() -> list[BackendMapper]:
     """
     Contribute the CockroachDB refiner.
 

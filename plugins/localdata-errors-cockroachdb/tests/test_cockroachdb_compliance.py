@@ -6,7 +6,7 @@ from typing import ClassVar
 
 import pytest
 
-from localdata_errors import DatabaseErrorMapper, ErrorMapperRegistry
+from localdata_errors import BackendMapper, ErrorMapperRegistry
 from localdata_errors.testing import MapperComplianceSuite
 
 pytest.importorskip("psycopg")
@@ -24,7 +24,7 @@ class TestCockroachDBCompliance(MapperComplianceSuite):
     }
 
     @pytest.fixture
-    def mapper(self) -> DatabaseErrorMapper:
+    def mapper(self) -> BackendMapper:
         return ErrorMapperRegistry.get_mapper("cockroachdb")
 
     def exception_factory(self, code: str, message: str) -> BaseException | None:

@@ -18,8 +18,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
 
-from localdata_errors import DatabaseErrorMapper, ErrorInput, Kind, MappedError, hookimpl
-from localdata_errors.mapper import driver_attr
+from localdata_errors import BackendMapper, ErrorInput, Kind, MappedError, driver_attr, hookimpl
 from localdata_errors_databricks._conditions import CONDITIONS, SOURCE
 from localdata_errors_databricks._rules import CLASS_OVERRIDES, DATABRICKS_CONDITIONS, kind_for
 
@@ -92,7 +91,7 @@ def _names(message: str, kind: Kind) -> tuple[tuple[str, ...], str | None]:
     return (parts[-1],), parts[-2]
 
 
-class DatabricksMapper(DatabaseErrorMapper):
+class DatabricksMapper(BackendMapper):
     """Databricks SQL (and Spark SQL error classes), through databricks-sql-connector."""
 
     name = "databricks"
@@ -146,7 +145,7 @@ class DatabricksMapper(DatabaseErrorMapper):
 
 
 @hookimpl
-def localdata_errors_mappers() -> list[DatabaseErrorMapper]:
+def localdata_errors_mappers() -> list[BackendMapper]:
     """
     Contribute the Databricks mapper.
 

@@ -12,12 +12,12 @@ import pytest
 from databricks_errors import thrift_error
 from localdata_errors_databricks import ALL_CONDITIONS
 
-from localdata_errors import DatabaseErrorMapper, ErrorMapperRegistry
+from localdata_errors import BackendMapper, ErrorMapperRegistry
 from localdata_errors.testing import MapperComplianceSuite
 
 
 @pytest.fixture
-def mapper() -> DatabaseErrorMapper:
+def mapper() -> BackendMapper:
     """The Databricks mapper, as its entry point registers it."""
     return ErrorMapperRegistry.get_mapper("databricks")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from localdata_errors import DatabaseErrorMapper, ErrorMapperRegistry
+from localdata_errors import BackendMapper, ErrorMapperRegistry
 from localdata_errors.testing import MapperComplianceSuite
 
 
@@ -12,5 +12,5 @@ class TestNeonCompliance(MapperComplianceSuite):
     """Every check of the suite (Neon declares no codes: its proxy's texts carry its rules)."""
 
     @pytest.fixture
-    def mapper(self) -> DatabaseErrorMapper:
+    def mapper(self) -> BackendMapper:
         return ErrorMapperRegistry.get_mapper("neon")

@@ -29,15 +29,16 @@ from types import MappingProxyType
 from typing import Final
 
 from localdata_errors import (
-    DatabaseErrorMapper,
+    BackendMapper,
     ErrorInput,
     ErrorMapperRegistry,
     ErrorRefiner,
     Kind,
     MappedError,
+    RefinerClaims,
+    driver_attr,
     hookimpl,
 )
-from localdata_errors.mapper import driver_attr
 from localdata_errors_pgbouncer._messages import RULES, SUPAVISOR_RULES, Rule
 
 __all__ = [
@@ -73,6 +74,14 @@ def _compile(templates: list[str]) -> re.Pattern[str]:
 
 
 _TEMPLATES: Final = sorted(RULES, key=len, reverse=True)
+_VERB: Final = re.compile(r"%[-+ #0-9.]*[a-zA-Z]")
+
+
+def _signature(template: str) -> str:
+    """The longest fixed part of a message template: what no other system's message holds."""
+    return max(_VERB.split(template), key=len).strip()
+
+
 _PGBOUNCER: Final = _compile(_TEMPLATES)
 # What a template's text can start with: a place starting otherwise is skipped.
 _STARTS: Final = frozenset(t[:2] for t in _TEMPLATES)
@@ -138,9 +147,15 @@ _RELAYED: Final = frozenset(
 
 _SUPAVISOR_CODE: Final = re.compile(rf"{_LEAD}\((?P<code>E[A-Z]{{2,40}})\) ", re.MULTILINE)
 #: Supavisor's wording before it coded its errors -> the code it has now.
+_SUPAVISOR_OLD_WORDING: Final = {
+    "EMAXCONN": "Max client connections reached",
+    "ENOTFOUND": "Tenant or user not found",
+}
+_SUPAVISOR_OLD_TEXTS: Final = tuple(_SUPAVISOR_OLD_WORDING.values())
 _SUPAVISOR_OLD: Final = re.compile(
-    rf"{_LEAD}(?:(?P<EMAXCONN>Max client connections reached)"
-    r"|(?P<ENOTFOUND>Tenant or user not found))",
+    rf"{_LEAD}(?:"
+    + "|".join(f"(?P<{code}>{re.escape(text)})" for code, text in _SUPAVISOR_OLD_WORDING.items())
+    + ")",
     re.MULTILINE | re.IGNORECASE,
 )
 
@@ -247,15 +262,6 @@ def _with_fix(error: ErrorInput, answer: MappedError | None) -> MappedError | No
     return answer if fix is None else answer._replace(suggestion=fix)
 
 
-def _base_answer(refiner: ErrorRefiner, error: ErrorInput) -> MappedError | None:
-    """The base backend's answer, as `ErrorRefiner.map_error` computes it."""
-    for name in refiner.refines:
-        mapper = ErrorMapperRegistry.lookup(name)
-        if mapper is not None and mapper is not refiner:
-            return mapper.map_error(error)
-    return None
-
-
 class PgBouncerRefiner(ErrorRefiner):
     """
     PgBouncer in front of PostgreSQL: its own messages, relayed logins, pooled prepared statements.
@@ -265,6 +271,12 @@ class PgBouncerRefiner(ErrorRefiner):
     aliases = ("pg_bouncer",)
     refines = ("postgresql",)
     display_name = "PgBouncer"
+    # Its messages (by the longest fixed part of each), and the SQLSTATEs under
+    # which a pooled prepared statement or a relayed login fails.
+    claims = RefinerClaims(
+        codes=_PREPARED_STATES,
+        markers=(*(_signature(t) for t in _TEMPLATES), _ASYNCPG_NOTE),
+    )
 
     def refine_error(self, error: ErrorInput, base: MappedError | None) -> MappedError | None:
         """
@@ -279,20 +291,19 @@ class PgBouncerRefiner(ErrorRefiner):
         """
         return _with_fix(error, self._refine(error, base, named=False))
 
-    def map_error(self, error: ErrorInput) -> MappedError | None:
+    def refine_named(self, error: ErrorInput, base: MappedError | None) -> MappedError | None:
         """
-        Named ``pgbouncer``: the caller says a pooler is in front, so every
+        Named `pgbouncer`: the caller says a pooler is in front, so every
         prepared-statement conflict is the pooler's, whatever the statement's name.
 
         Args:
             error: The exception and its text.
+            base: The PostgreSQL mapper's answer.
 
         Returns:
-            The refined answer, else the PostgreSQL mapper's.
+            The refined answer, or `None` to keep the PostgreSQL mapper's.
         """
-        base = _base_answer(self, error)
-        refined = _with_fix(error, self._refine(error, base, named=True))
-        return base if refined is None else refined
+        return _with_fix(error, self._refine(error, base, named=True))
 
     def _refine(
         self, error: ErrorInput, base: MappedError | None, *, named: bool
@@ -324,7 +335,7 @@ class PgBouncerRefiner(ErrorRefiner):
 def _relayed(error: ErrorInput, base: MappedError | None) -> MappedError | None:
     """A server's login failure that PgBouncer passed on under its own 08P01."""
     postgresql = ErrorMapperRegistry.lookup("postgresql")
-    if postgresql is None:
+    if not isinstance(postgresql, BackendMapper):
         return None
     by_text = postgresql.map_error(ErrorInput(None, error.message, None, error.driver))
     if by_text is None or by_text.kind not in _RELAYED:
@@ -342,6 +353,10 @@ class SupavisorRefiner(ErrorRefiner):
     name = "supavisor"
     refines = ("postgresql",)
     display_name = "Supavisor"
+    # Its coded errors, "(EMAXCONN) ...", and its wording before it coded them.
+    claims = RefinerClaims(
+        markers=(*(f"({code})" for code in SUPAVISOR_RULES), *_SUPAVISOR_OLD_TEXTS)
+    )
 
     def refine_error(self, error: ErrorInput, base: MappedError | None) -> MappedError | None:
         """
@@ -355,12 +370,6 @@ class SupavisorRefiner(ErrorRefiner):
             The refined answer, with Supavisor's code as the native code, or ``None``.
         """
         message = error.message
-        if (
-            "(E" not in message[:_SCAN]
-            and "ant or user" not in message[:_SCAN]
-            and ("ient connections" not in message[:_SCAN])
-        ):
-            return None
         code = None
         match = _SUPAVISOR_CODE.search(message, 0, _SCAN)
         if match is not None:
@@ -371,21 +380,21 @@ class SupavisorRefiner(ErrorRefiner):
         rule = SUPAVISOR_RULES.get(code) if code is not None else None
         return None if rule is None else _with_fix(error, _answer(base, rule, code))
 
-    def map_error(self, error: ErrorInput) -> MappedError | None:
+    def refine_named(self, error: ErrorInput, base: MappedError | None) -> MappedError | None:
         """
-        Named ``supavisor``: its own errors, and prepared-statement conflicts as the pooler's.
+        Named `supavisor`: its own errors, and prepared-statement conflicts as the pooler's.
 
         Args:
             error: The exception and its text.
+            base: The PostgreSQL mapper's answer.
 
         Returns:
-            The refined answer, else the PostgreSQL mapper's.
+            The refined answer, or `None` to keep the PostgreSQL mapper's.
         """
-        base = _base_answer(self, error)
         refined = self.refine_error(error, base)
         if refined is None:
             refined = _with_fix(error, _prepared(error, base, _sqlstate(error, base), named=True))
-        return base if refined is None else refined
+        return refined
 
     def declared_codes(self) -> Mapping[str, Kind]:
         """
@@ -398,7 +407,7 @@ class SupavisorRefiner(ErrorRefiner):
 
 
 @hookimpl
-def localdata_errors_mappers() -> list[DatabaseErrorMapper]:
+def localdata_errors_mappers() -> list[BackendMapper]:
     """
     Contribute the PgBouncer and Supavisor refiners.
 

@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 import pytest
 
-from localdata_errors import ErrorMapperRegistry
+from localdata_errors.testing import fresh_default_registry
 
 PG_HOST = os.environ.get("LOCALDATA_ERRORS_PG_HOST", "127.0.0.1")
 PG_PORT = int(os.environ.get("LOCALDATA_ERRORS_PG_PORT", "5432"))
@@ -37,9 +37,8 @@ def _missing(reason: str) -> None:
 
 @pytest.fixture(autouse=True)
 def _fresh_registry() -> Iterator[None]:
-    ErrorMapperRegistry.reset()
-    yield
-    ErrorMapperRegistry.reset()
+    with fresh_default_registry():
+        yield
 
 
 class Bouncer(NamedTuple):

@@ -14,7 +14,7 @@ from typing import ClassVar
 import pytest
 from localdata_errors_pgbouncer import _messages
 
-from localdata_errors import DatabaseErrorMapper, ErrorMapperRegistry
+from localdata_errors import BackendMapper, ErrorMapperRegistry
 from localdata_errors.testing import MapperComplianceSuite
 
 asyncpg = pytest.importorskip("asyncpg")
@@ -24,7 +24,7 @@ class TestPgBouncerCompliance(MapperComplianceSuite):
     """Every check of the suite on the PgBouncer refiner."""
 
     @pytest.fixture
-    def mapper(self) -> DatabaseErrorMapper:
+    def mapper(self) -> BackendMapper:
         return ErrorMapperRegistry.get_mapper("pgbouncer")
 
 
@@ -37,7 +37,7 @@ class TestSupavisorCompliance(MapperComplianceSuite):
     }
 
     @pytest.fixture
-    def mapper(self) -> DatabaseErrorMapper:
+    def mapper(self) -> BackendMapper:
         return ErrorMapperRegistry.get_mapper("supavisor")
 
     def exception_factory(self, code: str, message: str) -> BaseException | None:

@@ -26,15 +26,14 @@ from types import MappingProxyType
 from typing import Final
 
 from localdata_errors import (
-    DatabaseErrorMapper,
+    BackendMapper,
     ErrorInput,
     ErrorMapperRegistry,
     Kind,
     MappedError,
-    NoSuchMapperError,
+    driver_attr,
     hookimpl,
 )
-from localdata_errors.mapper import driver_attr
 
 __all__ = ["OB_CODES", "SeekDBMapper", "localdata_errors_mappers"]
 
@@ -107,7 +106,7 @@ def _ob_errno(error: ErrorInput) -> int | None:
     return None
 
 
-class SeekDBMapper(DatabaseErrorMapper):
+class SeekDBMapper(BackendMapper):
     """
     SeekDB / OceanBase in MySQL mode: OceanBase's own numbers here, the rest as MySQL.
 
@@ -156,11 +155,9 @@ class SeekDBMapper(DatabaseErrorMapper):
         )
 
     @staticmethod
-    def _mysql() -> DatabaseErrorMapper | None:
-        try:
-            return ErrorMapperRegistry.get_mapper("mysql")
-        except NoSuchMapperError:
-            return None
+    def _mysql() -> BackendMapper | None:
+        mapper = ErrorMapperRegistry.lookup("mysql")
+        return mapper if isinstance(mapper, BackendMapper) else None
 
     def declared_codes(self) -> Mapping[str, Kind]:
         """
@@ -173,7 +170,7 @@ class SeekDBMapper(DatabaseErrorMapper):
 
 
 @hookimpl
-def localdata_errors_mappers() -> list[DatabaseErrorMapper]:
+def localdata_errors_mappers() -> list[BackendMapper]:
     """
     Contribute the SeekDB / OceanBase mapper.
 

@@ -13,7 +13,7 @@ import os
 
 import pytest
 
-from localdata_errors import DatabaseErrorMapper, ErrorMapperRegistry
+from localdata_errors import BackendMapper, ErrorMapperRegistry
 from localdata_errors.testing import MapperComplianceSuite
 
 if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
@@ -23,7 +23,7 @@ else:
 
 
 @pytest.fixture
-def mapper() -> DatabaseErrorMapper:
+def mapper() -> BackendMapper:
     """The SeekDB mapper, as its entry point registers it."""
     return ErrorMapperRegistry.get_mapper("seekdb")
 

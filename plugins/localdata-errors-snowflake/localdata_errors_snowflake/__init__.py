@@ -17,14 +17,14 @@ from types import MappingProxyType
 from typing import Final, NamedTuple
 
 from localdata_errors import (
-    DatabaseErrorMapper,
+    BackendMapper,
     ErrorInput,
     Kind,
     MappedError,
     RetrySafety,
+    driver_attr,
     hookimpl,
 )
-from localdata_errors.mapper import driver_attr
 
 __all__ = ["CODES", "SnowflakeMapper", "localdata_errors_mappers"]
 
@@ -172,7 +172,7 @@ def _unqualified(name: str) -> tuple[str | None, str]:
     return (parts[-2] if len(parts) > 1 else None), parts[-1]
 
 
-class SnowflakeMapper(DatabaseErrorMapper):
+class SnowflakeMapper(BackendMapper):
     """Snowflake, through snowflake-connector-python."""
 
     name = "snowflake"
@@ -241,7 +241,7 @@ class SnowflakeMapper(DatabaseErrorMapper):
 
 
 @hookimpl
-def localdata_errors_mappers() -> list[DatabaseErrorMapper]:
+def localdata_errors_mappers() -> list[BackendMapper]:
     """
     Contribute the Snowflake mapper.
 

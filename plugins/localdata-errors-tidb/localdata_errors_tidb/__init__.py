@@ -21,15 +21,15 @@ from collections.abc import Mapping
 from typing import Final
 
 from localdata_errors import (
-    DatabaseErrorMapper,
+    BackendMapper,
     ErrorInput,
-    ErrorMapperRegistry,
     ErrorRefiner,
     Kind,
     MappedError,
+    RefinerClaims,
+    driver_attr,
     hookimpl,
 )
-from localdata_errors.mapper import driver_attr
 from localdata_errors_tidb._codes import CODES
 
 __all__ = ["TiDBRefiner", "localdata_errors_mappers"]
@@ -78,6 +78,8 @@ class TiDBRefiner(ErrorRefiner):
     aliases = ("tidbcloud", "tidb_cloud")
     refines = ("mysql",)
     display_name = "TiDB"
+    # Its own numbers, and MySQL's generic 1105 under which older TiDB reports memory.
+    claims = RefinerClaims(codes=frozenset({*map(str, CODES), "1105"}))
 
     def refine_error(self, error: ErrorInput, base: MappedError | None) -> MappedError | None:
         """
@@ -92,20 +94,18 @@ class TiDBRefiner(ErrorRefiner):
         """
         return self._refine(error, base, named=False)
 
-    def map_error(self, error: ErrorInput) -> MappedError | None:
+    def refine_named(self, error: ErrorInput, base: MappedError | None) -> MappedError | None:
         """
-        Named ``tidb``: TiDB's numbers decide without their text.
+        Named `tidb`: TiDB's numbers decide without their text.
 
         Args:
             error: The exception and its text.
+            base: The MySQL mapper's answer.
 
         Returns:
-            The refined answer, else the MySQL mapper's.
+            The refined answer, or `None` to keep the MySQL mapper's.
         """
-        mysql = ErrorMapperRegistry.lookup("mysql")
-        base = mysql.map_error(error) if mysql is not None and mysql is not self else None
-        refined = self._refine(error, base, named=True)
-        return base if refined is None else refined
+        return self._refine(error, base, named=True)
 
     def _refine(
         self, error: ErrorInput, base: MappedError | None, *, named: bool
@@ -138,7 +138,7 @@ class TiDBRefiner(ErrorRefiner):
 
 
 @hookimpl
-def localdata_errors_mappers() -> list[DatabaseErrorMapper]:
+def localdata_errors_mappers() -> list[BackendMapper]:
     """
     Contribute the TiDB refiner.
 

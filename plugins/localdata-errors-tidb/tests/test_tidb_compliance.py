@@ -14,7 +14,7 @@ from typing import ClassVar
 import pytest
 from localdata_errors_tidb._codes import CODES
 
-from localdata_errors import DatabaseErrorMapper, ErrorMapperRegistry
+from localdata_errors import BackendMapper, ErrorMapperRegistry
 from localdata_errors.testing import MapperComplianceSuite
 
 pymysql = pytest.importorskip("pymysql")
@@ -29,7 +29,7 @@ class TestTiDBCompliance(MapperComplianceSuite):
     }
 
     @pytest.fixture
-    def mapper(self) -> DatabaseErrorMapper:
+    def mapper(self) -> BackendMapper:
         return ErrorMapperRegistry.get_mapper("tidb")
 
     def exception_factory(self, code: str, message: str) -> BaseException | None:

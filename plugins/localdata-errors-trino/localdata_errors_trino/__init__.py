@@ -17,8 +17,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
 
-from localdata_errors import DatabaseErrorMapper, ErrorInput, Kind, MappedError, hookimpl
-from localdata_errors.mapper import driver_attr
+from localdata_errors import BackendMapper, ErrorInput, Kind, MappedError, driver_attr, hookimpl
 from localdata_errors_trino._codes import ERROR_CODES
 from localdata_errors_trino._rules import KINDS, NOT_NULL, RETRYABLE
 
@@ -87,7 +86,7 @@ def _split(qualified: str) -> tuple[str | None, str]:
     return (parts[-2] if len(parts) > 1 else None), parts[-1]
 
 
-class TrinoMapper(DatabaseErrorMapper):
+class TrinoMapper(BackendMapper):
     """Trino (and Starburst), through the trino client."""
 
     name = "trino"
@@ -159,7 +158,7 @@ def safe_arg(exc: BaseException) -> str | None:
 
 
 @hookimpl
-def localdata_errors_mappers() -> list[DatabaseErrorMapper]:
+def localdata_errors_mappers() -> list[BackendMapper]:
     """
     Contribute the Trino mapper.
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 import pytest
 from trino_errors import trino_error
 
-from localdata_errors import DatabaseErrorMapper, ErrorMapperRegistry
+from localdata_errors import BackendMapper, ErrorMapperRegistry
 from localdata_errors.testing import MapperComplianceSuite
 
 
 @pytest.fixture
-def mapper() -> DatabaseErrorMapper:
+def mapper() -> BackendMapper:
     """The Trino mapper, as its entry point registers it."""
     return ErrorMapperRegistry.get_mapper("trino")
 
