@@ -5,7 +5,7 @@ The text reader against real error texts, per family, backend and language.
 
 Every text of the corpus (`tests.text_corpus`: real texts from public issue
 threads, Q&A pages and vendor manuals, labelled from the vendors'
-documentation) is classified with ``classify_message(text)``, no ``db_type``.
+documentation) is classified with `classify_message(text)`, no `db_type`.
 For each printing family, each backend, each language, each vendor variant and
 overall it prints the share of texts whose category is right, whose retry
 decision is right, whose code was found (of the texts that carry one) and whose

@@ -2,7 +2,7 @@
 The corpus of real error texts: every entry well-formed, the coverage it
 promises, and the text reader's figures on it not falling.
 
-The figures are those ``python -m bench.text`` prints.  Each threshold below is
+The figures are those `python -m bench.text` prints.  Each threshold below is
 a measured figure rounded down to the whole percent; raise it when the reader
 improves, never lower it to make a change pass.
 """

@@ -1,50 +1,42 @@
 """
 Real error texts, as users pasted them or vendors print them, with labels.
 
-Each ``<backend>.jsonl`` file here holds one JSON object a line: an error text
+Each `<backend>.jsonl` file here holds one JSON object a line: an error text
 copied verbatim from a public issue thread, Q&A page or vendor manual, the
 address it was found at, the family that printed it (a driver, a wrapper, a
 command-line client, a log) and a label set decided from the vendor's
-documentation of the code or message (the ``doc`` address), never from this
-library's answer.  ``nobackend.jsonl`` holds the texts that carry no sign of
+documentation of the code or message (the `doc` address), never from this
+library's answer.  `nobackend.jsonl` holds the texts that carry no sign of
 their backend.
 
 `load` reads and validates every file; a malformed entry raises `CorpusError`
-naming the file and line.  ``python -m bench.text`` classifies every text with
-``classify_message(text)`` and prints the figures.
+naming the file and line.  `python -m bench.text` classifies every text with
+`classify_message(text)` and prints the figures.
 
 Fields of an entry:
 
-``id``
-    ``<file stem>-NNN``, stable: entries are appended, never renumbered.
-``text``
-    The error text, verbatim (cut to the error and the lines around it a user
-    would paste).  Real-looking secrets are masked with ``***`` and the
-    ``note`` says so.
-``source``
-    The address the text was found at.
-``family``
-    What printed it: one of `FAMILIES`.
-``backend``
-    The canonical backend the text belongs to (`BACKENDS`), or ``null`` when
-    the text carries no sign of it.  MySQL and MariaDB are both ``mysql``.
-``code``
-    The native code the text itself carries, in the form the library reports
-    it (`CODE_FORMATS`), or ``null``.
-``category``, ``retryable``
-    One of the eight categories and the retry decision, from the vendor's
-    documented meaning and DESIGN.md's Kind table.
-``doc``
-    The vendor documentation page that gives that meaning.
-``kind`` (optional)
-    The Kind name, where the vendor's meaning pins it (`KINDS`).
-``language`` (optional)
-    The ISO 639-1 code of a localized text; absent means English.
-``vendor`` (optional)
-    The product, where it differs from the backend's own server (``mariadb``,
-    ``azure-sql``, ``supabase``, ``vitess``, ``aws-rds``...).
-``note`` (optional)
-    Free text: the code's name, what was masked, where the wording comes from.
+- `id`: `<file stem>-NNN`, stable: entries are appended, never renumbered.
+- `text`: The error text, verbatim (cut to the error and the lines around it
+  a user would paste).  Real-looking secrets are masked with `***` and the
+  `note` says so.
+- `source`: The address the text was found at.
+- `family`: What printed it: one of `FAMILIES`.
+- `backend`: The canonical backend the text belongs to (`BACKENDS`), or
+  `null` when the text carries no sign of it.  MySQL and MariaDB are both
+  `mysql`.
+- `code`: The native code the text itself carries, in the form the library
+  reports it (`CODE_FORMATS`), or `null`.
+- `category`, `retryable`: One of the eight categories and the retry
+  decision, from the vendor's documented meaning and DESIGN.md's Kind table.
+- `doc`: The vendor documentation page that gives that meaning.
+- `kind` (optional): The Kind name, where the vendor's meaning pins it
+  (`KINDS`).
+- `language` (optional): The ISO 639-1 code of a localized text; absent
+  means English.
+- `vendor` (optional): The product, where it differs from the backend's own
+  server (`mariadb`, `azure-sql`, `supabase`, `vitess`, `aws-rds`...).
+- `note` (optional): Free text: the code's name, what was masked, where the
+  wording comes from.
 """
 
 from __future__ import annotations
@@ -284,11 +276,11 @@ def _address(entry: Mapping[str, object], key: str) -> str:
 
 
 def parse_entry(entry: object, stem: str) -> TextCase:
-    """Validate one decoded line of ``<stem>.jsonl`` and build its case.
+    """Validate one decoded line of `<stem>.jsonl` and build its case.
 
     Args:
         entry: The decoded JSON value of one line.
-        stem: The file's stem: the backend, or ``nobackend``.
+        stem: The file's stem: the backend, or `nobackend`.
 
     Returns:
         The case.
@@ -380,7 +372,7 @@ def _read(path: Path) -> Iterable[tuple[int, TextCase]]:
 
 
 def load(directory: Path = DIRECTORY) -> list[TextCase]:
-    """Read and validate every ``*.jsonl`` file in *directory*.
+    """Read and validate every `*.jsonl` file in *directory*.
 
     Args:
         directory: Where the files are; this package's own by default.

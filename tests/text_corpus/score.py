@@ -1,22 +1,18 @@
 """
-Scoring the text reader against the corpus: what ``classify_message(text)``
+Scoring the text reader against the corpus: what `classify_message(text)`
 got right, per case and summed per group.
 
-Each text is classified with no ``db_type`` (the reader must find the backend
+Each text is classified with no `db_type` (the reader must find the backend
 itself).  Four parts are judged:
 
-category
-    ``error_type`` equals the label.
-retry
-    ``is_retryable`` equals the label.
-code
-    Only for texts whose label carries a code: ``database_error_code`` equals
-    it once both are normalised (`normalise_code`).  A Databricks label with a
-    subclass (``UNRESOLVED_COLUMN.WITH_SUGGESTION``) is also found by its main
-    class alone.
-backend
-    Only for texts with a backend label whose mapper is installed (a pack's
-    backend counts when the pack is): ``backend`` equals it.
+- category: `error_type` equals the label.
+- retry: `is_retryable` equals the label.
+- code: Only for texts whose label carries a code: `database_error_code`
+  equals it once both are normalised (`normalise_code`).  A Databricks label
+  with a subclass (`UNRESOLVED_COLUMN.WITH_SUGGESTION`) is also found by its
+  main class alone.
+- backend: Only for texts with a backend label whose mapper is installed (a
+  pack's backend counts when the pack is): `backend` equals it.
 """
 
 from __future__ import annotations
@@ -50,8 +46,8 @@ _NUMBERED: Final = re.compile(r"(?P<prefix>[A-Z][A-Z0-9]*-)?0*(?P<number>[0-9]+)
 def normalise_code(code: str) -> str:
     """The comparable form of a code: upper case, a number without leading zeros.
 
-    ``ORA-942`` and ``ora-00942`` both become ``ORA-942``; ``000606`` becomes
-    ``606``; ``42p01`` becomes ``42P01``; ``notFound`` becomes ``NOTFOUND``.
+    `ORA-942` and `ora-00942` both become `ORA-942`; `000606` becomes
+    `606`; `42p01` becomes `42P01`; `notFound` becomes `NOTFOUND`.
     """
     upper = code.strip().upper()
     match = _NUMBERED.fullmatch(upper)
