@@ -1,6 +1,7 @@
 """
-What every framework adapter shares: which exceptions are database errors,
-the code's own retry loop, and the report a model reads.
+What every framework adapter shares: the code's own retry loop, and the
+report a model reads (`is_database_error`, which exceptions they handle,
+is the core's: `localdata_errors.dbapi`).
 
 No framework is imported here; each adapter module imports its own.
 """
@@ -19,8 +20,8 @@ from dataclasses import dataclass
 from typing import Any, Final, ParamSpec, TypeVar, cast, overload
 
 from localdata_errors.classify import classify_error
+from localdata_errors.dbapi import is_database_error
 from localdata_errors.kinds import Action, RetrySafety
-from localdata_errors.registry import ErrorMapperRegistry
 from localdata_errors.response import StructuredErrorResponse
 from localdata_errors.retry import retry_after_hint
 
@@ -38,64 +39,7 @@ R = TypeVar("R")
 #: The attribute the code's retry loop leaves on the exception it gives up on.
 REPORT_ATTRIBUTE: Final = "localdata_tool_error"
 
-# PEP 249's exception names: a driver no backend claims still names its
-# errors so (SQLAlchemy's wrappers do too).  Every error a driver raises
-# derives from DatabaseError or InterfaceError; the bare name `Error` is
-# left out, since binascii, csv, shutil and others name their errors so too.
-_PEP249_NAMES: Final = frozenset(
-    {
-        "DatabaseError",
-        "InterfaceError",
-        "OperationalError",
-        "ProgrammingError",
-        "IntegrityError",
-        "DataError",
-        "InternalError",
-        "NotSupportedError",
-        "DBAPIError",
-    }
-)
 _CHAIN_LIMIT: Final = 8
-
-
-def _names_a_database_error(exc: BaseException) -> bool:
-    if ErrorMapperRegistry.claim_for_type(type(exc)) is not None:
-        return True
-    return any(
-        klass.__name__ in _PEP249_NAMES and klass.__module__ != "builtins"
-        for klass in type(exc).__mro__
-    )
-
-
-def is_database_error(exc: BaseException) -> bool:
-    """
-    Whether *exc* is, or wraps, a database driver's error.
-
-    True for an exception a registered backend claims, for one whose class
-    carries a PEP 249 name (`OperationalError`, `DatabaseError`, ...; not
-    the bare `Error`) outside the builtins, and for an exception raised from one of those
-    (`raise ToolError(...) from exc`, SQLAlchemy's `.orig`).
-
-    Args:
-        exc: Any exception.
-
-    Returns:
-        Whether the adapters treat it as a database error; a bug in the
-        tool's own code (a `KeyError`, a `TypeError`) is not one.
-    """
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    for _ in range(_CHAIN_LIMIT):
-        if current is None or id(current) in seen:
-            return False
-        seen.add(id(current))
-        if _names_a_database_error(current):
-            return True
-        orig = getattr(current, "orig", None)
-        if isinstance(orig, BaseException) and _names_a_database_error(orig):
-            return True
-        current = current.__cause__ or current.__context__
-    return False
 
 
 # The first line a model reads: the next step, in words.
