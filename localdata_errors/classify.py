@@ -29,6 +29,7 @@ from localdata_errors.backends.generic import generic_answer, keyword_kind
 from localdata_errors.detect import Detected, detect
 from localdata_errors.kinds import (
     KIND_TABLE,
+    RECOVERABLE_BY_DRIVER,
     Action,
     ErrorCategory,
     Kind,
@@ -88,10 +89,8 @@ _new: Final = tuple.__new__
 _UNKNOWN: Final = Kind.UNKNOWN
 _CONNECTION_LOST: Final = Kind.CONNECTION_LOST
 _CONNECTION_ERROR: Final = ErrorCategory.CONNECTION_ERROR
-_RETRY: Final = Action.RETRY
 _RECONNECT: Final = Action.RECONNECT
 _STOP: Final = Action.STOP
-_IDEMPOTENT: Final = RetrySafety.IDEMPOTENT_ONLY
 _NOT_APPLICABLE: Final = RetrySafety.NOT_APPLICABLE
 # KIND_TABLE as a plain dict: read on every call.
 _INFO: Final[dict[Kind, KindInfo]] = dict(KIND_TABLE)
@@ -391,17 +390,22 @@ def _classify(  # noqa: PLR0915 - the one hot path, kept in one frame on purpose
             kind = by_words
 
     # -- decide: the Kind table, and what the driver says beyond the kind -------
-    category, retryable, _tool, _rpc, _template, actions, action, safety, after_ms = _INFO[kind]
+    info = _INFO[kind]
+    category, retryable, actions = info.category, info.retryable, info.actions
+    action, safety, after_ms = info.action, info.retry_safety, info.retry_after_ms
     if invalidated and category is not _CONNECTION_ERROR:
         # SQLAlchemy already judged the connection gone: trust it over the text.
         kind = _CONNECTION_LOST
-        category, retryable, _tool, _rpc, _template, actions, action, safety, after_ms = _INFO[kind]
+        info = _INFO[kind]
+        category, retryable, actions = info.category, info.retryable, info.actions
+        action, safety, after_ms = info.action, info.retry_safety, info.retry_after_ms
     elif m_retryable is not None and m_retryable is not retryable:
         # The driver says something the kind can't (Oracle's isrecoverable).
         retryable = m_retryable
         if retryable:
-            action, safety = _RETRY, _IDEMPOTENT
-            after_ms = after_ms or 1000
+            recoverable = _INFO[RECOVERABLE_BY_DRIVER]
+            action, safety = recoverable.action, recoverable.retry_safety
+            after_ms = recoverable.retry_after_ms
         else:
             action, safety, after_ms = _STOP, _NOT_APPLICABLE, None
     if m_safety is not None:

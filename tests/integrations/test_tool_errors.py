@@ -44,7 +44,9 @@ def test_the_first_line_says_what_the_code_already_did() -> None:
     assert withheld.startswith("reconnect: the connection was lost while the statement ran")
     assert "a write may have committed" in withheld
     exhausted = ToolErrorReport(lost, attempts=3).instruction()
-    assert exhausted.startswith("reconnect: still failing after 3 attempts in code.")
+    assert exhausted.startswith("reconnect: still failing after the code retried it.")
+    # LangChain's middleware counts its own attempts: the predicate marks what it retried.
+    assert ToolErrorReport(lost, retried=True).instruction() == exhausted
     aborted = StructuredErrorResponse.for_kind(Kind.TRANSACTION_ABORTED, "transaction is aborted")
     assert ToolErrorReport(aborted).instruction().startswith("rollback: the transaction has failed")
     rolled_back = ToolErrorReport(aborted, rolled_back=True).instruction()
