@@ -581,18 +581,21 @@ KIND_TABLE: Final[MappingProxyType[Kind, KindInfo]] = MappingProxyType(
             rollback=(_RS.STATEMENT, MappingProxyType({"duckdb": _RS.NOTHING_SENT})),
         ),
         Kind.STATEMENT_TIMEOUT: _row(
-            (_C.TRANSIENT_ERROR, True, _T.TIMEOUT, JSONRPC_TIMEOUT),
-            (_RETRY, _SAFE, 2000),
-            "The statement ran longer than the allowed time and was cancelled.",
-            "Narrow the query (filters, LIMIT) or add an index",
-            "Retry when the database is less busy, or raise the timeout",
-            retry=("backoff", 2, 30_000, 1_000),
+            # The time limit the client (or the administrator) set for one
+            # statement ran out: sent again unchanged, it runs as long again.
+            (_C.TRANSIENT_ERROR, False, _T.TIMEOUT, JSONRPC_TIMEOUT),
+            (_FIX, _NA, None),
+            "The statement ran past its time limit and was cancelled; sent again unchanged "
+            "it will most likely time out again. Narrow it.",
+            "Narrow the query: filter on an indexed column, aggregate, or add a LIMIT",
+            "If the work really needs longer, ask the user to raise the time limit",
         ),
         Kind.QUERY_CANCELED: _row(
             (_C.TRANSIENT_ERROR, True, _T.TIMEOUT, JSONRPC_TIMEOUT),
             (_RETRY, _SAFE, 1000),
-            "The statement was interrupted before it finished.",
-            "Retry if the interruption was not intended",
+            "The statement was cancelled before it finished (by another session, an "
+            "administrator or the client); it may be sent again once, if that was not intended.",
+            "Send it again once if the cancel was not intended; otherwise tell the user",
             retry=_ONCE_MORE,
         ),
         Kind.SNAPSHOT_TOO_OLD: _row(
