@@ -34,6 +34,7 @@ from localdata_errors.backends.network import network_error
 from localdata_errors.detect import Detected, detect
 from localdata_errors.kinds import (
     KIND_TABLE,
+    RECOVERABLE_BY_DRIVER,
     Action,
     ErrorCategory,
     Kind,
@@ -426,8 +427,9 @@ def _decide(
         # The driver says something the kind can't (Oracle's isrecoverable).
         retryable = answer.retryable
         if retryable:
-            action, safety = Action.RETRY, RetrySafety.IDEMPOTENT_ONLY
-            after_ms = after_ms or 1000
+            recoverable = _INFO[RECOVERABLE_BY_DRIVER]
+            action, safety = recoverable.action, recoverable.retry_safety
+            after_ms = recoverable.retry_after_ms
         else:
             action, safety, after_ms = Action.STOP, RetrySafety.NOT_APPLICABLE, None
     if answer.retry_safety is not None:

@@ -2,198 +2,45 @@
 The vocabulary: error categories, fine-grained kinds, and the one Kind table.
 
 Every backend maps its native codes to a `Kind`; everything else an agent
-needs (category, retry decision, next step, retry safety, tool-shape type,
-JSON-RPC code, suggestion) is read from `KIND_TABLE` here, and nowhere else.
+needs (category, retry decision, next step, retry safety, the retry policy,
+what the server undid, tool-shape type, JSON-RPC code, suggestion) is read
+from `KIND_TABLE` here, and nowhere else.  The words themselves (the enums
+and `KindInfo`) are defined in `localdata_errors._vocabulary` and exported
+from here.
 """
 
 from __future__ import annotations
 
-from enum import StrEnum
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Final, NamedTuple
+from typing import Final
+
+from localdata_errors._vocabulary import (
+    Action,
+    ErrorCategory,
+    Kind,
+    KindInfo,
+    RetrySafety,
+    RetryStrategy,
+    RollbackScope,
+    ToolErrorType,
+)
 
 __all__ = [
     "KIND_TABLE",
+    "RECOVERABLE_BY_DRIVER",
     "Action",
     "ErrorCategory",
     "Kind",
     "KindInfo",
     "RetrySafety",
+    "RetryStrategy",
+    "RollbackScope",
     "ToolErrorType",
     "kind_info",
     "render_suggestion",
+    "rollback_scope",
 ]
-
-
-class ErrorCategory(StrEnum):
-    """The coarse category: LocalData's eight values, so existing consumers keep working."""
-
-    AUTH_ERROR = "auth_error"
-    SCHEMA_ERROR = "schema_error"
-    SYNTAX_ERROR = "syntax_error"
-    TRANSIENT_ERROR = "transient_error"
-    RESOURCE_ERROR = "resource_error"
-    CONSTRAINT_ERROR = "constraint_error"
-    CONNECTION_ERROR = "connection_error"
-    QUERY_EXECUTION = "query_execution"
-
-
-class ToolErrorType(StrEnum):
-    """The `error_type` of the tool shape (`StructuredErrorResponse.to_tool_error`)."""
-
-    FOREIGN_KEY_CONSTRAINT = "foreign_key_constraint"
-    SYNTAX_ERROR = "syntax_error"
-    PERMISSION_DENIED = "permission_denied"
-    RESOURCE_NOT_FOUND = "resource_not_found"
-    RESOURCE_EXISTS = "resource_exists"
-    CONNECTION_ERROR = "connection_error"
-    TIMEOUT = "timeout"
-    UNKNOWN = "unknown"
-
-
-class Action(StrEnum):
-    """
-    The next step after an error: who acts, and how.
-
-    - `fix_query`: the model must change the statement or its arguments
-      (syntax, unknown object, constraint, data).
-    - `retry`: the code backs off and calls again, unchanged, without
-      spending a model turn (deadlock, lock wait, too many connections).
-    - `reconnect`: the code discards the connection, opens a new one, then
-      calls again (the connection was lost).
-    - `rollback`: the session is in a failed transaction: roll it back, then
-      continue (and fix the statement that failed first).
-    - `stop`: neither the model nor the code can help (credentials,
-      privileges, read-only, quota, misconfiguration): tell the user.
-    """
-
-    FIX_QUERY = "fix_query"
-    RETRY = "retry"
-    RECONNECT = "reconnect"
-    ROLLBACK = "rollback"
-    STOP = "stop"
-
-
-class RetrySafety(StrEnum):
-    """
-    Whether calling again unchanged is safe for a statement that writes.
-
-    - `safe`: the failed call provably had no effect: it never reached the
-      server (refused connect, DNS failure, pool timeout, login phase) or the
-      server rolled it back (deadlock victim, lock wait, server-side
-      statement timeout).  Safe even for a non-idempotent write.
-    - `idempotent_only`: the connection was lost or timed out mid-statement;
-      a write may have committed.  Retry reads and idempotent writes only,
-      or check first.
-    - `not_applicable`: the same call will not succeed; do not retry it.
-    """
-
-    SAFE = "safe"
-    IDEMPOTENT_ONLY = "idempotent_only"
-    NOT_APPLICABLE = "not_applicable"
-
-
-class Kind(StrEnum):
-    """The fine-grained reason, named after PostgreSQL's SQLSTATE condition names."""
-
-    # fix the SQL
-    SYNTAX_ERROR = "syntax_error"
-    GROUPING_ERROR = "grouping_error"
-    # missing objects
-    UNDEFINED_TABLE = "undefined_table"
-    UNDEFINED_COLUMN = "undefined_column"
-    UNDEFINED_FUNCTION = "undefined_function"
-    UNDEFINED_OBJECT = "undefined_object"
-    UNDEFINED_DATABASE = "undefined_database"
-    UNDEFINED_SCHEMA = "undefined_schema"
-    # objects that already exist, or are not what the statement expects
-    DUPLICATE_TABLE = "duplicate_table"
-    DUPLICATE_COLUMN = "duplicate_column"
-    DUPLICATE_OBJECT = "duplicate_object"
-    DUPLICATE_DATABASE = "duplicate_database"
-    DUPLICATE_SCHEMA = "duplicate_schema"
-    AMBIGUOUS_COLUMN = "ambiguous_column"
-    WRONG_OBJECT_TYPE = "wrong_object_type"
-    INVALID_OBJECT_DEFINITION = "invalid_object_definition"
-    # constraints
-    UNIQUE_VIOLATION = "unique_violation"
-    FOREIGN_KEY_VIOLATION = "foreign_key_violation"
-    NOT_NULL_VIOLATION = "not_null_violation"
-    CHECK_VIOLATION = "check_violation"
-    EXCLUSION_VIOLATION = "exclusion_violation"
-    DEPENDENT_OBJECTS_STILL_EXIST = "dependent_objects_still_exist"
-    # who may do what
-    INVALID_PASSWORD = "invalid_password"  # noqa: S105 - a condition name, not a secret
-    INVALID_AUTHORIZATION = "invalid_authorization"
-    INSUFFICIENT_PRIVILEGE = "insufficient_privilege"
-    READ_ONLY = "read_only"
-    # wait and retry
-    DEADLOCK_DETECTED = "deadlock_detected"
-    SERIALIZATION_FAILURE = "serialization_failure"
-    LOCK_NOT_AVAILABLE = "lock_not_available"
-    DATABASE_LOCKED = "database_locked"
-    STATEMENT_TIMEOUT = "statement_timeout"
-    QUERY_CANCELED = "query_canceled"
-    SNAPSHOT_TOO_OLD = "snapshot_too_old"
-    STATEMENT_COMPLETION_UNKNOWN = "statement_completion_unknown"
-    # the connection
-    CONNECTION_FAILURE = "connection_failure"
-    CONNECTION_LOST = "connection_lost"
-    ADMIN_SHUTDOWN = "admin_shutdown"
-    CONNECTION_MISCONFIGURED = "connection_misconfigured"
-    # resources
-    TOO_MANY_CONNECTIONS = "too_many_connections"
-    OUT_OF_MEMORY = "out_of_memory"
-    DISK_FULL = "disk_full"
-    CONFIGURATION_LIMIT_EXCEEDED = "configuration_limit_exceeded"
-    QUOTA_EXCEEDED = "quota_exceeded"
-    IO_ERROR = "io_error"
-    DATA_CORRUPTED = "data_corrupted"
-    # the data or the statement's execution
-    DIVISION_BY_ZERO = "division_by_zero"
-    INVALID_TEXT_REPRESENTATION = "invalid_text_representation"
-    INVALID_DATETIME_FORMAT = "invalid_datetime_format"
-    NUMERIC_VALUE_OUT_OF_RANGE = "numeric_value_out_of_range"
-    STRING_DATA_RIGHT_TRUNCATION = "string_data_right_truncation"
-    DATATYPE_MISMATCH = "datatype_mismatch"
-    CARDINALITY_VIOLATION = "cardinality_violation"
-    INVALID_PARAMETER = "invalid_parameter"
-    TRANSACTION_ABORTED = "transaction_aborted"
-    INVALID_TRANSACTION_STATE = "invalid_transaction_state"
-    FEATURE_NOT_SUPPORTED = "feature_not_supported"
-    INTERNAL_ERROR = "internal_error"
-    UNKNOWN = "unknown"
-
-
-class KindInfo(NamedTuple):
-    """
-    What follows from a `Kind`: one row of `KIND_TABLE`.
-
-    Attributes:
-        category: The coarse category.
-        retryable: Whether the same call may succeed if repeated (after the
-            back-off `retry_after_ms` says).
-        tool_error_type: The tool shape's `error_type`.
-        jsonrpc_code: The JSON-RPC error code (-32000..-32099).
-        suggestion: A template; `{target}`, `{target_cap}`, `{on_target}`,
-            `{constraint}` and `{dependency}` are filled from the response's
-            names when known.
-        actions: Concrete next steps, in order.
-        action: The next step (`Action`).
-        retry_safety: Whether repeating a write is safe (`RetrySafety`).
-        retry_after_ms: How long to wait before the first retry, where the
-            kind says; `None` for kinds not retried.
-    """
-
-    category: ErrorCategory
-    retryable: bool
-    tool_error_type: ToolErrorType
-    jsonrpc_code: int
-    suggestion: str
-    actions: tuple[str, ...]
-    action: Action
-    retry_safety: RetrySafety
-    retry_after_ms: int | None
 
 
 # JSON-RPC server-error codes (the -32000..-32099 range is the server's own).
@@ -218,17 +65,63 @@ _IDEMPOTENT: Final = RetrySafety.IDEMPOTENT_ONLY
 _NA: Final = RetrySafety.NOT_APPLICABLE
 
 
+# How each retried kind is retried: (strategy, calls in all, cap of the
+# back-off in ms, jitter in ms).  The first wait is the row's own.
+_Policy = tuple[RetryStrategy, int, int, int]
+# The loser's transaction is gone (or must go): the conflict is over, so run
+# it again at once; jitter keeps two losers from meeting again.
+_AT_ONCE: Final[_Policy] = ("immediate", 5, 1_000, 100)
+# Someone else holds the lock or every connection slot: give them seconds.
+_LOCK_WAIT: Final[_Policy] = ("backoff", 5, 30_000, 500)
+_SLOTS: Final[_Policy] = ("backoff", 5, 60_000, 1_000)
+_ONCE_MORE: Final[_Policy] = ("backoff", 2, 10_000, 500)
+_A_FEW: Final[_Policy] = ("backoff", 3, 10_000, 500)
+# The connection is gone: a retry on it fails again.
+_NEW_CONNECTION: Final[_Policy] = ("reconnect", 3, 30_000, 500)
+_SERVER_BACK: Final[_Policy] = ("reconnect", 3, 60_000, 1_000)
+_NOT_RETRIED: Final[_Policy] = ("none", 0, 0, 0)
+_ROLL_BACK: Final[_Policy] = ("rollback", 0, 0, 0)
+
+_RS = RollbackScope
+# (the scope on any engine not named, {engine: its scope}).  The vendors'
+# documentation for each is cited in docs/kinds.md.
+_Scope = tuple[RollbackScope, Mapping[str, RollbackScope]]
+# An error raised by a statement: MySQL/MariaDB (InnoDB), SQL Server (with
+# XACT_ABORT off, its default), Oracle and SQLite undo that statement only;
+# PostgreSQL and DuckDB abort the whole transaction at any error.
+_ABORTS_ON_ERROR: Final = MappingProxyType(
+    {"postgresql": _RS.TRANSACTION, "duckdb": _RS.TRANSACTION}
+)
+_IN_STATEMENT: Final[_Scope] = (_RS.STATEMENT, _ABORTS_ON_ERROR)
+# Raised while connecting or logging in: nothing of the unit was sent.
+_NOT_SENT: Final[_Scope] = (_RS.NOTHING_SENT, MappingProxyType({}))
+# The whole transaction is gone on every engine: the server ended the
+# session (which rolls its open transaction back), or it is already aborted.
+_WHOLE_TRANSACTION: Final[_Scope] = (_RS.TRANSACTION, MappingProxyType({}))
+
+
 def _row(
     what: tuple[ErrorCategory, bool, ToolErrorType, int],
     next_step: tuple[Action, RetrySafety, int | None],
     suggestion: str,
     *actions: str,
+    retry: _Policy | None = None,
+    rollback: _Scope = _IN_STATEMENT,
 ) -> KindInfo:
+    if retry is None:
+        # Only a kind the code retries has a policy to choose; a retried row
+        # without one is a mistake in this table, caught at import.
+        if next_step[0] in {_RETRY, _RECONNECT}:
+            raise ValueError(f"a retried kind needs its retry policy: {suggestion!r}")
+        retry = _ROLL_BACK if next_step[0] is _ROLLBACK else _NOT_RETRIED
     category, retryable, tool, jsonrpc = what
     action, safety, after_ms = next_step
+    strategy, attempts, max_delay_ms, jitter_ms = retry
+    scope, scope_on = rollback
     return KindInfo(
-        category, retryable, tool, jsonrpc, suggestion, actions, action, safety, after_ms
-    )
+        category, retryable, tool, jsonrpc, suggestion, actions, action, safety, after_ms,
+        strategy, attempts, max_delay_ms, jitter_ms, scope, scope_on,
+    )  # fmt: skip
 
 
 _NOT_FOUND_ACTIONS = (
@@ -253,7 +146,9 @@ _DATA_ACTIONS = (
 )
 
 # Each row: (category, retryable, tool type, JSON-RPC code), (next step,
-# retry safety, first wait in ms), the suggestion, the concrete actions.
+# retry safety, first wait in ms), the suggestion, the concrete actions; a
+# retried kind's retry policy, and what the server undid where it is not
+# the failed statement alone (PostgreSQL and DuckDB: the transaction).
 # docs/kinds.md gives the reason for every decision.
 KIND_TABLE: Final[MappingProxyType[Kind, KindInfo]] = MappingProxyType(
     {
@@ -408,6 +303,7 @@ KIND_TABLE: Final[MappingProxyType[Kind, KindInfo]] = MappingProxyType(
             "Authentication failed: the user name or password is wrong.",
             "Check the credentials in the connection settings",
             "Ask the user for valid credentials; do not retry with the same ones",
+            rollback=_NOT_SENT,
         ),
         Kind.INVALID_AUTHORIZATION: _row(
             (_C.AUTH_ERROR, False, _T.PERMISSION_DENIED, JSONRPC_PERMISSION),
@@ -416,6 +312,7 @@ KIND_TABLE: Final[MappingProxyType[Kind, KindInfo]] = MappingProxyType(
             "from this host).",
             "Check the user name and that the account is enabled",
             "Ask an administrator to unlock or renew the account",
+            rollback=_NOT_SENT,
         ),
         Kind.INSUFFICIENT_PRIVILEGE: _row(
             (_C.AUTH_ERROR, False, _T.PERMISSION_DENIED, JSONRPC_PERMISSION),
@@ -434,46 +331,72 @@ KIND_TABLE: Final[MappingProxyType[Kind, KindInfo]] = MappingProxyType(
         Kind.DEADLOCK_DETECTED: _row(
             (_C.TRANSIENT_ERROR, True, _T.UNKNOWN, JSONRPC_DATABASE),
             (_RETRY, _SAFE, 0),
-            "The transaction was chosen as a deadlock victim and rolled back; retry it.",
-            "Retry the whole transaction at once, with a little random jitter",
+            "The transaction was chosen as a deadlock victim; roll it back and retry it whole.",
+            "Roll back, then retry the whole transaction at once, with a little random jitter",
             "Touch tables and rows in a consistent order to avoid deadlocks",
+            retry=_AT_ONCE,
+            # InnoDB and SQL Server roll the victim's transaction back; Oracle
+            # (ORA-00060) undoes only the statement that waited.
+            rollback=(
+                _RS.STATEMENT,
+                MappingProxyType(
+                    {**_ABORTS_ON_ERROR, "mysql": _RS.TRANSACTION, "mssql": _RS.TRANSACTION}
+                ),
+            ),
         ),
         Kind.SERIALIZATION_FAILURE: _row(
             (_C.TRANSIENT_ERROR, True, _T.UNKNOWN, JSONRPC_DATABASE),
             (_RETRY, _SAFE, 0),
             "A concurrent transaction changed the same data; retry the whole transaction.",
             "Roll back and retry the whole transaction",
+            retry=_AT_ONCE,
+            # SQL Server 3960 aborts the snapshot transaction; Oracle's
+            # ORA-08177 and SQLite's SQLITE_BUSY_SNAPSHOT leave it open.
+            rollback=(
+                _RS.STATEMENT,
+                MappingProxyType({**_ABORTS_ON_ERROR, "mssql": _RS.TRANSACTION}),
+            ),
         ),
         Kind.LOCK_NOT_AVAILABLE: _row(
             (_C.TRANSIENT_ERROR, True, _T.TIMEOUT, JSONRPC_TIMEOUT),
             (_RETRY, _SAFE, 1000),
             "A lock could not be obtained (another transaction holds it); retry after a back-off.",
             *_LOCK_ACTIONS,
+            retry=_LOCK_WAIT,
         ),
         Kind.DATABASE_LOCKED: _row(
             (_C.TRANSIENT_ERROR, True, _T.TIMEOUT, JSONRPC_TIMEOUT),
             (_RETRY, _SAFE, 1000),
             "The database is locked by another connection or process; retry after a back-off.",
             *_LOCK_ACTIONS,
+            retry=_LOCK_WAIT,
+            # DuckDB's file lock is taken when the database is opened.
+            rollback=(_RS.STATEMENT, MappingProxyType({"duckdb": _RS.NOTHING_SENT})),
         ),
         Kind.STATEMENT_TIMEOUT: _row(
-            (_C.TRANSIENT_ERROR, True, _T.TIMEOUT, JSONRPC_TIMEOUT),
-            (_RETRY, _SAFE, 2000),
-            "The statement ran longer than the allowed time and was cancelled.",
-            "Narrow the query (filters, LIMIT) or add an index",
-            "Retry when the database is less busy, or raise the timeout",
+            # The time limit the client (or the administrator) set for one
+            # statement ran out: sent again unchanged, it runs as long again.
+            (_C.TRANSIENT_ERROR, False, _T.TIMEOUT, JSONRPC_TIMEOUT),
+            (_FIX, _NA, None),
+            "The statement ran past its time limit and was cancelled; sent again unchanged "
+            "it will most likely time out again. Narrow it.",
+            "Narrow the query: filter on an indexed column, aggregate, or add a LIMIT",
+            "If the work really needs longer, ask the user to raise the time limit",
         ),
         Kind.QUERY_CANCELED: _row(
             (_C.TRANSIENT_ERROR, True, _T.TIMEOUT, JSONRPC_TIMEOUT),
             (_RETRY, _SAFE, 1000),
-            "The statement was interrupted before it finished.",
-            "Retry if the interruption was not intended",
+            "The statement was cancelled before it finished (by another session, an "
+            "administrator or the client); it may be sent again once, if that was not intended.",
+            "Send it again once if the cancel was not intended; otherwise tell the user",
+            retry=_ONCE_MORE,
         ),
         Kind.SNAPSHOT_TOO_OLD: _row(
             (_C.TRANSIENT_ERROR, True, _T.UNKNOWN, JSONRPC_DATABASE),
             (_RETRY, _SAFE, 1000),
             "The data the query was reading changed too much while it ran; retry it.",
             "Retry the query, ideally when fewer concurrent writes run",
+            retry=_A_FEW,
         ),
         Kind.STATEMENT_COMPLETION_UNKNOWN: _row(
             (_C.TRANSIENT_ERROR, True, _T.UNKNOWN, JSONRPC_DATABASE),
@@ -482,24 +405,31 @@ KIND_TABLE: Final[MappingProxyType[Kind, KindInfo]] = MappingProxyType(
             "may have committed); check before repeating a write.",
             "Read back what the statement would have changed before running it again",
             "Repeat reads and idempotent writes as they are",
+            retry=_A_FEW,
         ),
         Kind.CONNECTION_FAILURE: _row(
             (_C.CONNECTION_ERROR, True, _T.CONNECTION_ERROR, JSONRPC_CONNECTION),
             (_RECONNECT, _SAFE, 1000),
             "Could not connect to the database server.",
             *_CONNECTION_ACTIONS,
+            retry=_NEW_CONNECTION,
+            rollback=_NOT_SENT,
         ),
         Kind.CONNECTION_LOST: _row(
             (_C.CONNECTION_ERROR, True, _T.CONNECTION_ERROR, JSONRPC_CONNECTION),
             (_RECONNECT, _IDEMPOTENT, 500),
             "The connection to the database was lost; reconnect before retrying.",
             *_CONNECTION_ACTIONS,
+            retry=_NEW_CONNECTION,
+            rollback=_WHOLE_TRANSACTION,
         ),
         Kind.ADMIN_SHUTDOWN: _row(
             (_C.CONNECTION_ERROR, True, _T.CONNECTION_ERROR, JSONRPC_CONNECTION),
             (_RECONNECT, _IDEMPOTENT, 5000),
             "The database server is shutting down, starting up or terminated this session.",
             "Wait a few seconds, reconnect and retry",
+            retry=_SERVER_BACK,
+            rollback=_WHOLE_TRANSACTION,
         ),
         Kind.CONNECTION_MISCONFIGURED: _row(
             (_C.CONNECTION_ERROR, False, _T.CONNECTION_ERROR, JSONRPC_CONNECTION),
@@ -507,6 +437,7 @@ KIND_TABLE: Final[MappingProxyType[Kind, KindInfo]] = MappingProxyType(
             "The connection settings cannot work as given (unknown host or service, "
             "or a database file that cannot be opened).",
             "Check the host, port, service name or file path in the connection settings",
+            rollback=_NOT_SENT,
         ),
         Kind.TOO_MANY_CONNECTIONS: _row(
             (_C.RESOURCE_ERROR, True, _T.CONNECTION_ERROR, JSONRPC_RESOURCE),
@@ -514,6 +445,8 @@ KIND_TABLE: Final[MappingProxyType[Kind, KindInfo]] = MappingProxyType(
             "The server (or this user) has reached its connection limit; retry after a back-off.",
             "Close idle connections or use a connection pool",
             "Retry after a back-off of a few seconds",
+            retry=_SLOTS,
+            rollback=_NOT_SENT,
         ),
         Kind.OUT_OF_MEMORY: _row(
             (_C.RESOURCE_ERROR, False, _T.UNKNOWN, JSONRPC_RESOURCE),
@@ -609,6 +542,7 @@ KIND_TABLE: Final[MappingProxyType[Kind, KindInfo]] = MappingProxyType(
             "An earlier statement failed, so the transaction is aborted; roll back first.",
             "ROLLBACK the transaction before anything else",
             "Then fix the statement that failed first and run the transaction again",
+            rollback=_WHOLE_TRANSACTION,
         ),
         Kind.INVALID_TRANSACTION_STATE: _row(
             (_C.QUERY_EXECUTION, False, _T.UNKNOWN, JSONRPC_VALIDATION),
@@ -637,6 +571,32 @@ KIND_TABLE: Final[MappingProxyType[Kind, KindInfo]] = MappingProxyType(
         ),
     }
 )
+
+
+#: The row whose next step, first wait and retry policy an error takes when
+#: its driver says it is recoverable although its kind is not retried
+#: (Oracle's `isrecoverable`, SQL Server's "rerun the query"): whether the
+#: interrupted call took effect is not known, as for SQLSTATE 40003.
+RECOVERABLE_BY_DRIVER: Final = Kind.STATEMENT_COMPLETION_UNKNOWN
+
+
+def rollback_scope(kind: Kind, backend: str | None = None) -> RollbackScope:
+    """
+    What the server undid when a statement failed with *kind* on *backend*.
+
+    Args:
+        kind: The kind.
+        backend: The backend that answered (`StructuredErrorResponse.backend`);
+            an engine the row does not name gets the kind's own scope, the
+            narrowest the engines documented for it.
+
+    Returns:
+        The `RollbackScope`.
+    """
+    info = KIND_TABLE[kind]
+    if backend is None:
+        return info.rollback_scope
+    return info.rollback_scope_on.get(backend, info.rollback_scope)
 
 
 def kind_info(kind: Kind) -> KindInfo:

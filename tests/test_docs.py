@@ -27,6 +27,20 @@ def test_every_kind_is_documented_with_its_decision() -> None:
         assert cells[5] == wait, kind
         assert cells[6] == f"`{info.tool_error_type.value}`", kind
         assert cells[7] == str(info.jsonrpc_code), kind
+        # The retry policy and what the server undid, each a column of the table.
+        assert cells[8] == f"`{info.strategy}`", kind
+        assert cells[9] == str(info.max_attempts), kind
+        cap = "—" if not info.max_delay_ms else f"{info.max_delay_ms} ms"
+        jitter = "—" if not info.jitter_ms else f"{info.jitter_ms} ms"
+        assert (cells[10], cells[11]) == (cap, jitter), kind
+        default, *others = cells[12].split("; ")
+        assert default == f"`{info.rollback_scope.value}`", kind
+        documented = {
+            engine: scope.split(" on ")[0].strip("`")
+            for scope in others
+            for engine in scope.split(" on ")[1].split(", ")
+        }
+        assert documented == {e: s.value for e, s in info.rollback_scope_on.items()}, kind
 
 
 def test_readme_test_command_is_what_ci_runs() -> None:

@@ -27,6 +27,7 @@ from localdata_errors.retry import (
     is_retryable_exception,
     retry_after_hint,
     retry_if_retryable,
+    retryable_exception,
 )
 
 
@@ -53,8 +54,10 @@ def test_every_kind_has_a_hint_consistent_with_its_retry_decision(kind: Kind) ->
     [
         (Kind.DEADLOCK_DETECTED, "immediate", False, True),
         (Kind.SERIALIZATION_FAILURE, "immediate", False, True),
-        (Kind.LOCK_NOT_AVAILABLE, "backoff", False, False),
-        (Kind.DATABASE_LOCKED, "backoff", False, False),
+        # The server undid only the statement that waited (InnoDB, SQLite):
+        # the transaction it leaves open is rolled back before the retry.
+        (Kind.LOCK_NOT_AVAILABLE, "backoff", False, True),
+        (Kind.DATABASE_LOCKED, "backoff", False, True),
         (Kind.TOO_MANY_CONNECTIONS, "backoff", False, False),
         (Kind.CONNECTION_LOST, "reconnect", True, False),
         (Kind.CONNECTION_FAILURE, "reconnect", True, False),
@@ -149,17 +152,26 @@ def locked(tmp_path: Path) -> Iterator[Locked]:
     lock.holder.close()
 
 
-def test_the_real_lock_error_is_retryable(locked: Locked) -> None:
+def test_the_real_lock_error_is_retried_only_for_a_unit_that_cannot_write_twice(
+    locked: Locked,
+) -> None:
     with pytest.raises(sqlite3.OperationalError) as info:
         locked.write()
-    assert is_retryable_exception(info.value)
+    # SQLite undoes only the statement that met the lock: a function that wrote
+    # before it in the same transaction would write that again.  By default
+    # the predicate does not retry it; it does for a function that ends its
+    # own transaction (atomic) or whose writes may be repeated (idempotent).
+    assert not is_retryable_exception(info.value)
+    assert is_retryable_exception(info.value, atomic=True)
+    assert is_retryable_exception(info.value, idempotent=True)
     assert retry_after_hint(classify_error(info.value)).strategy == "backoff"
 
 
 def test_tenacity_retries_a_lock_to_success_and_not_a_syntax_error(locked: Locked) -> None:
     tenacity = pytest.importorskip("tenacity")
     retrying = tenacity.Retrying(
-        retry=retry_if_retryable(),
+        # write() opens its own connection and writes one row in autocommit.
+        retry=retry_if_retryable(atomic=True),
         stop=tenacity.stop_after_attempt(4),
         wait=tenacity.wait_none(),
         reraise=True,
@@ -183,10 +195,11 @@ def test_stamina_retries_a_lock_to_success_and_not_a_syntax_error(
     locked: Locked, stamina_testing: Any
 ) -> None:
     stamina = stamina_testing
-    write = stamina.retry(on=is_retryable_exception, attempts=4)(locked.write)
+    on = retryable_exception(atomic=True)  # write() opens and closes its own connection
+    write = stamina.retry(on=on, attempts=4)(locked.write)
     assert write() == 2
     locked.attempts = 0
-    bad = stamina.retry(on=is_retryable_exception, attempts=4)(locked.bad_sql)
+    bad = stamina.retry(on=on, attempts=4)(locked.bad_sql)
     with pytest.raises(sqlite3.OperationalError, match="syntax error"):
         bad()
     assert locked.attempts == 1
@@ -208,4 +221,21 @@ def test_the_documented_hint_table_is_the_code() -> None:
             "yes" if hint.rollback_first else "no",
             f"{hint.jitter_s:g}",
             f"{hint.max_delay_s:g}",
+            f"`{hint.rollback_scope.value}`",
         ], kind
+
+
+def test_the_documented_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("tenacity")
+    pytest.importorskip("stamina")
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "recovery.md").read_text()
+    section = docs[docs.index("## Retry helpers") :]
+    example = section.split("```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(tmp_path)
+    namespace: dict[str, Any] = {}
+    exec(compile(example, "docs/recovery.md", "exec"), namespace)  # noqa: S102 - the docs' own code
+    namespace["conn"].close()
+    with sqlite3.connect(tmp_path / "shop.db") as conn:
+        assert conn.execute("SELECT item FROM orders").fetchall() == [("tea",)]
+        assert conn.execute("SELECT n FROM stock").fetchall() == [(9,)]
+    conn.close()

@@ -626,8 +626,10 @@ def _names_drop(body: str) -> _Names:
 
 # -- kinds ---------------------------------------------------------------------------
 
-# "Rerun the query": the memory grant may come next time.
-_RERUN: Final = frozenset({8645, 8651})
+# "Rerun the query": the memory grant (8645, 8651) or the optimizer's memory
+# (8628) may come next time; the wait was for the server, not the statement's
+# own time limit.
+_RERUN: Final = frozenset({8628, 8645, 8651})
 
 
 def _severity_kind(severity: int) -> Kind:

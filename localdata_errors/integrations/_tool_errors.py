@@ -1,6 +1,7 @@
 """
-What every framework adapter shares: which exceptions are database errors,
-the code's own retry loop, and the report a model reads.
+What every framework adapter shares: the code's own retry loop, and the
+report a model reads (`is_database_error`, which exceptions they handle,
+is the core's: `localdata_errors.dbapi`).
 
 No framework is imported here; each adapter module imports its own.
 """
@@ -19,10 +20,10 @@ from dataclasses import dataclass
 from typing import Any, Final, ParamSpec, TypeVar, cast, overload
 
 from localdata_errors.classify import classify_error
-from localdata_errors.kinds import Action, RetrySafety
-from localdata_errors.registry import ErrorMapperRegistry
+from localdata_errors.dbapi import is_database_error
+from localdata_errors.kinds import Action
 from localdata_errors.response import StructuredErrorResponse
-from localdata_errors.retry import retry_after_hint
+from localdata_errors.retry import RetryVerdict, retry_after_hint, retry_verdict
 
 __all__ = [
     "CodeRetry",
@@ -38,64 +39,7 @@ R = TypeVar("R")
 #: The attribute the code's retry loop leaves on the exception it gives up on.
 REPORT_ATTRIBUTE: Final = "localdata_tool_error"
 
-# PEP 249's exception names: a driver no backend claims still names its
-# errors so (SQLAlchemy's wrappers do too).  Every error a driver raises
-# derives from DatabaseError or InterfaceError; the bare name `Error` is
-# left out, since binascii, csv, shutil and others name their errors so too.
-_PEP249_NAMES: Final = frozenset(
-    {
-        "DatabaseError",
-        "InterfaceError",
-        "OperationalError",
-        "ProgrammingError",
-        "IntegrityError",
-        "DataError",
-        "InternalError",
-        "NotSupportedError",
-        "DBAPIError",
-    }
-)
 _CHAIN_LIMIT: Final = 8
-
-
-def _names_a_database_error(exc: BaseException) -> bool:
-    if ErrorMapperRegistry.claim_for_type(type(exc)) is not None:
-        return True
-    return any(
-        klass.__name__ in _PEP249_NAMES and klass.__module__ != "builtins"
-        for klass in type(exc).__mro__
-    )
-
-
-def is_database_error(exc: BaseException) -> bool:
-    """
-    Whether *exc* is, or wraps, a database driver's error.
-
-    True for an exception a registered backend claims, for one whose class
-    carries a PEP 249 name (`OperationalError`, `DatabaseError`, ...; not
-    the bare `Error`) outside the builtins, and for an exception raised from one of those
-    (`raise ToolError(...) from exc`, SQLAlchemy's `.orig`).
-
-    Args:
-        exc: Any exception.
-
-    Returns:
-        Whether the adapters treat it as a database error; a bug in the
-        tool's own code (a `KeyError`, a `TypeError`) is not one.
-    """
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    for _ in range(_CHAIN_LIMIT):
-        if current is None or id(current) in seen:
-            return False
-        seen.add(id(current))
-        if _names_a_database_error(current):
-            return True
-        orig = getattr(current, "orig", None)
-        if isinstance(orig, BaseException) and _names_a_database_error(orig):
-            return True
-        current = current.__cause__ or current.__context__
-    return False
 
 
 # The first line a model reads: the next step, in words.
@@ -126,8 +70,13 @@ _WITHHELD: Final = (
     "committed. Check whether it took effect before sending it again; a read can be "
     "sent again."
 )
+_PENDING: Final = (
+    "{action}: the database undid only the statement that failed, not what this call ran "
+    "before it in the same transaction, and nothing rolled that back: sending it again could "
+    "apply those writes twice. A read can be sent again; for a write, tell the user."
+)
 _EXHAUSTED: Final = (
-    "{action}: still failing after {attempts} attempts in code. Try again later, or tell the user."
+    "{action}: still failing after the code retried it. Try again later, or tell the user."
 )
 
 
@@ -136,15 +85,27 @@ class ToolErrorReport:
     """
     A database error as a tool reports it to the model.
 
+    Every adapter renders it (`render`), so the model reads the same words
+    for the same outcome whichever framework runs the tool.
+
     Attributes:
         answer: The classified error.
-        attempts: Calls made in all (1: the code did not retry it).
+        attempts: Calls made in all, where the code's loop counted them.
         rolled_back: The `rollback` callback ran after the error.
+        retried: The code retried it until it gave up (`attempts` > 1 says
+            so too; a framework's own retry loop, such as LangChain's
+            middleware, does not count its attempts for us).
+        verdict: Why the code did not call it again (`retry_verdict`);
+            `None` when no retry loop judged it, which reads as the
+            cautious verdict: the tool is not idempotent and nothing rolls
+            its transaction back.
     """
 
     answer: StructuredErrorResponse
     attempts: int = 1
     rolled_back: bool = False
+    retried: bool = False
+    verdict: RetryVerdict | None = None
 
     @property
     def action(self) -> Action:
@@ -157,12 +118,15 @@ class ToolErrorReport:
         if action is Action.ROLLBACK and self.rolled_back:
             return _ROLLED_BACK
         if action in {Action.RETRY, Action.RECONNECT}:
-            if self.attempts > 1:
-                return _EXHAUSTED.format(action=action.value, attempts=self.attempts)
-            if self.answer.retry_safety is RetrySafety.IDEMPOTENT_ONLY:
-                # Not resent by the code (or no code loop ran): the model decides,
-                # and must know that the write may have landed.
+            if self.retried or self.attempts > 1:
+                return _EXHAUSTED.format(action=action.value)
+            # Not sent again by the code (or no code loop ran): the model
+            # decides, and must know what sending it again may repeat.
+            verdict = self.verdict or retry_verdict(self.answer)
+            if verdict is RetryVerdict.WRITE_MAY_HAVE_COMMITTED:
                 return _WITHHELD.format(action=action.value)
+            if verdict is RetryVerdict.EARLIER_WRITES_PENDING:
+                return _PENDING.format(action=action.value)
         return _INSTRUCTION[action]
 
     def to_dict(self) -> dict[str, Any]:
@@ -201,7 +165,8 @@ class ToolErrorReport:
         return f"{self.instruction()}\n{body}"
 
 
-def _attach(exc: BaseException, report: ToolErrorReport) -> None:
+def attach_report(exc: BaseException, report: ToolErrorReport) -> None:
+    """Leave *report* on *exc*, for `report_for` to find (a retry loop's judgement)."""
     # A driver exception without a __dict__ keeps nothing: `report_for`
     # classifies it again.
     with contextlib.suppress(AttributeError, TypeError):
@@ -245,23 +210,40 @@ class CodeRetry:
     """
     The code's retry loop: back off and call again, without a model turn.
 
-    Only errors whose action is `retry` or `reconnect` are retried, each
-    with the back-off `retry_after_hint` gives for its kind; an
-    `idempotent_only` error only when `idempotent` is true.  Every other
-    error, and the last one when the attempts run out, is raised again
-    with a `ToolErrorReport` attached (read it with `report_for`).
+    The tool function is a *unit*: it may run several statements in one
+    transaction before the one that fails.  It is called again only when
+    `retry_verdict` says that cannot write twice: the error's action is
+    `retry` or `reconnect`; an `idempotent_only` error only when
+    `idempotent` is true; and where the server undid only the failed
+    statement (InnoDB's lock wait timeout, SQL Server's lock timeout,
+    Oracle, SQLite's busy database), only when the unit's transaction is
+    rolled back first (`atomic`, or the `rollback` callback), or when
+    `idempotent` is true.  Each wait is
+    the one `retry_after_hint` gives for the kind.  Every other error, and
+    the last one when the attempts run out, is raised again with a
+    `ToolErrorReport` attached (read it with `report_for`).
 
     Attributes:
         idempotent: The tool only reads, or its writes may be repeated
-            safely: retry errors after which a write may have committed.
+            safely: retry errors after which a write may have committed,
+            or after which its earlier statements still stand.
+        atomic: The tool ends its own transaction when it raises (its
+            statements run in `with conn:`, `engine.begin()`,
+            `conn.transaction()`, or on a connection it opens and closes):
+            nothing it wrote stands after an error.
         max_attempts: Calls in all; by default the kind's
             (`RetryHint.max_attempts`).
         max_delay_s: A cap on each wait, in seconds.
         reconnect: Called before retrying a `reconnect` error (dispose of
             a pool, open a new connection).  Sync or async.
-        rollback: Called after a `rollback` error, and before retrying an
-            error whose hint says to roll back first (a deadlock victim's
-            transaction).  Sync or async.
+        rollback: Rolls back the transaction the tool function runs in.
+            Called after a `rollback` error, and after a retried error
+            whose hint says to roll back first (the connection is alive and
+            the server left the transaction open or aborted): before the
+            next call, or before the error is reported when the attempts
+            run out, so the model's next call starts clean.  Sync or async.
+            Give it only for a tool whose every call is one transaction:
+            it undoes everything that transaction holds.
         db_type: The backend, when detection from the driver is not enough.
         errors: The exceptions to handle; by default the database errors
             (`is_database_error`).  Anything else passes through untouched.
@@ -277,6 +259,7 @@ class CodeRetry:
     db_type: str | None = None
     errors: tuple[type[BaseException], ...] | None = None
     passthrough: tuple[type[BaseException], ...] = ()
+    atomic: bool = False
 
     def handles(self, exc: BaseException) -> bool:
         """Whether *exc* is one of the errors this loop classifies."""
@@ -286,22 +269,25 @@ class CodeRetry:
             return isinstance(exc, self.errors)
         return is_database_error(exc)
 
-    def _plan(
-        self, answer: StructuredErrorResponse, attempt: int
-    ) -> tuple[float | None, ToolErrorReport]:
-        """Return (the wait before the next call, or None to give up; the report if giving up)."""
-        action = answer.action
-        report = ToolErrorReport(answer, attempts=attempt)
-        if action not in {Action.RETRY, Action.RECONNECT}:
-            return None, report
-        if answer.retry_safety is RetrySafety.IDEMPOTENT_ONLY and not self.idempotent:
-            return None, report
-        if answer.retry_safety not in {RetrySafety.SAFE, RetrySafety.IDEMPOTENT_ONLY}:
-            return None, report
+    def _verdict(self, answer: StructuredErrorResponse) -> RetryVerdict:
+        rolled_back = self.atomic or self.rollback is not None
+        return retry_verdict(answer, idempotent=self.idempotent, rolled_back=rolled_back)
+
+    def _plan(self, answer: StructuredErrorResponse, attempt: int) -> tuple[float | None, bool]:
+        """Return (the wait before the next call, or None to give up; whether to roll back)."""
+        verdict = self._verdict(answer)
         hint = retry_after_hint(answer)
+        # A transaction the server left open or aborted is rolled back whether
+        # the unit runs again or the model is told: its next call starts clean.
+        roll_back = self.rollback is not None and (
+            answer.action is Action.ROLLBACK
+            or (verdict is RetryVerdict.RETRY and hint.rollback_first)
+        )
+        if verdict is not RetryVerdict.RETRY:
+            return None, roll_back
         limit = self.max_attempts if self.max_attempts is not None else hint.max_attempts
         if attempt >= limit:
-            return None, report
+            return None, roll_back
         delay = hint.initial_delay_s
         if hint.strategy != "immediate":
             delay = min(delay * 2 ** (attempt - 1), hint.max_delay_s)
@@ -309,18 +295,16 @@ class CodeRetry:
         delay += random.uniform(0.0, hint.jitter_s)  # noqa: S311
         if self.max_delay_s is not None:
             delay = min(delay, self.max_delay_s)
-        return delay, report
+        return delay, roll_back
 
-    def _prepare(self, answer: StructuredErrorResponse) -> list[Callback]:
-        hint = retry_after_hint(answer)
-        steps: list[Callback] = []
-        if self.rollback is not None and hint.rollback_first:
-            steps.append(self.rollback)
-        if self.reconnect is not None and (
-            hint.reconnect_first or answer.action is Action.RECONNECT
-        ):
-            steps.append(self.reconnect)
-        return steps
+    def _report(
+        self, answer: StructuredErrorResponse, attempt: int, rolled_back: bool
+    ) -> ToolErrorReport:
+        verdict = self._verdict(answer)
+        return ToolErrorReport(answer, attempts=attempt, rolled_back=rolled_back, verdict=verdict)
+
+    def _reconnects(self, answer: StructuredErrorResponse) -> bool:
+        return self.reconnect is not None and answer.action is Action.RECONNECT
 
     def call(self, func: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         """Call *func*, retrying in code as the class says (the synchronous loop)."""
@@ -332,16 +316,15 @@ class CodeRetry:
                 if not self.handles(exc):
                     raise
                 answer = classify_error(exc, self.db_type)
-                delay, report = self._plan(answer, attempt)
+                delay, roll_back = self._plan(answer, attempt)
+                if roll_back and self.rollback is not None:
+                    self.rollback()
                 if delay is None:
-                    if answer.action is Action.ROLLBACK and self.rollback is not None:
-                        self.rollback()
-                        report = ToolErrorReport(answer, attempts=attempt, rolled_back=True)
-                    _attach(exc, report)
+                    attach_report(exc, self._report(answer, attempt, roll_back))
                     raise
                 time.sleep(delay)
-                for step in self._prepare(answer):
-                    step()
+                if self._reconnects(answer) and self.reconnect is not None:
+                    self.reconnect()
             attempt += 1
 
     async def acall(self, func: Callable[P, Awaitable[R]], *args: P.args, **kwargs: P.kwargs) -> R:
@@ -354,16 +337,15 @@ class CodeRetry:
                 if not self.handles(exc):
                     raise
                 answer = classify_error(exc, self.db_type)
-                delay, report = self._plan(answer, attempt)
+                delay, roll_back = self._plan(answer, attempt)
+                if roll_back and self.rollback is not None:
+                    await _call_async(self.rollback)
                 if delay is None:
-                    if answer.action is Action.ROLLBACK and self.rollback is not None:
-                        await _call_async(self.rollback)
-                        report = ToolErrorReport(answer, attempts=attempt, rolled_back=True)
-                    _attach(exc, report)
+                    attach_report(exc, self._report(answer, attempt, roll_back))
                     raise
                 await asyncio.sleep(delay)
-                for step in self._prepare(answer):
-                    await _call_async(step)
+                if self._reconnects(answer) and self.reconnect is not None:
+                    await _call_async(self.reconnect)
             attempt += 1
 
     def wrap(self, func: Callable[P, R]) -> Callable[P, R]:
@@ -392,6 +374,7 @@ def retry_in_code(func: Callable[P, R], /) -> Callable[P, R]: ...
 def retry_in_code(
     *,
     idempotent: bool = False,
+    atomic: bool = False,
     max_attempts: int | None = None,
     max_delay_s: float | None = None,
     reconnect: Callback | None = None,
@@ -406,6 +389,7 @@ def retry_in_code(  # noqa: PLR0913 - keyword-only options, one per CodeRetry fi
     /,
     *,
     idempotent: bool = False,
+    atomic: bool = False,
     max_attempts: int | None = None,
     max_delay_s: float | None = None,
     reconnect: Callback | None = None,
@@ -428,6 +412,7 @@ def retry_in_code(  # noqa: PLR0913 - keyword-only options, one per CodeRetry fi
     Args:
         func: The tool function, sync or async (when used without arguments).
         idempotent: See `CodeRetry`.
+        atomic: See `CodeRetry`.
         max_attempts: See `CodeRetry`.
         max_delay_s: See `CodeRetry`.
         reconnect: See `CodeRetry`.
@@ -440,6 +425,7 @@ def retry_in_code(  # noqa: PLR0913 - keyword-only options, one per CodeRetry fi
     """
     loop = CodeRetry(
         idempotent=idempotent,
+        atomic=atomic,
         max_attempts=max_attempts,
         max_delay_s=max_delay_s,
         reconnect=reconnect,

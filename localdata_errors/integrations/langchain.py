@@ -20,8 +20,10 @@ agent = create_agent(
 - `fix_query`, `rollback`: an error `ToolMessage` with the report; the model
   rewrites the call.
 - `retry`, `reconnect`: `retry_on` retries them in `ToolRetryMiddleware`,
-  without a model turn (an `idempotent_only` error only for an idempotent
-  tool); what is left reaches the model as a report.
+  without a model turn, when that cannot write twice (an `idempotent_only`
+  error only for an idempotent tool; a lock wait timeout that left the
+  tool's earlier statements standing only after `rollback`, or for an
+  idempotent tool); what is left reaches the model as a report.
 - `stop`: an error `ToolMessage` beginning "stop: tell the user".
 
 For a tool used without an agent's middleware: `handle_tool_error` for
@@ -42,13 +44,17 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
 from langchain_core.tools import ToolException
 from langgraph.prebuilt.tool_node import ToolInvocationError
 
-from localdata_errors.integrations._tool_errors import is_database_error, report_for
-from localdata_errors.kinds import Action, RetrySafety
+from localdata_errors.integrations._tool_errors import (
+    ToolErrorReport,
+    attach_report,
+    is_database_error,
+    report_for,
+)
+from localdata_errors.kinds import Action
+from localdata_errors.retry import RetryVerdict, retry_after_hint, retry_verdict
 
 if TYPE_CHECKING:
     from langchain.agents.middleware import ToolCallRequest
-
-    from localdata_errors.response import StructuredErrorResponse
 
 __all__ = [
     "handle_tool_error",
@@ -125,51 +131,72 @@ def on_tool_error(error: Exception, request: ToolCallRequest) -> str | None:
     return None
 
 
-def _resend_allowed(answer: StructuredErrorResponse, idempotent: bool) -> bool:
-    if answer.action not in {Action.RETRY, Action.RECONNECT}:
-        return False
-    if answer.retry_safety is RetrySafety.SAFE:
-        return True
-    return answer.retry_safety is RetrySafety.IDEMPOTENT_ONLY and idempotent
-
-
 def retry_on(
     *,
     idempotent: bool = False,
+    atomic: bool = False,
     reconnect: Callable[[], object] | None = None,
+    rollback: Callable[[], object] | None = None,
     db_type: str | None = None,
 ) -> Callable[[Exception], bool]:
     """
     A `ToolRetryMiddleware(retry_on=...)` predicate: retry only what the code should retry.
 
-    `ToolRetryMiddleware` lets exceptions the predicate refuses propagate at
-    once; put `ToolErrorMiddleware(on_tool_error)` outside it so they reach
-    the model as reports.  The middleware's own back-off applies
-    (`initial_delay`, `backoff_factor`, `max_retries`), not the kind's.
+    The tool is a *unit* that may run several statements; the predicate
+    approves a retry only when `localdata_errors.retry.retry_verdict` says
+    it cannot write twice (see `CodeRetry`).  `ToolRetryMiddleware` lets
+    exceptions the predicate refuses propagate at once; put
+    `ToolErrorMiddleware(on_tool_error)` outside it so they reach the model
+    as reports.  The predicate marks what it approved, so that once the
+    middleware's retries run out (`on_failure="error"`), the report says
+    "still failing after the code retried it", as every adapter does.  The
+    middleware's own back-off applies (`initial_delay`, `backoff_factor`,
+    `max_retries`), not the kind's.
 
     Args:
-        idempotent: The tool only reads, or repeating its write is harmless:
-            `idempotent_only` errors (a connection lost mid-statement) are
+        idempotent: The tool only reads, or repeating its writes is
+            harmless: `idempotent_only` errors (a connection lost
+            mid-statement) are retried too, and so are errors after which
+            its earlier statements still stand.
+        atomic: The tool ends its own transaction when it raises (`with
+            conn:`, `engine.begin()`, a connection of its own): nothing it
+            wrote stands after an error, so a statement-scoped error is
             retried too.
         reconnect: Called (synchronously) when the predicate approves a
             retry of a `reconnect` error, before the middleware waits and
             calls again.
+        rollback: Rolls back the tool's transaction; called (synchronously)
+            when the predicate approves a retry whose hint says to roll back
+            first.  Without it, an error after which the server undid only
+            the failed statement (InnoDB's lock wait timeout) is retried
+            only for an idempotent tool.
         db_type: The backend, when detection from the driver is not enough.
 
     Returns:
-        The predicate: true for a database error whose action is `retry` or
-        `reconnect` and whose `retry_safety` allows resending.
+        The predicate.
     """
 
     def predicate(error: Exception) -> bool:
         if not is_database_error(error):
             return False
         answer = report_for(error, db_type).answer
-        if not _resend_allowed(answer, idempotent):
-            return False
-        if reconnect is not None and answer.action is Action.RECONNECT:
+        verdict = retry_verdict(
+            answer, idempotent=idempotent, rolled_back=atomic or rollback is not None
+        )
+        approved = verdict is RetryVerdict.RETRY
+        rolled_back = False
+        if approved and rollback is not None and retry_after_hint(answer).rollback_first:
+            rollback()
+            rolled_back = True
+        # What reaches on_tool_error afterwards was refused, or approved and
+        # then given up on by the middleware: the report says which.
+        attach_report(
+            error,
+            ToolErrorReport(answer, rolled_back=rolled_back, retried=approved, verdict=verdict),
+        )
+        if approved and reconnect is not None and answer.action is Action.RECONNECT:
             reconnect()
-        return True
+        return approved
 
     return predicate
 

@@ -86,6 +86,7 @@ def database_tool(func: Callable[P, R], /) -> Callable[P, R]: ...
 def database_tool(
     *,
     idempotent: bool = False,
+    atomic: bool = False,
     max_attempts: int | None = None,
     max_delay_s: float | None = None,
     reconnect: Callback | None = None,
@@ -100,6 +101,7 @@ def database_tool(  # noqa: PLR0913 - keyword-only options, one per CodeRetry fi
     /,
     *,
     idempotent: bool = False,
+    atomic: bool = False,
     max_attempts: int | None = None,
     max_delay_s: float | None = None,
     reconnect: Callback | None = None,
@@ -116,16 +118,26 @@ def database_tool(  # noqa: PLR0913 - keyword-only options, one per CodeRetry fi
 
     Args:
         func: The tool function (when used without arguments).
-        idempotent: The tool only reads, or repeating its write is harmless:
-            errors after which a write may have committed (`idempotent_only`:
-            a connection lost mid-statement) are retried too.  Otherwise
-            they are reported to the model, which should check first.
+        idempotent: The tool only reads, or repeating its writes is
+            harmless: errors after which a write may have committed
+            (`idempotent_only`: a connection lost mid-statement), or after
+            which its earlier statements still stand, are retried too.
+            Otherwise they are reported to the model, which should check
+            first.
+        atomic: The tool ends its own transaction when it raises (`with
+            conn:`, `engine.begin()`, a connection of its own): errors after
+            which the server undid only the failed statement are retried
+            too (see `CodeRetry`).
         max_attempts: Calls in all for an error retried in code; by default
             the kind's (`localdata_errors.retry.retry_after_hint`).
         max_delay_s: A cap on each wait, in seconds.
         reconnect: Called before retrying a `reconnect` error (sync or async).
-        rollback: Called after a `rollback` error, and before retrying a
-            deadlock or serialization failure (sync or async).
+        rollback: Rolls back the transaction the tool runs in (sync or
+            async): after a `rollback` error, and after a retried error the
+            server left the transaction open or aborted after (see
+            `CodeRetry`).  Without it, a lock wait timeout that left the
+            tool's earlier statements standing is not retried in code
+            unless the tool is idempotent.
         db_type: The backend, when detection from the driver is not enough.
         errors: The exceptions to handle; by default every database error
             (`localdata_errors.integrations.is_database_error`).  Other
@@ -136,6 +148,7 @@ def database_tool(  # noqa: PLR0913 - keyword-only options, one per CodeRetry fi
     """
     loop = CodeRetry(
         idempotent=idempotent,
+        atomic=atomic,
         max_attempts=max_attempts,
         max_delay_s=max_delay_s,
         reconnect=reconnect,

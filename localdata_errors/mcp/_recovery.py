@@ -41,10 +41,11 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from localdata_errors.classify import classify_error
-from localdata_errors.kinds import Action, Kind
+from localdata_errors.kinds import Action, Kind, RetrySafety
 from localdata_errors.mcp._results import ClassifiedError, make_response
 from localdata_errors.mcp._sql import CallState, Database, StatementTimeoutError
 from localdata_errors.response import StructuredErrorResponse
+from localdata_errors.retry import RetryVerdict, retry_verdict
 
 __all__ = ["ClassifiedDatabaseError", "run"]
 
@@ -162,9 +163,18 @@ def _recovery(response: StructuredErrorResponse, call: Call, state: CallState) -
         # The failed transaction was rolled back as the call ended: it
         # committed nothing, so the call can run again on a clean one.
         return "rolled_back"
-    if response.action is Action.RECONNECT and (
-        state.stage in _NOTHING_SENT or not call.write or call.reads_only()
-    ):
+    if response.action is not Action.RECONNECT:
+        return None
+    # The call is one transaction the server always rolls back when it fails,
+    # and the stage it failed at proves whether any of it reached the server:
+    # the one retry rule (`retry_verdict`) decides on that, not the guess a
+    # driver's message allows.
+    reached = state.stage not in _NOTHING_SENT
+    judged = response.replace(
+        retry_safety=RetrySafety.IDEMPOTENT_ONLY if reached else RetrySafety.SAFE
+    )
+    idempotent = not reached or not call.write or call.reads_only()
+    if retry_verdict(judged, idempotent=idempotent, rolled_back=True) is RetryVerdict.RETRY:
         # The pool discarded the broken connection; the next one is new.
         return "reconnected"
     return None

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any, Final
 
+from localdata_errors.dbapi import is_database_error
 from localdata_errors.kinds import KIND_TABLE, Action, Kind, RetrySafety, render_suggestion
 from localdata_errors.redact import redact
 from localdata_errors.response import StructuredErrorResponse
@@ -43,23 +44,6 @@ JSONRPC_INTERNAL_ERROR: Final = -32603
 #: The backend named by responses the tool layer builds itself (a column that
 #: the introspected schema lacks, a write refused in read-only mode, ...).
 TOOL_BACKEND: Final = "mcp"
-
-# PEP 249 names every driver's exception hierarchy the same way; a class of
-# one of these names in the MRO marks a database exception even when no
-# backend claims the driver's module.
-_DBAPI_CLASS_NAMES: Final = frozenset(
-    {
-        "DatabaseError",
-        "InterfaceError",
-        "OperationalError",
-        "IntegrityError",
-        "ProgrammingError",
-        "DataError",
-        "NotSupportedError",
-        "InternalError",
-    }
-)
-_DATABASE_MODULE_PREFIXES: Final = ("sqlalchemy.", "sqlite3", "_sqlite3", "django.db")
 
 
 class ClassifiedError(Exception):
@@ -133,37 +117,6 @@ def make_response(  # noqa: PLR0913 - keyword-only fields of the response
         affected_resources=resources,
         dependencies=deps,
     )
-
-
-def is_database_error(
-    exc: BaseException, extra_types: tuple[type[BaseException], ...] = ()
-) -> bool:
-    """
-    Tell a database exception from any other, without importing a driver.
-
-    A database exception is one raised by SQLAlchemy, Django's database
-    layer, ``sqlite3``, or any DB-API driver (PEP 249 names its classes
-    ``DatabaseError``, ``OperationalError``, ...), or one of *extra_types*.
-
-    Args:
-        exc: The exception.
-        extra_types: More classes to treat as database exceptions.
-
-    Returns:
-        Whether the exception should be classified as a database error.
-    """
-    if extra_types and isinstance(exc, extra_types):
-        return True
-    seen = 0
-    current: BaseException | None = exc
-    while current is not None and seen < 8:
-        for cls in type(current).__mro__:
-            module = cls.__module__ or ""
-            if cls.__name__ in _DBAPI_CLASS_NAMES or module.startswith(_DATABASE_MODULE_PREFIXES):
-                return True
-        current = current.__cause__
-        seen += 1
-    return False
 
 
 def _now() -> str:

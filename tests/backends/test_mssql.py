@@ -156,14 +156,14 @@ def test_azure_transient_numbers_are_retryable() -> None:
         42109,
         615,
         1222,
-        -2,
     }
     declared = _mapper().declared_codes()
     not_retryable = sorted(n for n in retried if not KIND_TABLE[declared[str(n)]].retryable)
     assert not_retryable == []
     # Decided otherwise on purpose (see the docs): a wrong database name, an unknown
-    # host and a suspect database do not heal by retrying.
-    for number in (4060, 11001, 926):
+    # host and a suspect database do not heal by retrying, and a client timeout (-2)
+    # is the statement's own time limit: sent again unchanged, it runs as long again.
+    for number in (4060, 11001, 926, -2):
         assert not KIND_TABLE[declared[str(number)]].retryable
 
 
@@ -178,7 +178,7 @@ def test_docs_list_every_declared_code_with_its_decision() -> None:
     assert set(rows) == set(declared)
     for code, kind in declared.items():
         info = KIND_TABLE[kind]
-        retryable = info.retryable or code in {"8645", "8651"}  # the documented overrides
+        retryable = info.retryable or code in {"8628", "8645", "8651"}  # the documented overrides
         assert rows[code] == (kind.value, info.category.value, "yes" if retryable else "no")
 
 

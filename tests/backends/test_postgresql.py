@@ -242,7 +242,7 @@ def test_declared_codes_are_classified_so() -> None:
             True,
         ),
         ("55P03", "canceling statement due to lock timeout", Kind.LOCK_NOT_AVAILABLE, True),
-        ("57014", "canceling statement due to statement timeout", Kind.STATEMENT_TIMEOUT, True),
+        ("57014", "canceling statement due to statement timeout", Kind.STATEMENT_TIMEOUT, False),
         ("57014", "canceling statement due to user request", Kind.QUERY_CANCELED, True),
         (
             "25P02",

@@ -879,6 +879,7 @@ SERVER_CASES: tuple[ServerCase, ...] = (
         "A time out occurred while waiting to optimize the query. Rerun the query.",
         K.STATEMENT_TIMEOUT,
         severity=17,
+        retryable=True,  # a wait for the server's memory, not the statement's own limit
     ),
     S(
         3980,

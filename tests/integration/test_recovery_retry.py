@@ -168,3 +168,43 @@ def test_an_aborted_transaction_says_roll_back_first(pg_server: dict[str, object
     assert hint.rollback_first
     assert not hint.should_retry
     assert not is_retryable_exception(info.value)
+
+
+def test_a_session_terminated_mid_call_is_retried_only_when_idempotent(
+    pg_server: dict[str, object],
+) -> None:
+    """`idempotent_only`: the statement may have committed; without `idempotent=`, no retry."""
+    psycopg = require_module("psycopg")
+    tenacity = pytest.importorskip("tenacity")
+    conn = psycopg.connect(**pg_server, autocommit=True)
+    calls: list[int] = []
+
+    def insert() -> None:
+        calls.append(1)
+        conn.execute("SELECT 1")
+
+    try:
+        pid = conn.info.backend_pid
+        with psycopg.connect(**pg_server, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+            deadline = time.monotonic() + 10
+            while admin.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE pid = %s", (pid,)
+            ).fetchone() != (0,):
+                assert time.monotonic() < deadline, "the session was not terminated"
+                time.sleep(0.02)
+        retrying = tenacity.Retrying(
+            retry=retry_if_retryable(),
+            stop=tenacity.stop_after_attempt(3),
+            wait=tenacity.wait_none(),
+            reraise=True,
+        )
+        with pytest.raises(psycopg.OperationalError) as caught:
+            retrying(insert)
+    finally:
+        conn.close()
+    answer = classify_error(caught.value)
+    assert answer.retry_safety.value == "idempotent_only"
+    assert calls == [1]  # a write may have committed: not sent again by default
+    assert not is_retryable_exception(caught.value)
+    assert is_retryable_exception(caught.value, idempotent=True)

@@ -140,7 +140,8 @@ def test_agent_database_locked_is_retried_by_the_middleware_without_a_model_turn
     model = ScriptedChatModel(
         responses=[sql_call("INSERT INTO orders (item) VALUES ('scone')", "c1"), AIMessage("ok")]
     )
-    agent = middleware_agent(model, tool)
+    # run_sql opens and closes its own connection: atomic, nothing of it stands.
+    agent = middleware_agent(model, tool, atomic=True)
     with write_lock:
         out = agent.invoke({"messages": [HumanMessage("Order a scone.")]})
 
@@ -154,6 +155,68 @@ def test_agent_database_locked_is_retried_by_the_middleware_without_a_model_turn
     finally:
         conn.close()
     assert items == ["tea", "cake", "held", "scone"]
+
+
+def test_agent_lock_that_outlasts_the_middleware_retries_says_what_the_others_say(
+    shop_db: Path, write_lock: WriteLock
+) -> None:
+    tool = SqliteTool(shop_db)  # the lock is held throughout
+    model = ScriptedChatModel(
+        responses=[
+            sql_call("INSERT INTO orders (item) VALUES ('scone')", "c1"),
+            AIMessage("The database stays locked; I told the user."),
+        ]
+    )
+    agent = create_agent(
+        model,
+        tools=[StructuredTool.from_function(tool.run_sql, name="run_sql")],
+        middleware=[
+            ToolErrorMiddleware(on_tool_error),
+            ToolRetryMiddleware(
+                retry_on=retry_on(atomic=True),
+                max_retries=2,
+                initial_delay=0,
+                jitter=False,
+                on_failure="error",
+            ),
+        ],
+    )
+    with write_lock:
+        out = agent.invoke({"messages": [HumanMessage("Order a scone.")]})
+
+    (only,) = tool_messages(out["messages"])
+    assert only.status == "error"
+    # The same words as Pydantic AI's and the OpenAI Agents SDK's adapters: the
+    # code already retried it, so the same call is not the model's next move.
+    assert str(only.content).splitlines()[0] == (
+        "retry: still failing after the code retried it. Try again later, or tell the user."
+    )
+    assert structured(only)["kind"] == "database_locked"
+    assert len(tool.executed) == 3
+    assert model_turns(out["messages"]) == 2
+
+
+def test_agent_statement_scoped_lock_is_not_retried_for_a_tool_that_may_have_written(
+    shop_db: Path, write_lock: WriteLock
+) -> None:
+    tool = SqliteTool(shop_db, lock=write_lock)
+    model = ScriptedChatModel(
+        responses=[
+            sql_call("INSERT INTO orders (item) VALUES ('scone')", "c1"),
+            AIMessage("I told the user."),
+        ]
+    )
+    # Neither atomic nor idempotent, no rollback: SQLite undid only the refused
+    # statement, so a resend could repeat what the tool wrote before it.
+    with write_lock:
+        out = middleware_agent(model, tool).invoke({"messages": [HumanMessage("Order a scone.")]})
+
+    (only,) = tool_messages(out["messages"])
+    assert only.status == "error"
+    first = str(only.content).splitlines()[0]
+    assert first.startswith("retry: the database undid only the statement that failed")
+    assert "for a write, tell the user" in first
+    assert len(tool.executed) == 1
 
 
 def test_agent_read_only_write_stops_and_is_not_retried(shop_db: Path) -> None:

@@ -84,7 +84,8 @@ def sqlite_tool(
         finally:
             conn.close()
 
-    body = retry_in_code(run_sql) if code_retry else run_sql
+    # run_sql opens and closes its own connection: atomic, nothing of it stands.
+    body = retry_in_code(atomic=True)(run_sql) if code_retry else run_sql
     return function_tool(body, failure_error_function=failure_error_function)
 
 
@@ -139,6 +140,51 @@ def test_database_locked_is_retried_in_code_without_a_model_turn(
     model.assert_complete()
 
 
+def test_a_lock_that_outlasts_the_code_retries_says_what_the_others_say(
+    shop_db: Path, write_lock: WriteLock
+) -> None:
+    executed: list[str] = []
+
+    def run_sql(sql: str) -> str:
+        """
+        Run one SQL statement.
+
+        Args:
+            sql: The statement.
+        """
+        executed.append(sql)
+        conn = sqlite3.connect(shop_db, timeout=0)
+        try:
+            with conn:
+                return json.dumps(conn.execute(sql).rowcount)
+        finally:
+            conn.close()
+
+    model = ScriptedModel(
+        [
+            [
+                function_call(
+                    "run_sql", {"sql": "INSERT INTO orders (item) VALUES ('scone')"}, call_id="c1"
+                )
+            ],
+            [assistant_message("still locked")],
+        ]
+    )
+    body = retry_in_code(atomic=True, max_attempts=3, max_delay_s=0.01)(run_sql)
+    tool = function_tool(body, failure_error_function=failure_error_function)
+    with write_lock:  # held throughout
+        result = run(tool, model)
+
+    (only,) = outputs(result)
+    # The same words as the Pydantic AI and LangChain adapters.
+    assert only.splitlines()[0] == (
+        "retry: still failing after the code retried it. Try again later, or tell the user."
+    )
+    assert structured(only)["attempts"] == 3
+    assert len(executed) == 3
+    model.assert_complete()
+
+
 def test_database_locked_without_code_retry_goes_to_the_model_as_retry(
     shop_db: Path, write_lock: WriteLock
 ) -> None:
@@ -158,6 +204,8 @@ def test_database_locked_without_code_retry_goes_to_the_model_as_retry(
 
     (only,) = outputs(result)
     assert only.startswith("retry:")
+    # No code loop judged the tool: the model is told what a resend may repeat.
+    assert "undid only the statement that failed" in only.splitlines()[0]
     assert structured(only)["kind"] == "database_locked"
     assert len(executed) == 1
 
@@ -255,7 +303,10 @@ def test_mariadb_lock_wait_timeout_is_retried_in_code(mysql_server: dict[str, ob
             [assistant_message("updated")],
         ]
     )
-    tool = function_tool(retry_in_code(run_sql), failure_error_function=failure_error_function)
+    # run_sql opens and closes its own connection: atomic, nothing of it stands.
+    tool = function_tool(
+        retry_in_code(atomic=True)(run_sql), failure_error_function=failure_error_function
+    )
     try:
         holder.cursor().execute(f"SELECT * FROM {table} WHERE id = 1 FOR UPDATE")
         thread = threading.Thread(target=release)

@@ -141,7 +141,7 @@ def test_database_locked_is_retried_in_code_without_a_model_turn(
     agent = Agent(scripted(script))
 
     @agent.tool_plain
-    @database_tool
+    @database_tool(atomic=True)  # its own connection, `with conn:`: nothing of it stands
     def run_sql(sql: str) -> int:
         """Run one SQL statement."""
         attempts.append(1)
@@ -183,7 +183,7 @@ def test_a_lock_that_outlasts_the_code_retries_is_reported_not_retried_by_the_mo
     agent = Agent(scripted(script))
 
     @agent.tool_plain
-    @database_tool(max_attempts=3, max_delay_s=0.05)
+    @database_tool(atomic=True, max_attempts=3, max_delay_s=0.05)
     def run_sql(sql: str) -> int:
         """Run one SQL statement."""
         attempts.append(1)
@@ -199,7 +199,10 @@ def test_a_lock_that_outlasts_the_code_retries_is_reported_not_retried_by_the_mo
 
     (only,) = tool_returns(result.all_messages())
     assert only.outcome == "failed"  # ToolFailed: no retry prompt
-    assert str(only.content).startswith("retry: still failing after 3 attempts in code.")
+    # The same words as the LangChain and OpenAI Agents adapters.
+    assert str(only.content).splitlines()[0] == (
+        "retry: still failing after the code retried it. Try again later, or tell the user."
+    )
     assert structured(only)["attempts"] == 3
     assert structured(only)["kind"] == "database_locked"
     assert len(attempts) == 3

@@ -141,7 +141,8 @@ JOBS = [
     ("resourcesExceeded", None, Kind.OUT_OF_MEMORY, Action.FIX_QUERY, ()),
     ("responseTooLarge", None, Kind.CONFIGURATION_LIMIT_EXCEEDED, Action.FIX_QUERY, ()),
     ("stopped", None, Kind.QUERY_CANCELED, Action.RETRY, ()),
-    ("timeout", None, Kind.STATEMENT_TIMEOUT, Action.RETRY, ()),
+    # The job ran past its time limit: sent again unchanged it runs as long again.
+    ("timeout", None, Kind.STATEMENT_TIMEOUT, Action.FIX_QUERY, ()),
     ("jobRateLimitExceeded", None, Kind.TOO_MANY_CONNECTIONS, Action.RETRY, ()),
 ]
 

@@ -133,7 +133,7 @@ def test_the_engine_puts_the_code_at_the_end_of_its_text(
         ("orphan row", "foreign_key_violation", "1452", "fix_query"),
         ("drop referenced", "dependent_objects_still_exist", "3730", "fix_query"),
         ("lock wait", "lock_not_available", "1205", "retry"),
-        ("query timeout", "statement_timeout", "4012", "retry"),
+        ("query timeout", "statement_timeout", "4012", "fix_query"),
         ("memstore full", "out_of_memory", "4030", "fix_query"),
     ],
 )

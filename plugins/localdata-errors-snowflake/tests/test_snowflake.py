@@ -59,7 +59,7 @@ CASES = [
     ("100051", Kind.DIVISION_BY_ZERO, Action.FIX_QUERY, (), None),
     ("100072", Kind.NOT_NULL_VIOLATION, Action.FIX_QUERY, (), None),
     ("000604", Kind.QUERY_CANCELED, Action.RETRY, (), None),
-    ("000630", Kind.STATEMENT_TIMEOUT, Action.RETRY, (), None),
+    ("000630", Kind.STATEMENT_TIMEOUT, Action.FIX_QUERY, (), None),
     ("000625", Kind.LOCK_NOT_AVAILABLE, Action.RETRY, (), None),
     ("000606", Kind.CONNECTION_MISCONFIGURED, Action.STOP, (), None),
 ]

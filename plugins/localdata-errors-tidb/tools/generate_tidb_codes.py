@@ -77,10 +77,12 @@ KINDS: Final[Mapping[int, Rule]] = {
     8229: Rule(K.TRANSACTION_ABORTED),  # pessimistic locks may have expired: roll back
     8147: Rule(K.UNIQUE_VIOLATION),  # lazy uniqueness check
     # The cluster: timeouts and busy stores. The request failed inside TiDB;
-    # a write may have reached TiKV before a timeout.
-    9001: Rule(K.STATEMENT_TIMEOUT, None, IDEMPOTENT),  # PD server timeout
-    9002: Rule(K.STATEMENT_TIMEOUT, None, IDEMPOTENT),  # TiKV server timeout
-    9012: Rule(K.STATEMENT_TIMEOUT, None, IDEMPOTENT),  # TiFlash server timeout
+    # a write may have reached TiKV before a timeout.  A component's timeout
+    # is not the statement's own time limit (whose next step is to narrow
+    # it): the same call may succeed, so these say so.
+    9001: Rule(K.STATEMENT_TIMEOUT, True, IDEMPOTENT),  # PD server timeout
+    9002: Rule(K.STATEMENT_TIMEOUT, True, IDEMPOTENT),  # TiKV server timeout
+    9012: Rule(K.STATEMENT_TIMEOUT, True, IDEMPOTENT),  # TiFlash server timeout
     9003: Rule(K.QUERY_CANCELED, None, SAFE, 2000),  # TiKV server is busy
     9013: Rule(K.QUERY_CANCELED, None, SAFE, 2000),  # TiFlash server is busy
     9008: Rule(K.QUERY_CANCELED, None, SAFE, 2000),  # store token limit
