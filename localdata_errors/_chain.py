@@ -3,9 +3,11 @@ The one walk along an exception's chain: what it wraps, and what that wraps.
 
 SQLAlchemy keeps the driver's exception as `.orig`; Django and a
 `raise ... from` keep it as `__cause__`; an exception raised while handling
-another keeps that one as `__context__`.  Every part of the package that
-looks for the driver's exception inside another walks this one chain:
-bounded, and safe against cycles (an exception can be its own context).
+another keeps that one as `__context__`, unless `raise ... from None` said
+it does not matter.  Every part of the package that looks for the driver's
+exception inside another, or for what was attached to one, walks this one
+chain, as Python's traceback shows it: bounded, and safe against cycles (an
+exception can be its own context).
 """
 
 from __future__ import annotations
@@ -26,19 +28,17 @@ def is_sqlalchemy(exc: BaseException) -> bool:
     return isinstance(module, str) and module.startswith("sqlalchemy")
 
 
-def chain(exc: BaseException, *, causes_only: bool = False) -> Iterator[BaseException]:
+def chain(exc: BaseException) -> Iterator[BaseException]:
     """
     *exc*, then each exception it wraps, outermost first.
 
-    After each link comes SQLAlchemy's `.orig` (for SQLAlchemy's own
-    exceptions), else its `__cause__`, else (unless *causes_only*) its
-    `__context__`.  At most `CHAIN_LIMIT` links; a link seen before ends
-    the walk.
+    After each link comes its `.orig` (SQLAlchemy's wrappers keep the
+    driver's exception there), else its `__cause__`, else its `__context__` unless
+    `__suppress_context__` (`raise ... from None`) is set.  At most
+    `CHAIN_LIMIT` links; a link seen before ends the walk.
 
     Args:
         exc: The outermost exception.
-        causes_only: Follow `.orig` and `__cause__` only: what was raised
-            *from* what, not what happened while handling what.
 
     Yields:
         The links, *exc* first.
@@ -51,13 +51,13 @@ def chain(exc: BaseException, *, causes_only: bool = False) -> Iterator[BaseExce
         seen.add(id(current))
         yield current
         wrapped: object = None
-        if is_sqlalchemy(current):
-            # A wrapper without a readable .orig is followed by its __cause__.
-            with suppress(Exception):
-                wrapped = current.orig  # type: ignore[attr-defined]
+        # SQLAlchemy's `.orig`, or any wrapper's that keeps the original so;
+        # one without a readable `.orig` is followed by its `__cause__`.
+        with suppress(Exception):
+            wrapped = getattr(current, "orig", None)
         if isinstance(wrapped, BaseException):
             current = wrapped
-        elif causes_only:
+        elif current.__cause__ is not None:
             current = current.__cause__
         else:
-            current = current.__cause__ or current.__context__
+            current = None if current.__suppress_context__ else current.__context__

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from localdata_errors._chain import chain
 from localdata_errors.registry import ErrorMapperRegistry
 
 __all__ = ["PEP249_NAMES", "is_database_error"]
@@ -39,7 +40,6 @@ PEP249_NAMES: Final = frozenset(
 _DATABASE_MODULES: Final = ("sqlalchemy.", "django.db.", "sqlite3", "_sqlite3")
 # How far down the chain of causes to look: far enough for a framework's
 # wrapper of a wrapper, bounded against a chain built in a loop.
-_CHAIN_LIMIT: Final = 8
 
 
 def _is_one(exc: BaseException) -> bool:
@@ -77,24 +77,6 @@ def is_database_error(
         Whether to treat it as a database error; a bug in the code around
         the database (a `KeyError`, a `TypeError`) is not one.  Never raises.
     """
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    for _ in range(_CHAIN_LIMIT):
-        if current is None or id(current) in seen:
-            return False
-        seen.add(id(current))
-        if (extra_types and isinstance(current, extra_types)) or _is_one(current):
-            return True
-        try:
-            orig = getattr(current, "orig", None)
-        except Exception:  # noqa: BLE001 - a broken property is no database error
-            orig = None
-        if isinstance(orig, BaseException) and _is_one(orig):
-            return True
-        if current.__cause__ is not None:
-            current = current.__cause__
-        elif current.__suppress_context__:
-            return False
-        else:
-            current = current.__context__
-    return False
+    return any(
+        (extra_types and isinstance(link, extra_types)) or _is_one(link) for link in chain(exc)
+    )

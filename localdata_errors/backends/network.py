@@ -24,6 +24,7 @@ from types import TracebackType
 from typing import Final
 
 from localdata_errors._backends import PYTHONS_OWN_MODULES as _PYTHONS_OWN
+from localdata_errors._chain import chain
 from localdata_errors.kinds import Kind, RetrySafety
 from localdata_errors.mapper import MappedError
 
@@ -77,8 +78,6 @@ _EAI_NAMES: Final[dict[int, str]] = {
     for name in dir(socket)
     if name.startswith("EAI_") and isinstance(value := getattr(socket, name), int)
 }
-
-_CAUSE_LIMIT: Final = 8
 
 _CONNECT_WORDS: Final = ("connect", "_connect", "__connect", "open_connection", "create_connection")
 _FRAME_LIMIT: Final = 64
@@ -192,16 +191,15 @@ def cause_kind(exc: BaseException | None) -> Kind | None:
         exc: The driver's exception, or `None`.
 
     Returns:
-        The kind of the first of Python's own network exceptions in its
-        `__cause__` chain; `None` when there is none.
+        The kind of the first of Python's own network exceptions in the
+        chain it was raised from (`localdata_errors._chain.chain`); `None`
+        when there is none.
     """
-    current = None if exc is None else exc.__cause__
-    for _ in range(_CAUSE_LIMIT):
-        if current is None:
-            return None
-        if type(current).__module__ in _PYTHONS_OWN:
-            mapped = network_error(current)
+    if exc is None:
+        return None
+    for link in chain(exc):
+        if link is not exc and type(link).__module__ in _PYTHONS_OWN:
+            mapped = network_error(link)
             if mapped is not None:
                 return mapped.kind
-        current = current.__cause__
     return None

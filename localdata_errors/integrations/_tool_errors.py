@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Final, ParamSpec, TypeVar, cast, overload
 
+from localdata_errors._chain import chain
 from localdata_errors.classify import classify_error
 from localdata_errors.dbapi import is_database_error
 from localdata_errors.kinds import Action
@@ -38,8 +39,6 @@ R = TypeVar("R")
 
 #: The attribute the code's retry loop leaves on the exception it gives up on.
 REPORT_ATTRIBUTE: Final = "localdata_tool_error"
-
-_CHAIN_LIMIT: Final = 8
 
 
 # The first line a model reads: the next step, in words.
@@ -185,14 +184,10 @@ def report_for(exc: BaseException, db_type: str | None = None) -> ToolErrorRepor
     Returns:
         The report; never raises.
     """
-    current: BaseException | None = exc
-    for _ in range(_CHAIN_LIMIT):
-        if current is None:
-            break
-        report = getattr(current, REPORT_ATTRIBUTE, None)
+    for link in chain(exc):
+        report = getattr(link, REPORT_ATTRIBUTE, None)
         if isinstance(report, ToolErrorReport):
             return report
-        current = current.__cause__ or current.__context__
     return ToolErrorReport(classify_error(exc, db_type))
 
 

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Final, cast
 
 from sqlalchemy import event
 
+from localdata_errors._chain import chain
 from localdata_errors.classify import classify_error
 from localdata_errors.kinds import Action, ErrorCategory
 from localdata_errors.response import StructuredErrorResponse
@@ -106,13 +107,8 @@ def answer_of(exc: BaseException) -> StructuredErrorResponse | None:
         The `StructuredErrorResponse`, or `None` when the listener did not
         see the error (classify it with `classify_error` then).
     """
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
-        answer = getattr(current, ANSWER_ATTRIBUTE, None)
+    for link in chain(exc):
+        answer = getattr(link, ANSWER_ATTRIBUTE, None)
         if isinstance(answer, StructuredErrorResponse):
             return answer
-        orig = getattr(current, "orig", None)
-        current = orig if isinstance(orig, BaseException) else current.__cause__
     return None
