@@ -36,6 +36,7 @@ from localdata_errors.kinds import (
     kind_info,
 )
 from localdata_errors.mapper import (
+    PROXY_KINDS,
     BackendMapper,
     DatabaseErrorMapper,
     ErrorInput,
@@ -58,6 +59,7 @@ from localdata_errors.response import StructuredErrorResponse
 
 __all__ = [
     "KIND_TABLE",
+    "PROXY_KINDS",
     "Action",
     "BackendMapper",
     "DatabaseErrorMapper",

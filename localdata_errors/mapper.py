@@ -16,11 +16,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import ClassVar, Final, NamedTuple
 
-from localdata_errors.kinds import Kind, RetrySafety
+from localdata_errors.kinds import KIND_TABLE, ErrorCategory, Kind, RetrySafety
 from localdata_errors.response import StructuredErrorResponse
 
 __all__ = [
     "ANY_KIND",
+    "PROXY_KINDS",
     "BackendMapper",
     "DatabaseErrorMapper",
     "ErrorInput",
@@ -184,26 +185,50 @@ def answer_problems(result: object) -> list[str]:
     return problems
 
 
+#: The kinds a base backend gives the errors of a proxy or pooler in front of
+#: it (PgBouncer, Supavisor, Neon's proxy): connection, login and resource
+#: failures, an internal error (proxies send their own errors under
+#: PostgreSQL's XX000), and what it does not recognise.  For
+#: `RefinerClaims.kinds`.
+PROXY_KINDS: Final[frozenset[Kind]] = frozenset(
+    {
+        kind
+        for kind, info in KIND_TABLE.items()
+        if info.category
+        in (ErrorCategory.CONNECTION_ERROR, ErrorCategory.AUTH_ERROR, ErrorCategory.RESOURCE_ERROR)
+    }
+    | {Kind.UNKNOWN, Kind.INTERNAL_ERROR}
+)
+
+
 class RefinerClaims(NamedTuple):
     """
     What a refiner claims: the core asks it only about errors that match.
 
-    The core looks each error up once: its native codes (the base answer's
-    code and SQLSTATE, and an explicit `code`), the module of the driver's
-    exception class, and the markers the message holds (one search, for
-    every refiner of a backend at once).  A refiner that claims nothing is
-    never asked.
+    The core looks each error up once, for every refiner of a backend at
+    once: its native codes (the base answer's code and SQLSTATE, and an
+    explicit `code`) and the module of the driver's exception class in two
+    dictionaries; then, only for the refiners whose `kinds` hold the base
+    answer's kind, whether the message holds one of their `markers`.  A
+    refiner whose claims match nothing is not asked, so it costs nothing on
+    the errors of its base that are not its own.
 
     Attributes:
         codes: Native codes, as the base answer reports them (`40001`, `8027`).
         driver_modules: Module prefixes of exception classes only this system raises.
         markers: Literal texts that only this system's messages hold,
             matched without regard to case (`restart transaction`).
+        kinds: The base answer's kinds among which the markers are looked
+            for (a pooler's messages reach the base backend as connection
+            or login failures, or as nothing it recognises: `Kind.UNKNOWN`,
+            which also stands for no base answer at all); empty: among
+            every kind, which costs a search of every message.
     """
 
     codes: frozenset[str] = frozenset()
     driver_modules: tuple[str, ...] = ()
     markers: tuple[str, ...] = ()
+    kinds: frozenset[Kind] = frozenset()
 
 
 class BackendMapper(ABC):

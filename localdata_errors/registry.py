@@ -18,7 +18,6 @@ left out, and the rest keep working.
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Iterable, Sequence
 from typing import Any, Final, NamedTuple
@@ -28,6 +27,7 @@ import pluggy
 from localdata_errors._backends import normalize_db_type
 from localdata_errors._version import __version__
 from localdata_errors._warn import warn_once
+from localdata_errors.kinds import Kind
 from localdata_errors.mapper import (
     BackendMapper,
     DatabaseErrorMapper,
@@ -198,7 +198,19 @@ def mapper_problems(mapper: object, name: object = None) -> list[str]:
             problems += _strings(claims.markers, "claims.markers")
             if not problems and any(not m.strip() for m in claims.markers):
                 problems.append("claims.markers holds an empty marker")
+            if not isinstance(claims.kinds, frozenset) or not all(
+                isinstance(k, Kind) for k in claims.kinds
+            ):
+                problems.append("claims.kinds must be a frozenset of Kind")
     return problems
+
+
+class _Markers(NamedTuple):
+    """One refiner's markers (lower-cased) and the base kinds among which they are looked for."""
+
+    refiner: ErrorRefiner
+    kinds: frozenset[Kind]
+    markers: tuple[str, ...]
 
 
 class _Refiners(NamedTuple):
@@ -206,32 +218,27 @@ class _Refiners(NamedTuple):
 
     by_code: dict[str, tuple[ErrorRefiner, ...]]
     by_module: dict[str, tuple[ErrorRefiner, ...]]
-    by_marker: dict[str, tuple[ErrorRefiner, ...]]
-    markers: re.Pattern[str] | None
+    markers: tuple[_Markers, ...]
     order: dict[int, int]
 
 
 def _index_refiners(refiners: list[ErrorRefiner]) -> _Refiners:
     by_code: dict[str, list[ErrorRefiner]] = {}
     by_module: dict[str, list[ErrorRefiner]] = {}
-    by_marker: dict[str, list[ErrorRefiner]] = {}
+    markers: list[_Markers] = []
     for refiner in refiners:
         claims = refiner.claims
         for code in claims.codes:
             by_code.setdefault(code, []).append(refiner)
         for module in claims.driver_modules:
             by_module.setdefault(module, []).append(refiner)
-        for marker in claims.markers:
-            by_marker.setdefault(marker.lower(), []).append(refiner)
-    # One search finds every marker of every refiner; the longest first, so
-    # that a marker inside another still counts where both occur.
-    words = sorted(by_marker, key=len, reverse=True)
-    pattern = re.compile("|".join(map(re.escape, words)), re.IGNORECASE) if words else None
+        if claims.markers:
+            lowered = tuple(dict.fromkeys(m.lower() for m in claims.markers))
+            markers.append(_Markers(refiner, frozenset(claims.kinds), lowered))
     return _Refiners(
         {k: tuple(v) for k, v in by_code.items()},
         {k: tuple(v) for k, v in by_module.items()},
-        {k: tuple(v) for k, v in by_marker.items()},
-        pattern,
+        tuple(markers),
         {id(refiner): n for n, refiner in enumerate(refiners)},
     )
 
@@ -601,10 +608,17 @@ class MapperRegistry:
                 for refiner in index.by_module.get(module, ()):
                     found[id(refiner)] = refiner
                 module = module.rpartition(".")[0]
-        if index.markers is not None:
-            for match in index.markers.finditer(error.message):
-                for refiner in index.by_marker[match.group().lower()]:
-                    found[id(refiner)] = refiner
+        if index.markers:
+            # No base answer is looked up as Kind.UNKNOWN: nothing recognised.
+            kind = Kind.UNKNOWN if base is None else base.kind
+            lowered: str | None = None
+            for entry in index.markers:
+                if entry.kinds and kind not in entry.kinds:
+                    continue
+                if lowered is None:
+                    lowered = error.message.lower()
+                if any(marker in lowered for marker in entry.markers):
+                    found[id(entry.refiner)] = entry.refiner
         if len(found) > 1:
             return tuple(sorted(found.values(), key=lambda r: index.order[id(r)]))
         return tuple(found.values())

@@ -149,3 +149,34 @@ def test_the_compliance_suite_holds_a_refiner_to_its_claims() -> None:
     problems = check_hostile_inputs(Overreaching())
     assert any("claims do not match" in p for p in problems), problems
     assert not [p for p in check_hostile_inputs(LiteFork()) if "claims" in p]
+
+
+class ByKind(ErrorRefiner):
+    """Markers looked for only among the base answers of some kinds."""
+
+    name = "bykind"
+    refines = ("sqlite",)
+    claims = RefinerClaims(markers=("orders",), kinds=frozenset({Kind.DATABASE_LOCKED}))
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def refine_error(self, error: ErrorInput, base: MappedError | None) -> MappedError | None:
+        self.asked += 1
+        return None if base is None else base._replace(kind=Kind.SERIALIZATION_FAILURE)
+
+
+def test_markers_are_looked_for_only_among_the_claimed_base_kinds() -> None:
+    refiner = ByKind()
+    registry = _registry(refiner)
+    # The marker is there, but the base answer's kind is not claimed: not asked.
+    missing = classify_error(_sqlite_error("SELECT * FROM orders"), registry=registry)
+    assert (missing.backend, refiner.asked) == ("sqlite", 0)
+    locked = classify_message(
+        "database is locked (orders)", "sqlite", code="SQLITE_BUSY", registry=registry
+    )
+    assert (locked.backend, locked.kind, refiner.asked) == (
+        "bykind",
+        Kind.SERIALIZATION_FAILURE,
+        1,
+    )

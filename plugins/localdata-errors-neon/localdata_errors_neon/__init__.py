@@ -29,6 +29,7 @@ from types import MappingProxyType
 from typing import Final, NamedTuple
 
 from localdata_errors import (
+    PROXY_KINDS,
     BackendMapper,
     ErrorInput,
     ErrorRefiner,
@@ -112,7 +113,7 @@ class NeonRefiner(ErrorRefiner):
     aliases = ("neondb", "neon_postgres")
     refines = ("postgresql",)
     display_name = "Neon"
-    claims = RefinerClaims(markers=NEEDLES)
+    claims = RefinerClaims(markers=NEEDLES, kinds=PROXY_KINDS)
 
     def refine_error(self, error: ErrorInput, base: MappedError | None) -> MappedError | None:
         """

@@ -29,6 +29,7 @@ from types import MappingProxyType
 from typing import Final
 
 from localdata_errors import (
+    PROXY_KINDS,
     BackendMapper,
     ErrorInput,
     ErrorMapperRegistry,
@@ -276,6 +277,7 @@ class PgBouncerRefiner(ErrorRefiner):
     claims = RefinerClaims(
         codes=_PREPARED_STATES,
         markers=(*(_signature(t) for t in _TEMPLATES), _ASYNCPG_NOTE),
+        kinds=PROXY_KINDS,
     )
 
     def refine_error(self, error: ErrorInput, base: MappedError | None) -> MappedError | None:
@@ -355,7 +357,9 @@ class SupavisorRefiner(ErrorRefiner):
     display_name = "Supavisor"
     # Its coded errors, "(EMAXCONN) ...", and its wording before it coded them.
     claims = RefinerClaims(
-        markers=(*(f"({code})" for code in SUPAVISOR_RULES), *_SUPAVISOR_OLD_TEXTS)
+        codes=_PREPARED_STATES,
+        markers=(*(f"({code})" for code in SUPAVISOR_RULES), *_SUPAVISOR_OLD_TEXTS),
+        kinds=PROXY_KINDS,
     )
 
     def refine_error(self, error: ErrorInput, base: MappedError | None) -> MappedError | None:
