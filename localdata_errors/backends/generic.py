@@ -147,6 +147,9 @@ _RULES: Final[Sequence[tuple[Kind, tuple[str, ...]]]] = (
             "ssl connection has been closed unexpectedly",
             "cannot operate on a closed database",
             "not connected",
+            # A socket's read or write that got no answer: mid-statement.
+            "read timed out",
+            "operation timed out",
         ),
     ),
     (
@@ -160,6 +163,9 @@ _RULES: Final[Sequence[tuple[Kind, tuple[str, ...]]]] = (
             "failed to connect",
             "connection failed",
             "connection timed out",
+            "connect timed out",
+            "timed out connecting",
+            "connection attempt timed out",
             "connect timeout",
             "connection not found in pool",
             "connection not found",
