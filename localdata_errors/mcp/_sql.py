@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
+import os
 import threading
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
@@ -34,6 +35,7 @@ from contextlib import contextmanager
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any, Final
+from urllib.parse import quote
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
@@ -42,6 +44,7 @@ from localdata_errors._backends import extra_for_driver
 from localdata_errors.kinds import Kind
 from localdata_errors.mcp import _engine, _schema
 from localdata_errors.mcp._results import ToolInputError, make_response
+from localdata_errors.mcp._settings import DEFAULT_MAX_BYTES, MIN_MAX_BYTES, ServerSettings
 from localdata_errors.mcp._statements import Statement, to_named_placeholders
 from localdata_errors.redact import redact
 
@@ -193,19 +196,28 @@ class Database:
         read_only: Run every call read-only: the engine layer of
             ``localdata_errors.mcp._engine`` applies, and writing tools refuse.
         max_rows: The most rows any call returns.
+        max_bytes: The most bytes of values any call holds and returns.
         timeout: The statement timeout in seconds (``None``: none), also the
             longest wait for a pooled connection (30 s without a timeout).
         allow_multi_statement: Let ``execute_sql`` run several statements.
+        create: Create a SQLite or DuckDB file that does not exist; without
+            it such a URL is a `DatabaseURLError` (a mistyped path is not a
+            new, empty database).
+
+    Raises:
+        DatabaseURLError: The URL cannot be used.
     """
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 - the server's settings, keyword-only
         self,
         url: str,
         *,
         read_only: bool = False,
         max_rows: int = 1000,
+        max_bytes: int = DEFAULT_MAX_BYTES,
         timeout: float | None = 30.0,
         allow_multi_statement: bool = False,
+        create: bool = False,
     ) -> None:
         try:
             parsed = sa.make_url(url)
@@ -217,6 +229,7 @@ class Database:
             ) from None
         self.read_only = read_only
         self.max_rows = max(1, int(max_rows))
+        self.max_bytes = max(MIN_MAX_BYTES, int(max_bytes))
         self.timeout = timeout if timeout and timeout > 0 else None
         self.allow_multi_statement = allow_multi_statement
         self.secrets: tuple[str, ...] = (parsed.password,) if parsed.password else ()
@@ -226,6 +239,8 @@ class Database:
             # A DuckDB file admits one process at a time: open it per call, so
             # other programs can use it between calls.
             options["poolclass"] = sa.pool.NullPool
+        if not create:
+            parsed = self._existing_file(parsed)
         try:
             connect_url = _engine.engine_url_and_options(parsed, options) if read_only else parsed
             if _queued(connect_url, options):
@@ -247,6 +262,45 @@ class Database:
         sa.event.listen(self.engine, "checkout", self._on_checkout)
         if read_only and self.dialect == "duckdb":
             sa.event.listen(self.engine, "before_cursor_execute", self._duckdb_reads_only)
+
+    @classmethod
+    def from_settings(cls, settings: ServerSettings) -> Database:
+        """The database the server's settings name, with their limits."""
+        return cls(
+            settings.url,
+            read_only=settings.read_only,
+            max_rows=settings.max_rows,
+            max_bytes=settings.max_bytes,
+            timeout=settings.timeout,
+            allow_multi_statement=settings.allow_multi_statement,
+            create=settings.create,
+        )
+
+    def _existing_file(self, url: sa.URL) -> sa.URL:
+        """
+        *url*, made to open only a file that exists (SQLite, DuckDB).
+
+        SQLite is told so itself (``mode=rw`` of a ``file:`` URI, unless the URL
+        is a URI already or read-only mode opens it ``mode=ro``), so a file
+        removed after this check is not created either.
+        """
+        backend = url.get_backend_name()
+        database = url.database
+        if backend not in ("sqlite", "duckdb") or _engine.is_memory(database):
+            return url
+        is_uri = str(url.query.get("uri", "")).lower() in _engine.TRUE_WORDS
+        path = str(database)
+        if is_uri:
+            return url  # the URI's own mode= says what opening it may do
+        if not os.path.exists(path):
+            raise DatabaseURLError(
+                f"{self.redacted_url}: the file {path!r} does not exist; check the path, "
+                "or pass --create to create a new database there"
+            )
+        if backend == "sqlite" and not self.read_only:
+            uri = "file:" + quote(os.path.abspath(path))
+            return url.set(database=uri).update_query_dict({"uri": "true", "mode": "rw"})
+        return url
 
     # -- connections ----------------------------------------------------------------
 
