@@ -9,17 +9,15 @@ layers, always both: a statement runs only when its parse proves it reads
 (`localdata_errors.mcp._readonly`), and the database itself refuses writes
 (`localdata_errors.mcp._engine`).
 
-The statement timeout is enforced on the database server, which stops the
-statement: PostgreSQL's ``statement_timeout`` (``SET LOCAL``, per call),
-MariaDB's ``max_statement_time`` and MySQL's ``max_execution_time`` (per
-session); SQLite and DuckDB run in the process, and are interrupted from a
-timer (their ``interrupt()``).  Waiting for a pooled connection has its own
-limit, the same number of seconds: running out of it is
-``too_many_connections``, not a statement timeout.
+The statement timeout is the engine's own, set inside each call, and each
+call ends in a clean session (`localdata_errors.mcp._session`).  Waiting
+for a pooled connection has its own limit, the same number of seconds:
+running out of it is ``too_many_connections``, not a statement timeout.
 
 Each call runs in its own transaction on a pooled connection; a connection
-is rolled back when it returns to the pool and checked when it leaves it
-(`Database`'s checkout guard), so no call inherits a failed transaction.
+is rolled back and reset when the call ends and checked when it leaves the
+pool (`Database`'s checkout guard), so no call inherits a failed
+transaction, nor anything another call left in the session.
 """
 
 from __future__ import annotations
@@ -28,7 +26,6 @@ import contextlib
 import logging
 import math
 import os
-import threading
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -42,8 +39,9 @@ from sqlalchemy.engine import Connection, Engine
 
 from localdata_errors._backends import extra_for_driver
 from localdata_errors.kinds import Kind
-from localdata_errors.mcp import _engine, _schema
+from localdata_errors.mcp import _engine, _schema, _session
 from localdata_errors.mcp._results import ToolInputError, make_response
+from localdata_errors.mcp._session import StatementTimeoutError
 from localdata_errors.mcp._settings import DEFAULT_MAX_BYTES, MIN_MAX_BYTES, ServerSettings
 from localdata_errors.mcp._statements import Statement, to_named_placeholders
 from localdata_errors.redact import redact
@@ -74,10 +72,6 @@ _PQ_INERROR: Final = 3
 _PQ_UNKNOWN: Final = 4
 # Where the checkout guard leaves what it did, for the call to report.
 _CLEANED: Final = "localdata_errors.cleaned"
-
-
-class StatementTimeoutError(Exception):
-    """The server interrupted a statement that ran past the configured timeout."""
 
 
 class CallState:
@@ -241,6 +235,12 @@ class Database:
             options["poolclass"] = sa.pool.NullPool
         if not create:
             parsed = self._existing_file(parsed)
+        if parsed.get_backend_name() == "postgresql" and parsed.get_driver_name() == "psycopg":
+            # Each call ends with DISCARD ALL, which deallocates the session's
+            # prepared statements: psycopg must not keep names of its own for
+            # them across calls.  Read-only mode prepares every statement
+            # instead (`_engine`), and its rollback clears psycopg's names.
+            options["connect_args"] = {"prepare_threshold": None}
         try:
             connect_url = _engine.engine_url_and_options(parsed, options) if read_only else parsed
             if _queued(connect_url, options):
@@ -309,29 +309,9 @@ class Database:
         """The backend's name for classification (``postgresql``, ``mysql``, ``sqlite``...)."""
         return {"mariadb": "mysql"}.get(self.dialect, self.dialect)
 
-    @property
-    def is_mariadb(self) -> bool:
-        """Whether the server is MariaDB (its timeout variable differs from MySQL's)."""
-        return bool(getattr(self.engine.dialect, "is_mariadb", False))
-
-    def _on_connect(self, dbapi_connection: Any, _record: Any) -> None:
-        # Session settings: they last as long as the pooled connection, and
-        # change nothing for any other client of the server.
-        cursor = dbapi_connection.cursor()
-        try:
-            if self.dialect == "sqlite":
-                # SQLite enforces declared foreign keys only when asked to.
-                cursor.execute("PRAGMA foreign_keys = ON")
-            elif self.dialect in ("mysql", "mariadb") and self.timeout is not None:
-                if self._server_is_mariadb(cursor):
-                    cursor.execute(f"SET SESSION max_statement_time = {self.timeout:.3f}")
-                else:
-                    millis = int(self.timeout * 1000)
-                    cursor.execute(f"SET SESSION max_execution_time = {millis}")
-        finally:
-            cursor.close()
-        if self.read_only:
-            _engine.on_connect(self.dialect, dbapi_connection)
+    def _on_connect(self, dbapi_connection: Any, record: Any) -> None:
+        # The server's session settings: applied again after every reset.
+        _session.on_connect(self, dbapi_connection, record)
 
     def _on_checkout(self, dbapi_connection: Any, record: Any, _proxy: Any) -> None:
         # The pool rolls a connection back when it returns; this catches one
@@ -353,12 +333,6 @@ class Database:
             record.info[_CLEANED] = kind
             logger.warning("rolled back a transaction left open on a pooled connection (%s)", kind)
 
-    @staticmethod
-    def _server_is_mariadb(cursor: Any) -> bool:
-        cursor.execute("SELECT VERSION()")
-        row = cursor.fetchone()
-        return bool(row) and "mariadb" in str(row[0]).lower()
-
     @contextmanager
     def transaction(self, *, write: bool, state: CallState | None = None) -> Iterator[Connection]:
         """
@@ -379,39 +353,38 @@ class Database:
         state = state if state is not None else CallState()
         state.stage = "connect"
         with self.engine.connect() as conn:
-            state.stage = "setup"
-            cleaned = conn.info.pop(_CLEANED, None)
-            if cleaned is not None:
-                state.notes.append(
-                    {
-                        "kind": str(cleaned),
-                        "action": "rollback",
-                        "done": "rolled_back",
-                        "rerun": False,
-                    }
-                )
-            transaction = conn.begin()
             try:
-                if self.read_only:
-                    _engine.begin(conn, self.dialect)
-                if self.dialect == "postgresql" and self.timeout is not None:
-                    conn.exec_driver_sql(
-                        f"SET LOCAL statement_timeout = {max(1, int(self.timeout * 1000))}"
-                    )
-                state.stage = "work"
-                with self._interrupt_after(conn):
+                with self._call(conn, state):
                     yield conn
-            except BaseException:
-                # A connection that broke cannot roll back; the pool discards it.
-                with contextlib.suppress(sa.exc.SQLAlchemyError):
-                    transaction.rollback()
-                raise
-            state.stage = "commit"
-            if self.read_only:
+            finally:
+                # Whatever the call did to its session goes with it.
+                _session.end(self, conn)
+
+    @contextmanager
+    def _call(self, conn: Connection, state: CallState) -> Iterator[None]:
+        state.stage = "setup"
+        cleaned = conn.info.pop(_CLEANED, None)
+        if cleaned is not None:
+            state.notes.append(
+                {"kind": str(cleaned), "action": "rollback", "done": "rolled_back", "rerun": False}
+            )
+        transaction = conn.begin()
+        try:
+            _session.begin(self, conn)
+            state.stage = "work"
+            with _session.deadline(self, conn):
+                yield
+        except BaseException:
+            # A connection that broke cannot roll back; the pool discards it.
+            with contextlib.suppress(sa.exc.SQLAlchemyError):
                 transaction.rollback()
-            else:
-                transaction.commit()
-            state.stage = "done"
+            raise
+        state.stage = "commit"
+        if self.read_only:
+            transaction.rollback()
+        else:
+            transaction.commit()
+        state.stage = "done"
 
     def execute(
         self,
@@ -435,6 +408,15 @@ class Database:
             ToolInputError: ``invalid_parameter`` when the ``?`` placeholders
                 and the list of values differ in number.
         """
+        with _session.backstop(self, conn):
+            return self._execute(conn, statement, params)
+
+    def _execute(
+        self,
+        conn: Connection,
+        statement: Statement,
+        params: Mapping[str, Any] | Sequence[Any] | None,
+    ) -> sa.CursorResult[Any]:
         if params is None or (not params and not statement.placeholders):
             return conn.exec_driver_sql(_escape_percent(conn, statement.text))
         if isinstance(params, Mapping):
@@ -467,39 +449,6 @@ class Database:
         found = _engine.reading_statement_type(conn, statement)
         if found is not None:
             self.refuse_write(f"the statement is not a read ({found})")
-
-    @contextmanager
-    def _interrupt_after(self, conn: Connection) -> Iterator[None]:
-        # Backends without a statement timeout of their own (SQLite, DuckDB)
-        # are interrupted from a timer thread; their interrupt() is thread-safe.
-        if self.timeout is None or self.dialect not in ("sqlite", "duckdb"):
-            yield
-            return
-        driver = conn.connection.driver_connection
-        interrupt = getattr(driver, "interrupt", None)
-        if interrupt is None:
-            yield
-            return
-        fired = threading.Event()
-
-        def fire() -> None:
-            fired.set()
-            interrupt()
-
-        timer = threading.Timer(self.timeout, fire)
-        timer.daemon = True
-        timer.start()
-        try:
-            yield
-        except Exception as exc:
-            if fired.is_set():
-                raise StatementTimeoutError(
-                    f"The statement ran longer than the server's timeout of {self.timeout:g} s "
-                    "and was interrupted"
-                ) from exc
-            raise
-        finally:
-            timer.cancel()
 
     def refuse_write(self, what: str) -> None:
         """Raise a ``read_only`` refusal when the server is read-only."""
