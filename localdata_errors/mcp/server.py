@@ -40,6 +40,7 @@ from localdata_errors.history import Condition, Effect, StructuredCall, call_ide
 from localdata_errors.mcp import HistoryLike, install_structured_errors
 from localdata_errors.mcp import _operations as ops
 from localdata_errors.mcp._http import BearerTokenMiddleware
+from localdata_errors.mcp._login import LoginError, check_login
 from localdata_errors.mcp._settings import (
     DEFAULT_URL,
     TOKEN_ENV,
@@ -268,9 +269,19 @@ def build_server(settings: ServerSettings | None = None) -> MCPServer[Any]:
 
     Raises:
         DatabaseURLError: The URL cannot be used.
+        LoginError: A read-only server's login holds privileges read-only mode
+            cannot contain (`localdata_errors.mcp._login`), unless
+            ``allow_privileged_login``; or they could not be read.
     """
     settings = settings if settings is not None else ServerSettings()
-    return _serve(Database.from_settings(settings), settings.name)
+    db = Database.from_settings(settings)
+    if settings.read_only:
+        try:
+            check_login(db, allow=settings.allow_privileged_login)
+        except LoginError:
+            db.dispose()
+            raise
+    return _serve(db, settings.name)
 
 
 def _serve(db: Database, name: str = "localdata-errors-sql") -> MCPServer[Any]:
@@ -509,6 +520,7 @@ def run_server(settings: ServerSettings) -> None:
         ValueError: Settings that cannot be served (an unknown transport, HTTP
             settings that would expose the server: `ServerSettings.problem`).
         DatabaseURLError: The URL cannot be used.
+        LoginError: A read-only server's login is refused (see `build_server`).
     """
     problem = settings.problem()
     if problem:
@@ -563,6 +575,9 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
         run_server(settings)
     except DatabaseURLError as exc:
         sys.stderr.write(f"{prog}: --url: {redact(str(exc))}\n")
+        return 2
+    except LoginError as exc:
+        sys.stderr.write(f"{prog}: {redact(str(exc))}\n")
         return 2
     except KeyboardInterrupt:
         return 130
