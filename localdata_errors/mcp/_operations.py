@@ -23,7 +23,8 @@ from sqlalchemy.engine import Connection
 from localdata_errors._backends import sqlglot_dialect
 from localdata_errors.kinds import Kind
 from localdata_errors.mcp import _hints, _schema
-from localdata_errors.mcp._readonly import refusal
+from localdata_errors.mcp._functions import FunctionCall, catalog_refusal
+from localdata_errors.mcp._readonly import read, refusal
 from localdata_errors.mcp._recovery import Call, ClassifiedDatabaseError, run
 from localdata_errors.mcp._results import ToolInputError, make_response
 from localdata_errors.mcp._sql import CallState, Database, jsonable
@@ -32,6 +33,7 @@ from localdata_errors.response import StructuredErrorResponse
 
 __all__ = [
     "LIST_TABLES_CAP",
+    "READ_ONLY_MAX_LENGTH",
     "delete_rows",
     "describe_table",
     "execute_sql",
@@ -46,6 +48,11 @@ JSONDict = dict[str, Any]
 
 #: The most tables one ``list_tables`` call returns; ``offset`` pages on.
 LIST_TABLES_CAP: Final = 500
+#: The longest ``execute_sql`` text a read-only server reads to prove it reads.
+#: The proof is a parse (sqlglot, pure Python: several µs a character, more
+#: for long texts), so its cost is bounded by refusing a longer text before
+#: reading it: at this length the check takes about a tenth of a second.
+READ_ONLY_MAX_LENGTH: Final = 20_000
 
 _FK_KINDS: Final = frozenset({Kind.FOREIGN_KEY_VIOLATION, Kind.DEPENDENT_OBJECTS_STILL_EXIST})
 _NOT_FOUND_KINDS: Final = frozenset({Kind.UNDEFINED_TABLE, Kind.UNDEFINED_COLUMN})
@@ -530,11 +537,21 @@ def _truncate(db: Database, conn: Connection, tbl: sa.Table) -> int | None:
     return None
 
 
+class Checked(NamedTuple):
+    """A statement of ``execute_sql`` and what the read-only check still asks the engine."""
+
+    statement: Statement
+    #: The functions it calls, for PostgreSQL's catalogue to judge in the
+    #: call's transaction (read-only mode); ``None`` when nothing is asked.
+    calls: tuple[FunctionCall, ...] | None = None
+
+
 def execute_sql(
     db: Database, sql: str, params: Mapping[str, Any] | Sequence[Any] | None
 ) -> JSONDict:
     """Run SQL with bound parameters: rows for a query, the affected count otherwise."""
-    statements = statements_of(db, sql)
+    checked = statements_of(db, sql)
+    statements = [c.statement for c in checked]
     if isinstance(params, Sequence) and not isinstance(params, str) and len(statements) > 1:
         raise ToolInputError(
             make_response(
@@ -546,8 +563,14 @@ def execute_sql(
 
     def work(conn: Connection, state: CallState) -> JSONDict:
         results: list[JSONDict] = []
-        for statement in statements:
+        for number, (statement, calls) in enumerate(checked, start=1):
             state.keyword, state.text = statement.keyword, statement.text
+            if calls is not None:
+                # The catalogue, in this very transaction and search_path.
+                reason = catalog_refusal(conn, calls)
+                if reason is not None:
+                    where = _which(statement, number if len(checked) > 1 else None)
+                    db.refuse_write(f"{where} is not proven to only read ({reason})")
             results.append(_run_one(db, conn, statement, params))
         if len(results) == 1:
             return {"success": True, **results[0]}
@@ -573,7 +596,7 @@ def _reads_only(db: Database, statements: Sequence[Statement]) -> bool:
         return True  # checked already, and the database refuses writes besides
     dialect = _parser_dialect(db)
     try:
-        return all(refusal(s.text, dialect, s.comments) is None for s in statements)
+        return all(refusal(s.text, dialect, s.comments, s.tokens) is None for s in statements)
     except UnreadableSQLError:
         return False
 
@@ -614,7 +637,7 @@ def _parser_dialect(db: Database) -> str | None:
     return sqlglot_dialect(db.dialect) or db.dialect
 
 
-def statements_of(db: Database, sql: str) -> list[Statement]:
+def statements_of(db: Database, sql: str) -> list[Checked]:
     """
     Split an ``execute_sql`` text into the statements that will run, checked.
 
@@ -628,6 +651,12 @@ def statements_of(db: Database, sql: str) -> list[Statement]:
             a statement not proven to read in read-only mode (``read_only``).
     """
     dialect = _parser_dialect(db)
+    if db.read_only and len(sql) > READ_ONLY_MAX_LENGTH:
+        db.refuse_write(
+            f"the SQL text is not proven to only read (it is {len(sql):,} characters long, and "
+            f"the read-only check reads at most {READ_ONLY_MAX_LENGTH:,}: send shorter "
+            "statements, one per call, or use select_rows)"
+        )
     try:
         parts = split(sql, dialect, strip_comments=db.read_only)
     except UnreadableSQLError as exc:
@@ -648,20 +677,26 @@ def statements_of(db: Database, sql: str) -> list[Statement]:
             ),
             {"statement_count": len(parts)},
         )
-    if db.read_only:
-        for number, part in enumerate(parts, start=1):
-            try:
-                reason = refusal(part.text, dialect, part.comments)
-            except UnreadableSQLError as exc:
-                raise _unreadable(db, str(exc), number if len(parts) > 1 else None) from None
-            if reason is not None:
-                where = (
-                    f"statement {number} ({part.keyword or '?'})"
-                    if len(parts) > 1
-                    else (f"the {part.keyword or '?'} statement")
-                )
-                db.refuse_write(f"{where} is not proven to only read ({reason})")
-    return parts
+    if not db.read_only:
+        return [Checked(part) for part in parts]
+    checked: list[Checked] = []
+    for number, part in enumerate(parts, start=1):
+        shown = number if len(parts) > 1 else None
+        try:
+            reading = read(part.text, dialect, part.comments, part.tokens)
+        except UnreadableSQLError as exc:
+            raise _unreadable(db, str(exc), shown) from None
+        if reading.reason is not None:
+            db.refuse_write(f"{_which(part, shown)} is not proven to only read ({reading.reason})")
+        calls = reading.calls if db.dialect == "postgresql" else None
+        checked.append(Checked(part, calls))
+    return checked
+
+
+def _which(statement: Statement, number: int | None) -> str:
+    if number is not None:
+        return f"statement {number} ({statement.keyword or '?'})"
+    return f"the {statement.keyword or '?'} statement"
 
 
 def _unreadable(db: Database, problem: str, number: int | None = None) -> ToolInputError:

@@ -410,22 +410,30 @@ def test_read_only_server(readonly_server: StdioServer, shop: Backend) -> None:
     assert "sales" in shop.tables()
 
 
-# A SELECT that writes through a function: PostgreSQL's to write.
+# A SELECT that writes through a function: PostgreSQL's catalogue, then its engine.
 @pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
 def test_read_only_transaction_is_enforced_by_the_backend(
     readonly_server: StdioServer, shop: Backend
 ) -> None:
-    # Passes the keyword check (no DML keyword at the top level of a SELECT)
-    # only if the function writes; the READ ONLY transaction refuses it.
-    shop_fn = (
-        "CREATE OR REPLACE FUNCTION lde_mcp_wipe() RETURNS int LANGUAGE sql AS "
-        "'DELETE FROM sales RETURNING 1'"
-    )
+    # A user's function is volatile unless declared otherwise: the server
+    # refuses the call by the catalogue's word.  One declared STABLE that
+    # writes anyway passes that check, and the engine refuses the write.
     with shop.engine.begin() as conn:
-        conn.exec_driver_sql(shop_fn)
+        conn.exec_driver_sql(
+            "CREATE OR REPLACE FUNCTION lde_mcp_wipe() RETURNS int LANGUAGE sql AS "
+            "'DELETE FROM sales RETURNING 1'"
+        )
+        conn.exec_driver_sql(
+            "CREATE OR REPLACE FUNCTION lde_mcp_stable_wipe() RETURNS int LANGUAGE plpgsql "
+            "STABLE AS $$BEGIN DELETE FROM sales; RETURN 1; END$$"
+        )
     payload = readonly_server.fail("execute_sql", {"sql": "SELECT lde_mcp_wipe()"})
     expect(payload, "READ_ONLY", -32002)
+    assert payload["details"]["backend"] == "mcp"
+    assert "volatile" in payload["message"]
+    payload = readonly_server.fail("execute_sql", {"sql": "SELECT lde_mcp_stable_wipe()"})
     assert payload["details"]["backend"] != "mcp"
+    assert "non-volatile function" in payload["message"]
     assert shop.scalar("SELECT count(*) FROM sales") == 2
 
 
