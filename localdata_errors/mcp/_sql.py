@@ -226,8 +226,13 @@ class Database:
         self.max_bytes = max(MIN_MAX_BYTES, int(max_bytes))
         self.timeout = timeout if timeout and timeout > 0 else None
         self.allow_multi_statement = allow_multi_statement
-        self.secrets: tuple[str, ...] = (parsed.password,) if parsed.password else ()
-        self.redacted_url = redact(parsed.render_as_string(hide_password=True), self.secrets)
+        # The URL is logged with its password masked.  Errors are not masked
+        # by the password's value: the drivers never echo it, the core masks a
+        # credential by its shape wherever one appears, and masking what the
+        # client's own statement echoes only when it holds the password would
+        # tell a client sending guesses which one is right.
+        password = (parsed.password,) if parsed.password else ()
+        self.redacted_url = redact(parsed.render_as_string(hide_password=True), password)
         options: JSONDict = {"pool_pre_ping": parsed.get_backend_name() != "sqlite"}
         if parsed.get_backend_name() == "duckdb" and parsed.database not in (None, "", ":memory:"):
             # A DuckDB file admits one process at a time: open it per call, so

@@ -308,7 +308,6 @@ def _serve(db: Database, name: str = "localdata-errors-sql") -> MCPServer[Any]:
         server,
         db_type=db.db_type,
         history_per_session=_history_factory(),
-        secrets=db.secrets,
         history_arguments=history_call,
     )
     return server

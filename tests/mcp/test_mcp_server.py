@@ -8,6 +8,7 @@ fixture's parameters) through the same stdio server a user starts with
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -528,12 +529,34 @@ def test_injection_changes_nothing(server: StdioServer, shop: Backend, evil: str
 @pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
 def test_credentials_never_leave_the_server(server: StdioServer, shop: Backend) -> None:
     assert PG_PASSWORD in server.url
-    payloads = [
-        server.fail("execute_sql", {"sql": "SELECT * FROM nowhere"}),
-        server.fail("execute_sql", {"sql": f"SELECT '{PG_PASSWORD}' + 1"}),
-    ]
-    for payload in payloads:
-        assert PG_PASSWORD not in str(payload)
+    payload = server.fail("execute_sql", {"sql": "SELECT * FROM nowhere"})
+    assert PG_PASSWORD not in str(payload)
     log = server.log_text()
     assert "serving postgresql+psycopg://" in log
     assert PG_PASSWORD not in log
+
+
+def _without(payload: dict[str, Any], literal: str) -> dict[str, Any]:
+    """The answer with the client's own literal taken out (and what changes every call)."""
+    kept = {k: v for k, v in payload.items() if k not in ("timestamp", "history")}
+    return json.loads(json.dumps(kept).replace(literal, "<literal>"))
+
+
+@pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
+def test_masking_is_no_oracle_for_the_password(server: StdioServer, shop: Backend) -> None:
+    """
+    A client's own literal comes back the same whether or not it holds the password.
+
+    Masking it only when it matched a secret would tell a client sending
+    candidates which one is right; the server masks none of the client's own
+    text by the password's value (credentials are masked by their shape).
+    """
+    guess = "lde-mcp-Pw-7732"  # the password's length and shape, one character off
+    for template in (
+        "SELECT '{}' + 1",
+        'SELECT * FROM "{}"',
+        "SELECT 1 FROM customers WHERE name = '{}' AND nosuch = 1",
+    ):
+        right = server.fail("execute_sql", {"sql": template.format(PG_PASSWORD)})
+        wrong = server.fail("execute_sql", {"sql": template.format(guess)})
+        assert _without(right, PG_PASSWORD) == _without(wrong, guess), template
