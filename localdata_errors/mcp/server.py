@@ -32,6 +32,7 @@ from typing import Annotated, Any, Final, Literal
 
 import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
+from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -39,7 +40,7 @@ from localdata_errors._calls import quote_name
 from localdata_errors.history import Condition, Effect, StructuredCall, call_identity
 from localdata_errors.mcp import HistoryLike, install_structured_errors
 from localdata_errors.mcp import _operations as ops
-from localdata_errors.mcp._http import BearerTokenMiddleware
+from localdata_errors.mcp._http import BearerTokenMiddleware, BoundHostMiddleware
 from localdata_errors.mcp._login import LoginError, check_login
 from localdata_errors.mcp._settings import (
     DEFAULT_URL,
@@ -48,6 +49,7 @@ from localdata_errors.mcp._settings import (
     ServerSettings,
     add_arguments,
     from_arguments,
+    is_loopback,
 )
 from localdata_errors.mcp._sql import Database, DatabaseURLError
 from localdata_errors.redact import redact
@@ -538,9 +540,15 @@ def run_server(settings: ServerSettings) -> None:
     import uvicorn  # noqa: PLC0415 - the HTTP transport only
 
     host, port, token = settings.host, settings.port, settings.auth_token
-    app: Any = server.streamable_http_app(host=host)
+    # The Host/Origin check is this server's own, from the address it binds
+    # (`BoundHostMiddleware`): the SDK's knows three spellings only.
+    unchecked = TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    app: Any = server.streamable_http_app(host=host, transport_security=unchecked)
     if token is not None:
         app = BearerTokenMiddleware(app, token)
+    if is_loopback(host):
+        # No token is needed on loopback: a page's DNS rebinding must not reach it.
+        app = BoundHostMiddleware(app, host, port)
     logger.info(
         "listening on http://%s:%d/mcp (%s)",
         host,
