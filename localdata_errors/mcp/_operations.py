@@ -20,27 +20,22 @@ from typing import Any, Final, NamedTuple
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from localdata_errors._backends import sqlglot_dialect
 from localdata_errors.kinds import Kind
 from localdata_errors.mcp import _hints, _schema
-from localdata_errors.mcp._functions import FunctionCall, catalog_refusal
-from localdata_errors.mcp._readonly import read, refusal
 from localdata_errors.mcp._recovery import Call, ClassifiedDatabaseError, run
 from localdata_errors.mcp._results import ToolInputError, make_response
 from localdata_errors.mcp._sql import CallState, Database, jsonable
-from localdata_errors.mcp._statements import Statement, UnreadableSQLError, split
 from localdata_errors.response import StructuredErrorResponse
 
 __all__ = [
     "LIST_TABLES_CAP",
-    "READ_ONLY_MAX_LENGTH",
     "delete_rows",
     "describe_table",
-    "execute_sql",
+    "fetch",
     "insert_rows",
     "list_tables",
+    "run_call",
     "select_rows",
-    "statements_of",
     "update_rows",
 ]
 
@@ -48,22 +43,9 @@ JSONDict = dict[str, Any]
 
 #: The most tables one ``list_tables`` call returns; ``offset`` pages on.
 LIST_TABLES_CAP: Final = 500
-#: The longest ``execute_sql`` text a read-only server reads to prove it reads.
-#: The proof is a parse (sqlglot, pure Python: several µs a character, more
-#: for long texts), so its cost is bounded by refusing a longer text before
-#: reading it: at this length the check takes about a tenth of a second.
-READ_ONLY_MAX_LENGTH: Final = 20_000
 
 _FK_KINDS: Final = frozenset({Kind.FOREIGN_KEY_VIOLATION, Kind.DEPENDENT_OBJECTS_STILL_EXIST})
 _NOT_FOUND_KINDS: Final = frozenset({Kind.UNDEFINED_TABLE, Kind.UNDEFINED_COLUMN})
-_DML: Final = frozenset({"INSERT", "UPDATE", "DELETE"})
-# Statements that stay inside the call's transaction on every backend; DDL
-# does too except on MySQL/MariaDB, where it commits by itself.
-_TRANSACTIONAL: Final = frozenset(
-    {"SELECT", "WITH", "VALUES", "TABLE", "FROM", "EXPLAIN", "SHOW", "DESCRIBE", "DESC", "PRAGMA"}
-    | {"INSERT", "UPDATE", "DELETE", "MERGE", "UPSERT", "REPLACE"}
-)
-_TRANSACTIONAL_DDL: Final = frozenset({"CREATE", "DROP", "ALTER", "TRUNCATE", "COMMENT"})
 _MODE_VERBS: Final = {"rows": "DELETE", "truncate": "TRUNCATE", "drop_table": "DROP"}
 
 
@@ -75,7 +57,7 @@ class _Failed(NamedTuple):
     sql: str | None
 
 
-def _call(  # noqa: PLR0913 - the call, its work, and what explains its failure
+def run_call(  # noqa: PLR0913 - the call, its work, and what explains its failure
     db: Database,
     call: Call,
     work: Callable[[Connection, CallState], JSONDict],
@@ -211,7 +193,7 @@ def list_tables(
             out.update(limit=size, next_offset=offset + len(page))
         return out
 
-    return _call(db, Call(write=False, reads_only=lambda: True), work)
+    return run_call(db, Call(write=False, reads_only=lambda: True), work)
 
 
 def _schema_named(db: Database, conn: Connection, schema: str) -> str:
@@ -238,10 +220,10 @@ def describe_table(db: Database, table: str) -> JSONDict:
     def work(conn: Connection, _state: CallState) -> JSONDict:
         return {"success": True, **_schema.describe(db, conn, table)}
 
-    return _call(db, Call(write=False, reads_only=lambda: True), work, table=table)
+    return run_call(db, Call(write=False, reads_only=lambda: True), work, table=table)
 
 
-def _fetch(result: sa.CursorResult[Any], cap: int) -> tuple[list[str], list[JSONDict], bool]:
+def fetch(result: sa.CursorResult[Any], cap: int) -> tuple[list[str], list[JSONDict], bool]:
     columns = list(result.keys())
     raw = result.fetchmany(cap + 1)
     more = len(raw) > cap
@@ -274,7 +256,7 @@ def select_rows(  # noqa: PLR0913 - one per tool argument
         stmt = stmt.limit(effective + 1)
         if offset:
             stmt = stmt.offset(offset)
-        names, rows, more = _fetch(conn.execute(stmt), effective)
+        names, rows, more = fetch(conn.execute(stmt), effective)
         out: JSONDict = {
             "success": True,
             "data": rows,
@@ -294,7 +276,7 @@ def select_rows(  # noqa: PLR0913 - one per tool argument
             out["hasMore"] = True
         return out
 
-    return _call(db, Call(write=False, reads_only=lambda: True), work, table=table)
+    return run_call(db, Call(write=False, reads_only=lambda: True), work, table=table)
 
 
 def _insert_statement(db: Database, table: sa.Table, skip_on_conflict: bool) -> Any:
@@ -346,7 +328,7 @@ def insert_rows(
             out["skippedCount"] = len(prepared) - inserted
         return out
 
-    return _call(db, Call(write=True), work, table=table, verb="INSERT")
+    return run_call(db, Call(write=True), work, table=table, verb="INSERT")
 
 
 def _insert(
@@ -438,7 +420,7 @@ def update_rows(
             out["warning"] = f"No filters: every row of '{name}' was updated ({affected} rows)."
         return out
 
-    return _call(db, Call(write=True), work, table=table, verb="UPDATE")
+    return run_call(db, Call(write=True), work, table=table, verb="UPDATE")
 
 
 def _refuse_unconfirmed(table: str, mode: str) -> None:
@@ -507,7 +489,7 @@ def delete_rows(  # noqa: PLR0913 - one per tool argument
     # MySQL/MariaDB commit DROP and TRUNCATE by themselves.
     ddl = mode != "rows" and db.dialect in ("mysql", "mariadb")
     call = Call(write=True, self_committing=lambda: ddl)
-    return _call(db, call, work, table=table, verb=_MODE_VERBS.get(mode, "DELETE"))
+    return run_call(db, call, work, table=table, verb=_MODE_VERBS.get(mode, "DELETE"))
 
 
 def _refuse_referenced_drop(db: Database, conn: Connection, tbl: sa.Table) -> None:
@@ -535,181 +517,3 @@ def _truncate(db: Database, conn: Connection, tbl: sa.Table) -> int | None:
     quoted = conn.dialect.identifier_preparer.format_table(tbl)
     conn.exec_driver_sql(f"TRUNCATE TABLE {quoted}")
     return None
-
-
-class Checked(NamedTuple):
-    """A statement of ``execute_sql`` and what the read-only check still asks the engine."""
-
-    statement: Statement
-    #: The functions it calls, for PostgreSQL's catalogue to judge in the
-    #: call's transaction (read-only mode); ``None`` when nothing is asked.
-    calls: tuple[FunctionCall, ...] | None = None
-
-
-def execute_sql(
-    db: Database, sql: str, params: Mapping[str, Any] | Sequence[Any] | None
-) -> JSONDict:
-    """Run SQL with bound parameters: rows for a query, the affected count otherwise."""
-    checked = statements_of(db, sql)
-    statements = [c.statement for c in checked]
-    if isinstance(params, Sequence) and not isinstance(params, str) and len(statements) > 1:
-        raise ToolInputError(
-            make_response(
-                Kind.INVALID_PARAMETER,
-                "Positional parameters apply to one statement; use named parameters (:name) "
-                "with several statements.",
-            )
-        )
-
-    def work(conn: Connection, state: CallState) -> JSONDict:
-        results: list[JSONDict] = []
-        for number, (statement, calls) in enumerate(checked, start=1):
-            state.keyword, state.text = statement.keyword, statement.text
-            if calls is not None:
-                # The catalogue, in this very transaction and search_path.
-                reason = catalog_refusal(conn, calls)
-                if reason is not None:
-                    where = _which(statement, number if len(checked) > 1 else None)
-                    db.refuse_write(f"{where} is not proven to only read ({reason})")
-            results.append(_run_one(db, conn, statement, params))
-        if len(results) == 1:
-            return {"success": True, **results[0]}
-        return {"success": True, "statementCount": len(results), "results": results}
-
-    keywords = {s.keyword for s in statements}
-    kept = (
-        _TRANSACTIONAL
-        if db.dialect in ("mysql", "mariadb")
-        else _TRANSACTIONAL | _TRANSACTIONAL_DDL
-    )
-    call = Call(
-        write=not db.read_only,
-        reads_only=lambda: _reads_only(db, statements),
-        self_committing=lambda: not keywords <= kept,
-    )
-    return _call(db, call, work, sql=sql)
-
-
-def _reads_only(db: Database, statements: Sequence[Statement]) -> bool:
-    """Whether every statement is proven to read, by the check read-only mode uses."""
-    if db.read_only:
-        return True  # checked already, and the database refuses writes besides
-    dialect = _parser_dialect(db)
-    try:
-        return all(refusal(s.text, dialect, s.comments, s.tokens) is None for s in statements)
-    except UnreadableSQLError:
-        return False
-
-
-def _run_one(
-    db: Database,
-    conn: Connection,
-    statement: Statement,
-    params: Mapping[str, Any] | Sequence[Any] | None,
-) -> JSONDict:
-    result = db.execute(conn, statement, params)
-    if result.returns_rows:
-        if (
-            db.dialect == "duckdb"
-            and statement.keyword in _DML
-            and list(result.keys()) == ["Count"]
-        ):
-            # DuckDB answers INSERT/UPDATE/DELETE with a one-row result: the count.
-            return {"affectedRows": int(result.scalar() or 0)}
-        names_out, rows, more = _fetch(result, db.max_rows)
-        out: JSONDict = {
-            "data": rows,
-            "rowCount": len(rows),
-            "columns": names_out,
-            "truncated": more,
-        }
-        if more:
-            out["max_rows"] = db.max_rows
-            out["warning"] = (
-                f"The result was cut at the server's row cap of {db.max_rows} rows; "
-                "add a WHERE clause, or page with LIMIT and OFFSET."
-            )
-        return out
-    return {"affectedRows": max(result.rowcount, 0)}
-
-
-def _parser_dialect(db: Database) -> str | None:
-    return sqlglot_dialect(db.dialect) or db.dialect
-
-
-def statements_of(db: Database, sql: str) -> list[Checked]:
-    """
-    Split an ``execute_sql`` text into the statements that will run, checked.
-
-    The statement count and, in read-only mode, the check of each statement
-    come from one tokenization of the text; each statement then runs as its
-    own call with the very text that was checked.
-
-    Raises:
-        ToolInputError: no statement or an unreadable text (``syntax_error``),
-            several statements when one is allowed (``feature_not_supported``),
-            a statement not proven to read in read-only mode (``read_only``).
-    """
-    dialect = _parser_dialect(db)
-    if db.read_only and len(sql) > READ_ONLY_MAX_LENGTH:
-        db.refuse_write(
-            f"the SQL text is not proven to only read (it is {len(sql):,} characters long, and "
-            f"the read-only check reads at most {READ_ONLY_MAX_LENGTH:,}: send shorter "
-            "statements, one per call, or use select_rows)"
-        )
-    try:
-        parts = split(sql, dialect, strip_comments=db.read_only)
-    except UnreadableSQLError as exc:
-        if db.read_only:
-            raise _unreadable(db, str(exc)) from None
-        # Without read-only mode the database is the judge of its own syntax.
-        first = sql.split(maxsplit=1)
-        parts = [Statement(text=sql.strip(), keyword=first[0].upper() if first else "")]
-    if not parts:
-        raise ToolInputError(make_response(Kind.SYNTAX_ERROR, "The SQL text holds no statement."))
-    if len(parts) > 1 and not db.allow_multi_statement:
-        raise ToolInputError(
-            make_response(
-                Kind.FEATURE_NOT_SUPPORTED,
-                f"The SQL text holds {len(parts)} statements; this server runs one statement "
-                "per call (it was started without --allow-multi-statement).",
-                actions=("Send each statement in its own execute_sql call",),
-            ),
-            {"statement_count": len(parts)},
-        )
-    if not db.read_only:
-        return [Checked(part) for part in parts]
-    checked: list[Checked] = []
-    for number, part in enumerate(parts, start=1):
-        shown = number if len(parts) > 1 else None
-        try:
-            reading = read(part.text, dialect, part.comments, part.tokens)
-        except UnreadableSQLError as exc:
-            raise _unreadable(db, str(exc), shown) from None
-        if reading.reason is not None:
-            db.refuse_write(f"{_which(part, shown)} is not proven to only read ({reading.reason})")
-        calls = reading.calls if db.dialect == "postgresql" else None
-        checked.append(Checked(part, calls))
-    return checked
-
-
-def _which(statement: Statement, number: int | None) -> str:
-    if number is not None:
-        return f"statement {number} ({statement.keyword or '?'})"
-    return f"the {statement.keyword or '?'} statement"
-
-
-def _unreadable(db: Database, problem: str, number: int | None = None) -> ToolInputError:
-    where = f"Statement {number}" if number else "The SQL text"
-    return ToolInputError(
-        make_response(
-            Kind.SYNTAX_ERROR,
-            f"{where} could not be parsed as {db.dialect} SQL ({problem}); a read-only server "
-            "runs only statements it can parse and prove to read.",
-            database=db.dialect,
-            actions=(
-                "Check the statement's syntax",
-                "Rewrite it as a plain SELECT the server can parse",
-            ),
-        )
-    )

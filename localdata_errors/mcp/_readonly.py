@@ -31,7 +31,9 @@ __all__ = [
     "OBJECT_PRAGMAS",
     "VALUE_PRAGMAS",
     "Reading",
+    "every_row_changes",
     "is_read_only_pragma",
+    "parse_statement",
     "read",
     "refusal",
 ]
@@ -184,7 +186,13 @@ class Reading:
     calls: tuple[FunctionCall, ...] = ()
 
 
-def _parse(text: str, dialect: str | None, tokens: Sequence[Any] | None) -> Any:
+def parse_statement(text: str, dialect: str | None, tokens: Sequence[Any] | None = None) -> Any:
+    """
+    sqlglot's parse of one statement (from its tokens, when they were read already).
+
+    Raises:
+        UnreadableSQLError: It does not parse as one statement in the dialect.
+    """
     module = _sqlglot.sqlglot()
     if module is None:
         raise ImportError("sqlglot is not installed (pip install 'localdata-errors[mcp]')")
@@ -274,11 +282,38 @@ def read(
         # PostgreSQL's SHOW names one setting; sqlglot reads it as a command.
         words = all(p.type in ("VAR", "DOT") or p.text.replace("_", "").isalnum() for p in parts)
         return Reading(None if len(parts) > 1 and words else "it is not a plain SHOW of a setting")
-    root = _parse(text, dialect, tokens)
+    root = parse_statement(text, dialect, tokens)
     reason = _root(root, dialect)
     if reason is None and dialect == "postgres":
         return Reading(None, function_calls(root, parts))
     return Reading(reason)
+
+
+def every_row_changes(
+    text: str, dialect: str | None, tokens: Sequence[Any] | None = None
+) -> list[str]:
+    """
+    The UPDATEs and DELETEs of a statement that have no WHERE, anywhere in its parse.
+
+    Args:
+        text: One statement.
+        dialect: The sqlglot dialect of the server's database.
+        tokens: *text*'s tokens, when they were read already.
+
+    Returns:
+        ``UPDATE``/``DELETE`` for each one without a WHERE clause (empty when
+        every one is filtered).
+
+    Raises:
+        UnreadableSQLError: The statement cannot be parsed in the dialect.
+    """
+    exp = _expressions()
+    root = parse_statement(text, dialect, tokens)
+    return [
+        type(node).__name__.upper()
+        for node in root.find_all(exp.Update, exp.Delete)
+        if node.args.get("where") is None
+    ]
 
 
 def _mysql_comments(parts: list[Piece], comments: Sequence[str]) -> str | None:

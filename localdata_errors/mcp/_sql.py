@@ -402,7 +402,7 @@ class Database:
 
         Args:
             conn: A connection from `transaction`.
-            statement: One statement, as ``_operations.statements_of`` returns it.
+            statement: One statement, as ``_execute.statements_of`` returns it.
             params: An object for ``:name`` placeholders, a list for ``?``
                 placeholders, or ``None``: the text then goes to the driver as it is.
 

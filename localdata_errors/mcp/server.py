@@ -39,6 +39,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from localdata_errors._calls import quote_name
 from localdata_errors.history import Condition, Effect, StructuredCall, call_identity
 from localdata_errors.mcp import HistoryLike, install_structured_errors
+from localdata_errors.mcp import _execute as execute
 from localdata_errors.mcp import _operations as ops
 from localdata_errors.mcp._http import BearerTokenMiddleware, BoundHostMiddleware
 from localdata_errors.mcp._login import LoginError, check_login
@@ -306,6 +307,8 @@ def _serve(db: Database, name: str = "localdata-errors-sql") -> MCPServer[Any]:
     instructions = _READ_ONLY_INSTRUCTIONS if db.read_only else _INSTRUCTIONS
     server: MCPServer[Any] = MCPServer(name, instructions=instructions, lifespan=lifespan)
     _register_tools(server, db)
+    if db.read_only:
+        _answer_write_tools(server, db)
     install_structured_errors(
         server,
         db_type=db.db_type,
@@ -313,6 +316,29 @@ def _serve(db: Database, name: str = "localdata-errors-sql") -> MCPServer[Any]:
         history_arguments=history_call,
     )
     return server
+
+
+#: The tools a read-only server does not serve.
+WRITE_TOOLS: Final = frozenset({"insert_rows", "update_rows", "delete_rows"})
+
+
+def _answer_write_tools(server: MCPServer[Any], db: Database) -> None:
+    """
+    A write tool called on a read-only server: answer that the server is read-only.
+
+    The tools are not listed (a client sees only those it may use); a client
+    that calls one anyway is told why it cannot, ``READ_ONLY``, instead of
+    an unknown tool, and the history records the call as it was asked.
+    """
+    original = server.call_tool
+
+    async def call_tool(name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        if name in WRITE_TOOLS:
+            db.refuse_write(f"{name} changes data, and this server only reads")
+        return await original(name, arguments, context)
+
+    # The seam install_structured_errors uses too: the SDK calls self.call_tool.
+    server.call_tool = call_tool  # type: ignore[method-assign]  # see the comment above
 
 
 async def _run(fn: Callable[..., JSONDict], *args: Any) -> CallToolResult:
@@ -435,15 +461,33 @@ def _register_tools(server: MCPServer[Any], db: Database) -> None:
         sql_annotations, sql_description = (
             destroy,
             "Run SQL with bound parameters. Returns data, rowCount, columns and truncated for a "
-            f"query, affectedRows otherwise. {multi} Prefer the table tools when they fit.",
+            f"query, affectedRows otherwise. {multi} An UPDATE or DELETE without WHERE needs "
+            "confirm_all: true. Prefer the table tools when they fit.",
         )
 
-    @server.tool(annotations=sql_annotations, description=sql_description)
-    async def execute_sql(
+    if db.read_only:
+
+        @server.tool(annotations=sql_annotations, description=sql_description)
+        async def execute_sql(
+            sql: Annotated[str, Field(min_length=1, max_length=100_000)],
+            params: params_schema = None,
+        ) -> ToolResult:
+            return await _run(execute.execute_sql, db, sql, params)
+
+        return
+
+    @server.tool(annotations=sql_annotations, description=sql_description, name="execute_sql")
+    async def execute_sql_writing(
         sql: Annotated[str, Field(min_length=1, max_length=100_000)],
         params: params_schema = None,
+        confirm_all: Annotated[
+            bool,
+            Field(
+                description="Required for an UPDATE or DELETE without WHERE: it changes every row"
+            ),
+        ] = False,
     ) -> ToolResult:
-        return await _run(ops.execute_sql, db, sql, params)
+        return await _run(execute.execute_sql, db, sql, params, confirm_all)
 
 
 def _register_write_tools(server: MCPServer[Any], db: Database) -> None:

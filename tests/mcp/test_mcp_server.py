@@ -364,6 +364,34 @@ def test_update_and_delete_without_filters_are_refused(server: StdioServer, shop
     assert float(shop.scalar("SELECT max(price) FROM products")) == 7.25
 
 
+def test_execute_sql_asks_before_changing_every_row(server: StdioServer, shop: Backend) -> None:
+    """The same confirmation update_rows and delete_rows ask for, from the statement's parse."""
+    unfiltered = [
+        "UPDATE customers SET name = 'x'",
+        "DELETE FROM sales",
+        "/* every row */ delete from SALES",
+        "UPDATE customers SET name = (SELECT name FROM products WHERE id = 1)",
+    ]
+    if shop.name in ("postgresql", "sqlite", "duckdb"):
+        unfiltered.append("WITH d AS (DELETE FROM sales RETURNING *) SELECT count(*) FROM d")
+    if shop.name == "mysql":
+        unfiltered.append("DELETE s FROM sales s JOIN customers c ON c.id = s.customer_id")
+    for sql in unfiltered:
+        payload = server.fail("execute_sql", {"sql": sql})
+        details = expect(payload, "INVALID_PARAMETER", -32000)
+        assert details["required_arguments"] == {"confirm_all": True}, sql
+        assert "every row" in payload["message"]
+    assert shop.scalar("SELECT count(*) FROM sales") == 2
+    assert shop.scalar("SELECT count(*) FROM customers WHERE name = 'x'") == 0
+    # A WHERE, even one that is always true, is the caller's own choice.
+    assert server.ok("execute_sql", {"sql": "DELETE FROM sales WHERE qty > 2"})["affectedRows"] == 1
+    confirmed = server.ok(
+        "execute_sql", {"sql": "UPDATE products SET price = price", "confirm_all": True}
+    )
+    assert confirmed["affectedRows"] in (0, 2)  # MySQL counts changed rows only
+    assert shop.scalar("SELECT count(*) FROM sales") == 1
+
+
 def test_multi_statement_rejected(server: StdioServer, shop: Backend) -> None:
     payload = server.fail("execute_sql", {"sql": "SELECT 1; DELETE FROM sales"})
     assert expect(payload, "FEATURE_NOT_SUPPORTED", -32000)["statement_count"] == 2
@@ -391,16 +419,28 @@ def test_read_only_server(readonly_server: StdioServer, shop: Backend) -> None:
     assert ro.ok("select_rows", {"table": "customers"})["rowCount"] == 3
     both = ro.ok("execute_sql", {"sql": "SELECT 1 AS a; SELECT 2 AS b"})
     assert [r["data"] for r in both["results"]] == [[{"a": 1}], [{"b": 2}]]
-    # The write tools are not served at all: a call names an unknown tool.
-    for tool, args in [
-        ("insert_rows", {"table": "customers", "rows": [{"name": "Zed"}]}),
-        ("update_rows", {"table": "customers", "values": {"name": "Zed"}, "confirm_all": True}),
-        ("delete_rows", {"table": "sales", "confirm_all": True}),
-        ("delete_rows", {"table": "sales", "mode": "drop_table", "confirm": True}),
+    # The write tools are not listed; a call of one is told the server is
+    # read-only (not "unknown tool"), and the history records what was asked.
+    for tool, args, recorded in [
+        ("insert_rows", {"table": "customers", "rows": [{"name": "Zed"}]}, "insert_rows(customers"),
+        (
+            "update_rows",
+            {"table": "customers", "values": {"name": "Zed"}, "confirm_all": True},
+            "update_rows(customers",
+        ),
+        ("delete_rows", {"table": "sales", "confirm_all": True}, "delete_rows(sales"),
+        (
+            "delete_rows",
+            {"table": "sales", "mode": "drop_table", "confirm": True},
+            "delete_rows(sales, mode drop_table)",
+        ),
     ]:
         payload = ro.fail(tool, args)
-        expect(payload, "TOOL_ERROR", -32000)
-        assert "unknown tool" in payload["message"].lower()
+        details = expect(payload, "READ_ONLY", -32002)
+        assert details["backend"] == "mcp"
+        assert "read-only" in payload["message"]
+        assert recorded in payload["history"], payload["history"]
+        assert "Zed" not in payload["history"]
     for sql in [
         "DELETE FROM sales",
         "SELECT 1; DROP TABLE sales",
