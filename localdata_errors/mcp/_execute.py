@@ -16,15 +16,23 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
+import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from localdata_errors._backends import sqlglot_dialect
 from localdata_errors.kinds import Kind
 from localdata_errors.mcp._functions import FunctionCall, catalog_refusal
-from localdata_errors.mcp._operations import fetch, run_call
+from localdata_errors.mcp._operations import run_call
 from localdata_errors.mcp._readonly import every_row_changes, read, refusal
 from localdata_errors.mcp._recovery import Call
 from localdata_errors.mcp._results import ToolInputError, make_response
+from localdata_errors.mcp._rows import (
+    Budget,
+    Streamed,
+    read_rows,
+    stream_options,
+    streams_itself,
+)
 from localdata_errors.mcp._sql import CallState, Database
 from localdata_errors.mcp._statements import Statement, UnreadableSQLError, split
 
@@ -55,6 +63,8 @@ class Checked(NamedTuple):
     #: The functions it calls, for PostgreSQL's catalogue to judge in the
     #: call's transaction (read-only mode); ``None`` when nothing is asked.
     calls: tuple[FunctionCall, ...] | None = None
+    #: Its rows are read as they come (a server-side cursor).
+    stream: bool = False
 
 
 def execute_sql(
@@ -86,9 +96,12 @@ def execute_sql(
             )
         )
 
+    budget = Budget(db.max_bytes)
+
     def work(conn: Connection, state: CallState) -> JSONDict:
         results: list[JSONDict] = []
-        for number, (statement, calls) in enumerate(checked, start=1):
+        budget.used = 0  # a call run again starts with the whole budget
+        for number, (statement, calls, stream) in enumerate(checked, start=1):
             state.keyword, state.text = statement.keyword, statement.text
             if calls is not None:
                 # The catalogue, in this very transaction and search_path.
@@ -96,7 +109,7 @@ def execute_sql(
                 if reason is not None:
                     where = _which(statement, number if len(checked) > 1 else None)
                     db.refuse_write(f"{where} is not proven to only read ({reason})")
-            results.append(_run_one(db, conn, statement, params))
+            results.append(_run_one(db, conn, statement, params, budget=budget, stream=stream))
         if len(results) == 1:
             return {"success": True, **results[0]}
         return {"success": True, "statementCount": len(results), "results": results}
@@ -180,13 +193,39 @@ def _reads_only(db: Database, statements: Sequence[Statement]) -> bool:
         return False
 
 
-def _run_one(
+def _run_one(  # noqa: PLR0913 - one statement, and the call's bounds
     db: Database,
     conn: Connection,
     statement: Statement,
     params: Mapping[str, Any] | Sequence[Any] | None,
+    *,
+    budget: Budget,
+    stream: bool,
 ) -> JSONDict:
-    result = db.execute(conn, statement, params)
+    with db.statement_deadline(conn):
+        return _run_and_read(db, conn, statement, params, budget=budget, stream=stream)
+
+
+def _run_and_read(  # noqa: PLR0913 - one statement, and the call's bounds
+    db: Database,
+    conn: Connection,
+    statement: Statement,
+    params: Mapping[str, Any] | Sequence[Any] | None,
+    *,
+    budget: Budget,
+    stream: bool,
+) -> JSONDict:
+    result: Any
+    if stream and streams_itself(conn):
+        query, values = db.clause(statement, params)
+        bound: Any = None
+        if values is not None:
+            # The driver's own placeholders, as SQLAlchemy would have sent them.
+            compiled = sa.text(query).compile(dialect=conn.dialect)
+            query, bound = compiled.string, compiled.construct_params(values)
+        result = Streamed(conn, query, bound)
+    else:
+        result = db.execute(conn, statement, params, stream_options(db.dialect) if stream else {})
     if result.returns_rows:
         if (
             db.dialect == "duckdb"
@@ -195,21 +234,49 @@ def _run_one(
         ):
             # DuckDB answers INSERT/UPDATE/DELETE with a one-row result: the count.
             return {"affectedRows": int(result.scalar() or 0)}
-        names_out, rows, more = fetch(result, db.max_rows)
+        read = read_rows(result, db.max_rows, budget)
         out: JSONDict = {
-            "data": rows,
-            "rowCount": len(rows),
-            "columns": names_out,
-            "truncated": more,
+            "data": read.data,
+            "rowCount": len(read.data),
+            "columns": read.columns,
+            "truncated": read.more,
         }
-        if more:
+        if read.more and not read.by_bytes:
             out["max_rows"] = db.max_rows
             out["warning"] = (
                 f"The result was cut at the server's row cap of {db.max_rows} rows; "
                 "add a WHERE clause, or page with LIMIT and OFFSET."
             )
+        read.report(out, budget)
         return out
     return {"affectedRows": max(result.rowcount, 0)}
+
+
+# Statements whose rows may be streamed once the parse shows they are queries.
+_QUERY_KEYWORDS: Final = frozenset({"SELECT", "WITH", "VALUES", "TABLE", ""})
+
+
+def _streams(db: Database, statement: Statement, query: bool | None) -> bool:
+    """
+    Whether a statement's rows are read through a server-side cursor.
+
+    MySQL/MariaDB's drivers stream any statement.  PostgreSQL's server-side
+    cursor (``DECLARE``) takes queries only: what the parse shows to be one
+    (*query*, from read-only mode's reading; read here otherwise).
+    """
+    if db.dialect in ("mysql", "mariadb"):
+        return True
+    if db.dialect != "postgresql" or statement.keyword not in _QUERY_KEYWORDS:
+        return False
+    if query is not None:
+        return query
+    if len(statement.text) > READ_ONLY_MAX_LENGTH:
+        return False
+    try:
+        reading = read(statement.text, _parser_dialect(db), statement.comments, statement.tokens)
+    except UnreadableSQLError:
+        return False
+    return reading.reason is None and reading.query
 
 
 def _parser_dialect(db: Database) -> str | None:
@@ -257,7 +324,7 @@ def statements_of(db: Database, sql: str) -> list[Checked]:
             {"statement_count": len(parts)},
         )
     if not db.read_only:
-        return [Checked(part) for part in parts]
+        return [Checked(part, stream=_streams(db, part, None)) for part in parts]
     checked: list[Checked] = []
     for number, part in enumerate(parts, start=1):
         shown = number if len(parts) > 1 else None
@@ -268,7 +335,7 @@ def statements_of(db: Database, sql: str) -> list[Checked]:
         if reading.reason is not None:
             db.refuse_write(f"{_which(part, shown)} is not proven to only read ({reading.reason})")
         calls = reading.calls if db.dialect == "postgresql" else None
-        checked.append(Checked(part, calls))
+        checked.append(Checked(part, calls, _streams(db, part, reading.query)))
     return checked
 
 

@@ -24,6 +24,11 @@ from localdata_errors.kinds import Kind
 from localdata_errors.mcp import _hints, _schema
 from localdata_errors.mcp._recovery import Call, ClassifiedDatabaseError, run
 from localdata_errors.mcp._results import ToolInputError, make_response
+from localdata_errors.mcp._rows import (
+    Budget,
+    read_rows,
+    stream_options,
+)
 from localdata_errors.mcp._sql import CallState, Database, jsonable
 from localdata_errors.response import StructuredErrorResponse
 
@@ -31,7 +36,6 @@ __all__ = [
     "LIST_TABLES_CAP",
     "delete_rows",
     "describe_table",
-    "fetch",
     "insert_rows",
     "list_tables",
     "run_call",
@@ -223,14 +227,6 @@ def describe_table(db: Database, table: str) -> JSONDict:
     return run_call(db, Call(write=False, reads_only=lambda: True), work, table=table)
 
 
-def fetch(result: sa.CursorResult[Any], cap: int) -> tuple[list[str], list[JSONDict], bool]:
-    columns = list(result.keys())
-    raw = result.fetchmany(cap + 1)
-    more = len(raw) > cap
-    rows = [{k: jsonable(v) for k, v in zip(columns, row, strict=False)} for row in raw[:cap]]
-    return columns, rows, more
-
-
 def select_rows(  # noqa: PLR0913 - one per tool argument
     db: Database,
     table: str,
@@ -256,24 +252,29 @@ def select_rows(  # noqa: PLR0913 - one per tool argument
         stmt = stmt.limit(effective + 1)
         if offset:
             stmt = stmt.offset(offset)
-        names, rows, more = fetch(conn.execute(stmt), effective)
+        budget = Budget(db.max_bytes)
+        read = read_rows(
+            conn.execute(stmt, execution_options=stream_options(db.dialect)), effective, budget
+        )
+        rows, more = read.data, read.more
         out: JSONDict = {
             "success": True,
             "data": rows,
             "rowCount": len(rows),
-            "columns": names,
+            "columns": read.columns,
             "truncated": bool(more and capped),
         }
         if more:
             out["next_offset"] = offset + len(rows)
-        if more and capped:
+        if more and capped and not read.by_bytes:
             out["max_rows"] = db.max_rows
             out["warning"] = (
                 f"The result was cut at the server's row cap of {db.max_rows} rows; "
                 f"narrow the filters or page with offset {offset + len(rows)}."
             )
-        elif more:
+        elif more and not read.by_bytes:
             out["hasMore"] = True
+        read.report(out, budget)
         return out
 
     return run_call(db, Call(write=False, reads_only=lambda: True), work, table=table)

@@ -180,10 +180,13 @@ class Reading:
         reason: Why it is not proven to read; ``None`` when it is, so far.
         calls: The functions it calls by name (PostgreSQL), for the engine's
             own catalogue to judge (`localdata_errors.mcp._functions`).
+        query: It is a query (``SELECT``, a set operation, ``VALUES``): its
+            rows can be read through a server-side cursor.
     """
 
     reason: str | None
     calls: tuple[FunctionCall, ...] = ()
+    query: bool = False
 
 
 def parse_statement(text: str, dialect: str | None, tokens: Sequence[Any] | None = None) -> Any:
@@ -284,9 +287,11 @@ def read(
         return Reading(None if len(parts) > 1 and words else "it is not a plain SHOW of a setting")
     root = parse_statement(text, dialect, tokens)
     reason = _root(root, dialect)
-    if reason is None and dialect == "postgres":
-        return Reading(None, function_calls(root, parts))
-    return Reading(reason)
+    if reason is not None:
+        return Reading(reason)
+    query = isinstance(root, _expressions().Query | _expressions().Values)
+    calls = function_calls(root, parts) if dialect == "postgres" else ()
+    return Reading(None, calls, query)
 
 
 def every_row_changes(
@@ -363,7 +368,7 @@ def _explain(text: str, parts: list[Piece], dialect: str | None) -> Reading:
         return Reading("EXPLAIN without a statement")
     inner = read(text[parts[index].start :], dialect)
     if inner.reason is None:
-        return inner
+        return Reading(None, inner.calls)
     return Reading(f"it explains what is not a read: {inner.reason}")
 
 

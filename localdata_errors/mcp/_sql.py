@@ -396,6 +396,7 @@ class Database:
         conn: Connection,
         statement: Statement,
         params: Mapping[str, Any] | Sequence[Any] | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> sa.CursorResult[Any]:
         """
         Run one statement of ``execute_sql`` with its bound values.
@@ -405,6 +406,7 @@ class Database:
             statement: One statement, as ``_execute.statements_of`` returns it.
             params: An object for ``:name`` placeholders, a list for ``?``
                 placeholders, or ``None``: the text then goes to the driver as it is.
+            options: SQLAlchemy execution options (``stream_results``).
 
         Returns:
             The result.
@@ -413,21 +415,32 @@ class Database:
             ToolInputError: ``invalid_parameter`` when the ``?`` placeholders
                 and the list of values differ in number.
         """
-        with _session.backstop(self, conn):
-            return self._execute(conn, statement, params)
+        clause, values = self.clause(statement, params)
+        if values is None:
+            text = _escape_percent(conn, clause)
+            return conn.exec_driver_sql(text, execution_options=dict(options or {}))
+        return conn.execute(sa.text(clause), values, execution_options=dict(options or {}))
 
-    def _execute(
-        self,
-        conn: Connection,
-        statement: Statement,
-        params: Mapping[str, Any] | Sequence[Any] | None,
-    ) -> sa.CursorResult[Any]:
+    @staticmethod
+    def clause(
+        statement: Statement, params: Mapping[str, Any] | Sequence[Any] | None
+    ) -> tuple[str, dict[str, Any] | None]:
+        """
+        A statement's text and bound values: ``:name`` binds, or the text alone.
+
+        Returns:
+            The text with ``:name`` placeholders and their values; or, without
+            values, the statement's own text (``None`` for values).
+
+        Raises:
+            ToolInputError: ``invalid_parameter`` when the ``?`` placeholders
+                and the list of values differ in number.
+        """
         if params is None or (not params and not statement.placeholders):
-            return conn.exec_driver_sql(_escape_percent(conn, statement.text))
+            return statement.text, None
         if isinstance(params, Mapping):
-            clause = sa.text(statement.text)
-            wanted = set(clause.compile().params) if params else set()
-            return conn.execute(clause, {k: v for k, v in params.items() if k in wanted})
+            wanted = set(sa.text(statement.text).compile().params) if params else set()
+            return statement.text, {k: v for k, v in params.items() if k in wanted}
         text, names = to_named_placeholders(statement)
         values = list(params)
         if len(names) != len(values):
@@ -438,7 +451,11 @@ class Database:
                     "parameters were given.",
                 )
             )
-        return conn.execute(sa.text(text), dict(zip(names, values, strict=True)))
+        return text, dict(zip(names, values, strict=True))
+
+    def statement_deadline(self, conn: Connection) -> contextlib.AbstractContextManager[None]:
+        """The server's backstop for one statement of ``execute_sql``, reading included."""
+        return _session.backstop(self, conn)
 
     def _duckdb_reads_only(
         self,

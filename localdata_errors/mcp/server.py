@@ -15,8 +15,12 @@ read.  Results are compact JSON.  Every failure is a tool result with
 `localdata_errors.mcp`; each client session keeps an execution history whose
 summary is attached to its errors.  The server recovers where only it can
 (`localdata_errors.mcp._recovery`): it rolls back a failed transaction and
-reconnects for a read, and says so.  Credentials never leave the process:
-the URL is logged redacted, and the password is masked in every error.
+reconnects for a read, and says so.  Every call ends in a clean session
+(`localdata_errors.mcp._session`) and holds a bounded number of bytes
+(`localdata_errors.mcp._rows`).  Credentials never leave the process: the
+URL is logged redacted, and every error is masked by the core, which finds
+credentials by their shape (never by the password's value: that would tell
+a client sending guesses which one is right).
 """
 
 # No "from __future__ import annotations": the SDK reads the tool functions'
