@@ -41,9 +41,10 @@ __all__ = ["READ_ONLY_MAX_LENGTH", "Checked", "execute_sql", "statements_of"]
 JSONDict = dict[str, Any]
 
 #: The longest ``execute_sql`` text a read-only server reads to prove it reads.
-#: The proof is a parse (sqlglot, pure Python: several µs a character, more
-#: for long texts), so its cost is bounded by refusing a longer text before
-#: reading it: at this length the check takes about a tenth of a second.
+#: The proof is a parse (sqlglot, pure Python: 4 to 20 µs a character, more for
+#: long texts; ``bench/readonly_check.py``), so its cost is bounded by refusing
+#: a longer text before reading it: at this length a check takes at most a few
+#: tenths of a second, in a worker thread.
 READ_ONLY_MAX_LENGTH: Final = 20_000
 
 _DML: Final = frozenset({"INSERT", "UPDATE", "DELETE"})
