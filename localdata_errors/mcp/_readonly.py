@@ -6,15 +6,23 @@ an allowlist over that parse: a query (``SELECT``, set operations, ``WITH``,
 ``VALUES``, ``TABLE``), ``EXPLAIN`` of such a query, ``SHOW``, ``DESCRIBE``
 and the read forms of a few PRAGMAs.  Everything else is refused, and so is
 a query with any part that is not a read: a data-modifying CTE, ``SELECT ...
-INTO``, a row lock (``FOR UPDATE``/``FOR SHARE``), a call of a function
-known to write, lock, change settings or read files, a DuckDB table named by
+INTO``, a row lock (``FOR UPDATE``/``FOR SHARE``), a DuckDB table named by
 a file path.  A text that cannot be parsed is refused as well: nothing runs
 that was not understood.
 
-The engine layer (`localdata_errors.mcp._engine`) makes the database
-itself refuse writes; this layer refuses early, with a clear reason, and
-covers what an engine lets a read-only transaction do (read a server file,
-take an advisory lock, terminate another session).
+Functions: on PostgreSQL the parse finds every call and names it as the
+engine will (`localdata_errors.mcp._functions`), and the engine's own
+catalogue judges it inside the call's transaction (immutable or stable
+only); the other engines classify no built-in function in a catalogue, and
+a call of one on their short list (file access, locks, sequences) refuses
+the statement here.
+
+The login layer (`localdata_errors.mcp._login`) and the session layer
+(`localdata_errors.mcp._engine`, `localdata_errors.mcp._session`) make
+the database itself refuse writes and forget each call; this layer refuses
+early, with a clear reason, and covers what an engine lets a read-only
+transaction do (read a server file, take an advisory lock, terminate
+another session).
 """
 
 from __future__ import annotations
