@@ -9,7 +9,6 @@ not be processed; 2: usage error (argparse's convention); 130: interrupted.
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import json
 import logging
 import os
@@ -17,7 +16,7 @@ import shutil
 import sys
 import textwrap
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Final
+from typing import Any
 
 from localdata_errors import __version__
 from localdata_errors._backends import normalize_db_type
@@ -26,17 +25,7 @@ from localdata_errors.redact import redact
 from localdata_errors.registry import ErrorMapperRegistry
 from localdata_errors.response import StructuredErrorResponse
 
-__all__ = [
-    "DEFAULT_URL",
-    "MIN_TOKEN_LENGTH",
-    "TOKEN_ENV",
-    "URL_ENV",
-    "add_serve_arguments",
-    "http_problem",
-    "is_loopback",
-    "main",
-    "serve_main",
-]
+__all__ = ["build_parser", "main"]
 
 PROG = "localdata-errors"
 SHAPES: dict[str, Callable[[StructuredErrorResponse], dict[str, Any]]] = {
@@ -237,225 +226,27 @@ def _use_color(args: argparse.Namespace) -> bool:
 
 # -- serve ----------------------------------------------------------------------
 
-#: The database a first run opens when no URL is given.
-DEFAULT_URL: Final = "sqlite:///localdata.db"
-#: The environment variable read when ``--url`` is not given: a URL holding a
-#: password is then not visible in the process list.
-URL_ENV: Final = "LOCALDATA_ERRORS_URL"
-#: The environment variable holding the HTTP transport's bearer token, read
-#: when ``--auth-token`` is not given (the process list shows flags).
-TOKEN_ENV: Final = "LOCALDATA_ERRORS_TOKEN"  # noqa: S105 - a variable's name, not a secret
 
+def _cmd_serve(argv: Sequence[str]) -> int:
+    """
+    Run the SQL tool server with *argv*, the arguments after ``serve``.
 
-#: The shortest bearer token accepted: a guessable token protects nothing.
-MIN_TOKEN_LENGTH: Final = 16
-
-
-def is_loopback(host: str) -> bool:
-    """Whether *host* names this machine only (``127.0.0.0/8``, ``::1``, ``localhost``)."""
-    if host.lower() == "localhost":
-        return True
+    The server's flags and settings are the server's own
+    (`localdata_errors.mcp._settings`): they are parsed there, as for
+    ``python -m localdata_errors.mcp.server``.  The server is an optional
+    extra, imported only when it is asked for.
+    """
     try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
-def http_problem(host: str, *, allow_remote: bool, token: str | None) -> str | None:
-    """
-    What is wrong with the HTTP settings, in one line; ``None`` when they are usable.
-
-    Args:
-        host: The address to bind.
-        allow_remote: Whether a non-loopback address was asked for on purpose.
-        token: The bearer token, if any.
-
-    Returns:
-        The problem, or ``None``.
-    """
-    if token is not None and (len(token) < MIN_TOKEN_LENGTH or any(c.isspace() for c in token)):
-        return (
-            f"the bearer token must be at least {MIN_TOKEN_LENGTH} characters without spaces "
-            "(e.g. python -c 'import secrets; print(secrets.token_urlsafe(32))')"
-        )
-    if allow_remote and token is None:
-        return (
-            "--allow-remote needs a bearer token: set LOCALDATA_ERRORS_TOKEN (or pass --auth-token)"
-        )
-    if not allow_remote and not is_loopback(host):
-        return f"--host {host} is not a loopback address: add --allow-remote and a bearer token"
-    return None
-
-
-def add_serve_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """
-    Add the SQL tool server's flags: the one definition ``localdata-errors serve``
-    and ``python -m localdata_errors.mcp.server`` share.
-
-    Args:
-        parser: The parser to add them to.
-
-    Returns:
-        The same parser.
-    """
-    parser.add_argument(
-        "--url",
-        default=None,
-        help=f"SQLAlchemy database URL (default: ${URL_ENV}, else {DEFAULT_URL}); "
-        "the environment keeps a password out of the process list",
-    )
-    parser.add_argument(
-        "--read-only",
-        action="store_true",
-        help="serve only the tools that read; execute_sql runs only statements proven to read, "
-        "on a database that refuses writes",
-    )
-    parser.add_argument(
-        "--max-rows", type=_positive_int, default=1000, help="row cap for results (default: 1000)"
-    )
-    parser.add_argument(
-        "--timeout",
-        type=_seconds,
-        default=30.0,
-        help="statement timeout in seconds, 0 for none (default: 30)",
-    )
-    parser.add_argument(
-        "--allow-multi-statement",
-        action="store_true",
-        help="allow several statements in one execute_sql call",
-    )
-    parser.add_argument("--transport", choices=("stdio", "http"), default="stdio")
-    parser.add_argument(
-        "--host",
-        default=None,
-        help="http transport: address (default: 127.0.0.1; 0.0.0.0 with --allow-remote)",
-    )
-    parser.add_argument(
-        "--port", type=_port, default=8000, help="http transport: port (default: 8000)"
-    )
-    parser.add_argument(
-        "--allow-remote",
-        action="store_true",
-        help="http transport: accept connections from other machines; needs a bearer token",
-    )
-    parser.add_argument(
-        "--auth-token",
-        default=None,
-        help=f"http transport: the bearer token every request must carry (prefer ${TOKEN_ENV}: "
-        "flags show in the process list)",
-    )
-    return parser
-
-
-def _serve_settings(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, Any]:
-    """Check the serve flags together; a problem ends like argparse's own errors (status 2)."""
-    http = args.transport == "http"
-    if not http and (args.allow_remote or args.auth_token is not None or args.host is not None):
-        parser.error("--host, --allow-remote and --auth-token apply to --transport http")
-    token = args.auth_token
-    if token is None and http:
-        token = os.environ.get(TOKEN_ENV) or None
-    host = args.host or ("0.0.0.0" if args.allow_remote else "127.0.0.1")  # noqa: S104 - asked for
-    if http:
-        problem = http_problem(host, allow_remote=args.allow_remote, token=token)
-        if problem:
-            parser.error(problem)
-    return {
-        "read_only": args.read_only,
-        "max_rows": args.max_rows,
-        "timeout": args.timeout,
-        "allow_multi_statement": args.allow_multi_statement,
-        "transport": args.transport,
-        "host": host,
-        "port": args.port,
-        "allow_remote": args.allow_remote,
-        "auth_token": token,
-    }
-
-
-def _serve(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    settings = _serve_settings(parser, args)
-    url = args.url or os.environ.get(URL_ENV) or DEFAULT_URL
-    try:
-        from localdata_errors.mcp._sql import DatabaseURLError  # noqa: PLC0415 - optional extra
-        from localdata_errors.mcp.server import run_server  # noqa: PLC0415 - optional extra
+        from localdata_errors.mcp import server  # noqa: PLC0415 - the optional mcp extra
     except ImportError as exc:
         raise UsageError(
             "the SQL tool server needs the 'mcp' extra: "
             f"pip install 'localdata-errors[mcp]' ({exc})"
         ) from None
-    try:
-        run_server(url, **settings)
-    except DatabaseURLError as exc:
-        sys.stderr.write(f"{parser.prog}: --url: {redact(str(exc))}\n")
-        return 2
-    return 0
-
-
-def _cmd_serve(args: argparse.Namespace) -> int:
-    parser: argparse.ArgumentParser = args.serve_parser
-    return _serve(parser, args)
-
-
-def serve_main(argv: Sequence[str] | None = None, *, prog: str = f"{PROG} serve") -> int:
-    """
-    Run the SQL tool server from the command line.
-
-    ``python -m localdata_errors.mcp.server`` is this function; ``localdata-errors
-    serve`` parses the same flags (``add_serve_arguments``) and checks them the
-    same way.
-
-    Args:
-        argv: The arguments (``sys.argv[1:]`` by default).
-        prog: The program's name in usage and error lines.
-
-    Returns:
-        The exit status: 0; 1 when the mcp extra is missing; 2 for a usage
-        error or an unusable URL (one line on stderr, the password masked).
-    """
-    parser = add_serve_arguments(
-        argparse.ArgumentParser(
-            prog=prog, description="SQL tools over MCP, with structured, actionable errors."
-        )
-    )
-    args = parser.parse_args(argv)
-    try:
-        return _serve(parser, args)
-    except UsageError as exc:
-        sys.stderr.write(f"{prog}: {exc}\n")
-        return 1
-    except KeyboardInterrupt:
-        return 130
+    return server.main(argv, prog=f"{PROG} serve")
 
 
 # -- parser ---------------------------------------------------------------------
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
-    return value
-
-
-def _port(text: str) -> int:
-    value = _positive_int(text)
-    if value > 65535:
-        raise argparse.ArgumentTypeError(f"not a TCP port (1-65535): {text!r}")
-    return value
-
-
-def _seconds(text: str) -> float | None:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must not be negative: {text!r}")
-    return value or None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -504,14 +295,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-color", action="store_true", help="never colour the text output")
     p.set_defaults(func=_cmd_demo, command_parser=p)
 
-    p = sub.add_parser(
-        "serve",
-        help="run the MCP SQL tool server (extra: mcp)",
-        description="SQL tools over MCP, with structured, actionable errors.",
-    )
-    add_serve_arguments(p)
-    p.set_defaults(func=_cmd_serve, serve_parser=p, command_parser=p)
+    # The server parses its own flags (`localdata_errors.mcp._settings`): what
+    # follows "serve" is handed to it whole, --help included.
+    p = sub.add_parser("serve", help="run the MCP SQL tool server (extra: mcp)", add_help=False)
+    p.set_defaults(func=None, command_parser=p)
     return parser
+
+
+def _serve(argv: Sequence[str]) -> int:
+    try:
+        return _cmd_serve(argv)
+    except UsageError as exc:
+        sys.stderr.write(f"{PROG}: {exc}\n")
+        return 1
+    except KeyboardInterrupt:
+        return 130
 
 
 def _log_warnings_to_stderr() -> logging.Handler:
@@ -533,8 +331,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns:
         The exit status.
     """
+    arguments = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
+    args, extra = parser.parse_known_args(arguments)
+    if args.command == "serve":
+        return _serve(arguments[arguments.index("serve") + 1 :])
     if extra:
         # The subcommand's own usage, as argparse gives for its other mistakes.
         getattr(args, "command_parser", parser).error(f"unrecognized arguments: {' '.join(extra)}")

@@ -47,8 +47,10 @@ from localdata_errors.mcp._readonly import is_read_only_pragma
 
 __all__ = [
     "DUCKDB_CONFIG",
+    "TRUE_WORDS",
     "begin",
     "engine_url_and_options",
+    "is_memory",
     "on_connect",
     "reading_statement_type",
     "sqlite_authorizer",
@@ -65,7 +67,8 @@ DUCKDB_CONFIG: Final = {
 }
 # The statement types DuckDB's parser reports for what reads.
 _DUCKDB_READ_TYPES: Final = frozenset({"SELECT", "EXPLAIN", "PRAGMA"})
-_TRUE_WORDS: Final = frozenset({"1", "true", "yes", "on"})
+#: How a URL's query says yes (``?uri=true``).
+TRUE_WORDS: Final = frozenset({"1", "true", "yes", "on"})
 # sql_mode flags (and the combinations that include them) that change how
 # MySQL tokenizes: with them a quote or a backslash means something other
 # than what the parser layer read.
@@ -80,7 +83,8 @@ _SQLITE_DENIED_FUNCTIONS: Final = frozenset(
 )
 
 
-def _is_memory(database: str | None) -> bool:
+def is_memory(database: str | None) -> bool:
+    """Whether a SQLite or DuckDB URL's database is in memory (no file to open)."""
     return not database or database == ":memory:" or database.startswith("file::memory:")
 
 
@@ -99,14 +103,14 @@ def engine_url_and_options(url: sa.URL, options: dict[str, Any]) -> sa.URL:
     backend = url.get_backend_name()
     driver = url.get_driver_name()
     args: dict[str, Any] = options.setdefault("connect_args", {})
-    if backend == "sqlite" and not _is_memory(url.database):
+    if backend == "sqlite" and not is_memory(url.database):
         database = str(url.database)
-        if str(url.query.get("uri", "")).lower() not in _TRUE_WORDS:
+        if str(url.query.get("uri", "")).lower() not in TRUE_WORDS:
             database = "file:" + quote(os.path.abspath(database))
         # SQLAlchemy moves the URL's other query keys into the file: URI.
         return url.set(database=database).update_query_dict({"uri": "true", "mode": "ro"})
     if backend == "duckdb":
-        if not _is_memory(url.database):
+        if not is_memory(url.database):
             args["read_only"] = True
         args["config"] = {**args.get("config", {}), **DUCKDB_CONFIG}
     elif backend == "postgresql" and driver == "psycopg":

@@ -4,11 +4,18 @@ next step that fits a foreign key's direction.
 
 An unknown table or column answers with the closest existing names
 (`difflib`, case-insensitive), in the payload's ``details.did_you_mean`` and
-in the suggestion: ``did you mean `customers.name`?``.  A table that exists
-only in another schema (PostgreSQL's ``sales.orders``, another database on
-MySQL/MariaDB, an attached SQLite database) is named qualified.  For
+in the suggestion: ``did you mean `customers.name`?``.  For
 ``execute_sql`` the classified ``affected_resources`` say what was not found,
 and the statement's parse says which tables it reads.
+
+A hint can steer a write: an agent that takes the first one runs its
+statement on that table.  So the current schema's table whose name differs
+only in case comes first, and no table of another schema or database comes
+ahead of it; every name outside the current schema is qualified
+(PostgreSQL's ``archive.orders``, another database on MySQL/MariaDB, an
+attached SQLite database).  A table that exists only in another schema is
+still found, qualified, by a query for that very name (not a scan that a
+server with many databases could cut short).
 
 A foreign-key refusal is explained by which side of the key the call was on:
 a parent row or table that is deleted, dropped or truncated waits for its
@@ -73,6 +80,26 @@ _OTHER_SCHEMAS_SQL: Final = {
     ),
 }
 _OTHER_SCHEMAS_SQL["mariadb"] = _OTHER_SCHEMAS_SQL["mysql"]
+# The same, for one name (any case): every schema that has it, none cut off.
+_SAME_NAME_SQL: Final = {
+    "postgresql": (
+        "SELECT table_schema, table_name FROM information_schema.tables "
+        "WHERE lower(table_name) = lower(:name) AND table_schema <> current_schema() "
+        "AND table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1, 2"
+    ),
+    "mysql": (
+        "SELECT table_schema, table_name FROM information_schema.tables "
+        "WHERE lower(table_name) = lower(:name) AND table_schema <> DATABASE() "
+        "AND table_schema NOT IN ('mysql', 'information_schema', 'performance_schema', 'sys') "
+        "ORDER BY 1, 2"
+    ),
+    "duckdb": (
+        "SELECT table_schema, table_name FROM information_schema.tables "
+        "WHERE lower(table_name) = lower(:name) AND table_catalog = current_database() "
+        "AND table_schema <> current_schema() ORDER BY 1, 2"
+    ),
+}
+_SAME_NAME_SQL["mariadb"] = _SAME_NAME_SQL["mysql"]
 
 # The verbs on each side of a foreign key.
 _PARENT_VERBS: Final = frozenset({"DELETE", "DROP", "TRUNCATE"})
@@ -143,11 +170,20 @@ def _other_tables(db: Database, conn: Connection) -> list[tuple[str, str]]:
     return found[:_MAX_SCANNED]
 
 
+def _same_name_elsewhere(db: Database, conn: Connection, name: str) -> list[str]:
+    """``schema.table`` for each table called *name* (any case) outside the default schema."""
+    sql = _SAME_NAME_SQL.get(db.dialect)
+    if sql is None:
+        others = _other_tables(db, conn)
+        return [f"{s}.{t}" for s, t in others if t.lower() == name.lower()]
+    return [f"{s}.{t}" for s, t in conn.execute(sa.text(sql), {"name": name}).all()]
+
+
 def table_hints(
     db: Database, conn: Connection, name: str, schema: str | None, names: Sequence[str]
 ) -> list[str]:
     """
-    The existing tables closest to *name*: qualified where they live in another schema.
+    The existing tables closest to *name*, the current schema's first.
 
     Args:
         db: The database.
@@ -157,27 +193,33 @@ def table_hints(
         names: The tables and views of the default schema.
 
     Returns:
-        At most five names, best first: the same name in another schema
-        (``sales.orders``), then close names in the named schema, then in
-        the default schema; close names in the other schemas only when
-        there is none of these.
+        At most five names, best first: the current schema's table of the
+        same name in another case; close names in the schema the caller
+        named; the same name in other schemas (qualified); close names in the
+        current schema; close names in the other schemas only when there is
+        none of these.  No table of another schema comes ahead of the
+        current schema's same-named one, and every name outside the current
+        schema is qualified.
     """
     if schema is None and "." in name:
         schema, _, name = name.partition(".")
-    try:
-        others = _other_tables(db, conn)
-    except sa.exc.SQLAlchemyError:
-        others = []  # a catalogue the login may not read: hints from the default schema only
     target = name.lower()
-    in_named = [t for s, t in others if schema is not None and s.lower() == schema.lower()]
-    exact = [
-        f"{s}.{t}"
-        for s, t in others
-        if t.lower() == target and (schema is None or s.lower() != schema.lower())
-    ]
-    named_close = [f"{schema}.{t}" for t in close_names(name, in_named)] if schema else []
-    default_close = close_names(name, names)
-    found = [*exact, *named_close, *default_close]
+    current = [] if schema is not None else [n for n in names if n.lower() == target][:1]
+    try:
+        elsewhere = _same_name_elsewhere(db, conn, name)
+        others = _other_tables(db, conn) if schema is not None or not current else []
+    except sa.exc.SQLAlchemyError:
+        # A catalogue the login may not read: hints from the default schema only.
+        elsewhere, others = [], []
+    if schema is not None:
+        # The schema the caller named: its own tables first, then the same
+        # name elsewhere (never the named schema's table again).
+        in_named = [t for s, t in others if s.lower() == schema.lower()]
+        named_close = [f"{schema}.{t}" for t in close_names(name, in_named)]
+        elsewhere = [q for q in elsewhere if q.partition(".")[0].lower() != schema.lower()]
+        found = [*named_close, *elsewhere, *close_names(name, names)]
+    else:
+        found = [*current, *elsewhere, *close_names(name, names)]
     if not found:
         # Only when nothing nearer exists: close names in the other schemas.
         by_name: dict[str, list[str]] = {}

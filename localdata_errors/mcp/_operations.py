@@ -20,25 +20,26 @@ from typing import Any, Final, NamedTuple
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from localdata_errors._backends import sqlglot_dialect
 from localdata_errors.kinds import Kind
 from localdata_errors.mcp import _hints, _schema
-from localdata_errors.mcp._readonly import refusal
 from localdata_errors.mcp._recovery import Call, ClassifiedDatabaseError, run
 from localdata_errors.mcp._results import ToolInputError, make_response
+from localdata_errors.mcp._rows import (
+    Budget,
+    read_rows,
+    stream_options,
+)
 from localdata_errors.mcp._sql import CallState, Database, jsonable
-from localdata_errors.mcp._statements import Statement, UnreadableSQLError, split
 from localdata_errors.response import StructuredErrorResponse
 
 __all__ = [
     "LIST_TABLES_CAP",
     "delete_rows",
     "describe_table",
-    "execute_sql",
     "insert_rows",
     "list_tables",
+    "run_call",
     "select_rows",
-    "statements_of",
     "update_rows",
 ]
 
@@ -49,14 +50,6 @@ LIST_TABLES_CAP: Final = 500
 
 _FK_KINDS: Final = frozenset({Kind.FOREIGN_KEY_VIOLATION, Kind.DEPENDENT_OBJECTS_STILL_EXIST})
 _NOT_FOUND_KINDS: Final = frozenset({Kind.UNDEFINED_TABLE, Kind.UNDEFINED_COLUMN})
-_DML: Final = frozenset({"INSERT", "UPDATE", "DELETE"})
-# Statements that stay inside the call's transaction on every backend; DDL
-# does too except on MySQL/MariaDB, where it commits by itself.
-_TRANSACTIONAL: Final = frozenset(
-    {"SELECT", "WITH", "VALUES", "TABLE", "FROM", "EXPLAIN", "SHOW", "DESCRIBE", "DESC", "PRAGMA"}
-    | {"INSERT", "UPDATE", "DELETE", "MERGE", "UPSERT", "REPLACE"}
-)
-_TRANSACTIONAL_DDL: Final = frozenset({"CREATE", "DROP", "ALTER", "TRUNCATE", "COMMENT"})
 _MODE_VERBS: Final = {"rows": "DELETE", "truncate": "TRUNCATE", "drop_table": "DROP"}
 
 
@@ -68,7 +61,7 @@ class _Failed(NamedTuple):
     sql: str | None
 
 
-def _call(  # noqa: PLR0913 - the call, its work, and what explains its failure
+def run_call(  # noqa: PLR0913 - the call, its work, and what explains its failure
     db: Database,
     call: Call,
     work: Callable[[Connection, CallState], JSONDict],
@@ -204,7 +197,7 @@ def list_tables(
             out.update(limit=size, next_offset=offset + len(page))
         return out
 
-    return _call(db, Call(write=False, reads_only=lambda: True), work)
+    return run_call(db, Call(write=False, reads_only=lambda: True), work)
 
 
 def _schema_named(db: Database, conn: Connection, schema: str) -> str:
@@ -231,15 +224,7 @@ def describe_table(db: Database, table: str) -> JSONDict:
     def work(conn: Connection, _state: CallState) -> JSONDict:
         return {"success": True, **_schema.describe(db, conn, table)}
 
-    return _call(db, Call(write=False, reads_only=lambda: True), work, table=table)
-
-
-def _fetch(result: sa.CursorResult[Any], cap: int) -> tuple[list[str], list[JSONDict], bool]:
-    columns = list(result.keys())
-    raw = result.fetchmany(cap + 1)
-    more = len(raw) > cap
-    rows = [{k: jsonable(v) for k, v in zip(columns, row, strict=False)} for row in raw[:cap]]
-    return columns, rows, more
+    return run_call(db, Call(write=False, reads_only=lambda: True), work, table=table)
 
 
 def select_rows(  # noqa: PLR0913 - one per tool argument
@@ -267,27 +252,32 @@ def select_rows(  # noqa: PLR0913 - one per tool argument
         stmt = stmt.limit(effective + 1)
         if offset:
             stmt = stmt.offset(offset)
-        names, rows, more = _fetch(conn.execute(stmt), effective)
+        budget = Budget(db.max_bytes)
+        read = read_rows(
+            conn.execute(stmt, execution_options=stream_options(db.dialect)), effective, budget
+        )
+        rows, more = read.data, read.more
         out: JSONDict = {
             "success": True,
             "data": rows,
             "rowCount": len(rows),
-            "columns": names,
+            "columns": read.columns,
             "truncated": bool(more and capped),
         }
         if more:
             out["next_offset"] = offset + len(rows)
-        if more and capped:
+        if more and capped and not read.by_bytes:
             out["max_rows"] = db.max_rows
             out["warning"] = (
                 f"The result was cut at the server's row cap of {db.max_rows} rows; "
                 f"narrow the filters or page with offset {offset + len(rows)}."
             )
-        elif more:
+        elif more and not read.by_bytes:
             out["hasMore"] = True
+        read.report(out, budget)
         return out
 
-    return _call(db, Call(write=False, reads_only=lambda: True), work, table=table)
+    return run_call(db, Call(write=False, reads_only=lambda: True), work, table=table)
 
 
 def _insert_statement(db: Database, table: sa.Table, skip_on_conflict: bool) -> Any:
@@ -339,7 +329,7 @@ def insert_rows(
             out["skippedCount"] = len(prepared) - inserted
         return out
 
-    return _call(db, Call(write=True), work, table=table, verb="INSERT")
+    return run_call(db, Call(write=True), work, table=table, verb="INSERT")
 
 
 def _insert(
@@ -431,7 +421,7 @@ def update_rows(
             out["warning"] = f"No filters: every row of '{name}' was updated ({affected} rows)."
         return out
 
-    return _call(db, Call(write=True), work, table=table, verb="UPDATE")
+    return run_call(db, Call(write=True), work, table=table, verb="UPDATE")
 
 
 def _refuse_unconfirmed(table: str, mode: str) -> None:
@@ -500,7 +490,7 @@ def delete_rows(  # noqa: PLR0913 - one per tool argument
     # MySQL/MariaDB commit DROP and TRUNCATE by themselves.
     ddl = mode != "rows" and db.dialect in ("mysql", "mariadb")
     call = Call(write=True, self_committing=lambda: ddl)
-    return _call(db, call, work, table=table, verb=_MODE_VERBS.get(mode, "DELETE"))
+    return run_call(db, call, work, table=table, verb=_MODE_VERBS.get(mode, "DELETE"))
 
 
 def _refuse_referenced_drop(db: Database, conn: Connection, tbl: sa.Table) -> None:
@@ -528,153 +518,3 @@ def _truncate(db: Database, conn: Connection, tbl: sa.Table) -> int | None:
     quoted = conn.dialect.identifier_preparer.format_table(tbl)
     conn.exec_driver_sql(f"TRUNCATE TABLE {quoted}")
     return None
-
-
-def execute_sql(
-    db: Database, sql: str, params: Mapping[str, Any] | Sequence[Any] | None
-) -> JSONDict:
-    """Run SQL with bound parameters: rows for a query, the affected count otherwise."""
-    statements = statements_of(db, sql)
-    if isinstance(params, Sequence) and not isinstance(params, str) and len(statements) > 1:
-        raise ToolInputError(
-            make_response(
-                Kind.INVALID_PARAMETER,
-                "Positional parameters apply to one statement; use named parameters (:name) "
-                "with several statements.",
-            )
-        )
-
-    def work(conn: Connection, state: CallState) -> JSONDict:
-        results: list[JSONDict] = []
-        for statement in statements:
-            state.keyword, state.text = statement.keyword, statement.text
-            results.append(_run_one(db, conn, statement, params))
-        if len(results) == 1:
-            return {"success": True, **results[0]}
-        return {"success": True, "statementCount": len(results), "results": results}
-
-    keywords = {s.keyword for s in statements}
-    kept = (
-        _TRANSACTIONAL
-        if db.dialect in ("mysql", "mariadb")
-        else _TRANSACTIONAL | _TRANSACTIONAL_DDL
-    )
-    call = Call(
-        write=not db.read_only,
-        reads_only=lambda: _reads_only(db, statements),
-        self_committing=lambda: not keywords <= kept,
-    )
-    return _call(db, call, work, sql=sql)
-
-
-def _reads_only(db: Database, statements: Sequence[Statement]) -> bool:
-    """Whether every statement is proven to read, by the check read-only mode uses."""
-    if db.read_only:
-        return True  # checked already, and the database refuses writes besides
-    dialect = _parser_dialect(db)
-    try:
-        return all(refusal(s.text, dialect, s.comments) is None for s in statements)
-    except UnreadableSQLError:
-        return False
-
-
-def _run_one(
-    db: Database,
-    conn: Connection,
-    statement: Statement,
-    params: Mapping[str, Any] | Sequence[Any] | None,
-) -> JSONDict:
-    result = db.execute(conn, statement, params)
-    if result.returns_rows:
-        if (
-            db.dialect == "duckdb"
-            and statement.keyword in _DML
-            and list(result.keys()) == ["Count"]
-        ):
-            # DuckDB answers INSERT/UPDATE/DELETE with a one-row result: the count.
-            return {"affectedRows": int(result.scalar() or 0)}
-        names_out, rows, more = _fetch(result, db.max_rows)
-        out: JSONDict = {
-            "data": rows,
-            "rowCount": len(rows),
-            "columns": names_out,
-            "truncated": more,
-        }
-        if more:
-            out["max_rows"] = db.max_rows
-            out["warning"] = (
-                f"The result was cut at the server's row cap of {db.max_rows} rows; "
-                "add a WHERE clause, or page with LIMIT and OFFSET."
-            )
-        return out
-    return {"affectedRows": max(result.rowcount, 0)}
-
-
-def _parser_dialect(db: Database) -> str | None:
-    return sqlglot_dialect(db.dialect) or db.dialect
-
-
-def statements_of(db: Database, sql: str) -> list[Statement]:
-    """
-    Split an ``execute_sql`` text into the statements that will run, checked.
-
-    The statement count and, in read-only mode, the check of each statement
-    come from one tokenization of the text; each statement then runs as its
-    own call with the very text that was checked.
-
-    Raises:
-        ToolInputError: no statement or an unreadable text (``syntax_error``),
-            several statements when one is allowed (``feature_not_supported``),
-            a statement not proven to read in read-only mode (``read_only``).
-    """
-    dialect = _parser_dialect(db)
-    try:
-        parts = split(sql, dialect, strip_comments=db.read_only)
-    except UnreadableSQLError as exc:
-        if db.read_only:
-            raise _unreadable(db, str(exc)) from None
-        # Without read-only mode the database is the judge of its own syntax.
-        first = sql.split(maxsplit=1)
-        parts = [Statement(text=sql.strip(), keyword=first[0].upper() if first else "")]
-    if not parts:
-        raise ToolInputError(make_response(Kind.SYNTAX_ERROR, "The SQL text holds no statement."))
-    if len(parts) > 1 and not db.allow_multi_statement:
-        raise ToolInputError(
-            make_response(
-                Kind.FEATURE_NOT_SUPPORTED,
-                f"The SQL text holds {len(parts)} statements; this server runs one statement "
-                "per call (it was started without --allow-multi-statement).",
-                actions=("Send each statement in its own execute_sql call",),
-            ),
-            {"statement_count": len(parts)},
-        )
-    if db.read_only:
-        for number, part in enumerate(parts, start=1):
-            try:
-                reason = refusal(part.text, dialect, part.comments)
-            except UnreadableSQLError as exc:
-                raise _unreadable(db, str(exc), number if len(parts) > 1 else None) from None
-            if reason is not None:
-                where = (
-                    f"statement {number} ({part.keyword or '?'})"
-                    if len(parts) > 1
-                    else (f"the {part.keyword or '?'} statement")
-                )
-                db.refuse_write(f"{where} is not proven to only read ({reason})")
-    return parts
-
-
-def _unreadable(db: Database, problem: str, number: int | None = None) -> ToolInputError:
-    where = f"Statement {number}" if number else "The SQL text"
-    return ToolInputError(
-        make_response(
-            Kind.SYNTAX_ERROR,
-            f"{where} could not be parsed as {db.dialect} SQL ({problem}); a read-only server "
-            "runs only statements it can parse and prove to read.",
-            database=db.dialect,
-            actions=(
-                "Check the statement's syntax",
-                "Rewrite it as a plain SELECT the server can parse",
-            ),
-        )
-    )

@@ -6,29 +6,43 @@ an allowlist over that parse: a query (``SELECT``, set operations, ``WITH``,
 ``VALUES``, ``TABLE``), ``EXPLAIN`` of such a query, ``SHOW``, ``DESCRIBE``
 and the read forms of a few PRAGMAs.  Everything else is refused, and so is
 a query with any part that is not a read: a data-modifying CTE, ``SELECT ...
-INTO``, a row lock (``FOR UPDATE``/``FOR SHARE``), a call of a function
-known to write, lock, change settings or read files, a DuckDB table named by
+INTO``, a row lock (``FOR UPDATE``/``FOR SHARE``), a DuckDB table named by
 a file path.  A text that cannot be parsed is refused as well: nothing runs
 that was not understood.
 
-The engine layer (`localdata_errors.mcp._engine`) makes the database
-itself refuse writes; this layer refuses early, with a clear reason, and
-covers what an engine lets a read-only transaction do (read a server file,
-take an advisory lock, terminate another session).
+Functions: on PostgreSQL the parse finds every call and names it as the
+engine will (`localdata_errors.mcp._functions`), and the engine's own
+catalogue judges it inside the call's transaction (immutable or stable
+only); the other engines classify no built-in function in a catalogue, and
+a call of one on their short list (file access, locks, sequences) refuses
+the statement here.
+
+The login layer (`localdata_errors.mcp._login`) and the session layer
+(`localdata_errors.mcp._engine`, `localdata_errors.mcp._session`) make
+the database itself refuse writes and forget each call; this layer refuses
+early, with a clear reason, and covers what an engine lets a read-only
+transaction do (read a server file, take an advisory lock, terminate
+another session).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 from localdata_errors import _sqlglot
+from localdata_errors.mcp._functions import FunctionCall, function_calls
 from localdata_errors.mcp._statements import Piece, UnreadableSQLError, pieces
 
 __all__ = [
     "OBJECT_PRAGMAS",
     "VALUE_PRAGMAS",
+    "Reading",
+    "every_row_changes",
     "is_read_only_pragma",
+    "parse_statement",
+    "read",
     "refusal",
 ]
 
@@ -83,38 +97,12 @@ VALUE_PRAGMAS: Final[dict[str, frozenset[str]]] = {
 }
 
 # Functions that write, lock, signal, change settings or read the server's
-# files, by dialect: a call of any of them refuses the statement.  Reading a
-# local file is a way out for data the database user should not hand over.
+# files, by dialect, where the engine does not classify its functions itself:
+# a call of any of them refuses the statement.  Reading a local file is a way
+# out for data the database user should not hand over.  PostgreSQL is not
+# here: its catalogue says which functions may be called
+# (`localdata_errors.mcp._functions`), for the names `read` finds.
 _DENIED_FUNCTIONS: Final[dict[str, frozenset[str]]] = {
-    "postgres": frozenset(
-        {
-            "set_config",
-            "nextval",
-            "setval",
-            "lowrite",
-            "loread",
-            "pg_read_file",
-            "pg_read_binary_file",
-            "pg_stat_file",
-            "pg_logdir_ls",
-            "pg_terminate_backend",
-            "pg_cancel_backend",
-            "pg_reload_conf",
-            "pg_rotate_logfile",
-            "pg_switch_wal",
-            "pg_promote",
-            "pg_notify",
-            "pg_current_xact_id",
-            "txid_current",
-            "pg_import_system_collations",
-            "pg_log_backend_memory_contexts",
-            "query_to_xml",
-            "query_to_xmlschema",
-            "query_to_xml_and_xmlschema",
-            "cursor_to_xml",
-            "cursor_to_xmlschema",
-        }
-    ),
     "mysql": frozenset(
         {
             "load_file",
@@ -149,25 +137,6 @@ _DENIED_FUNCTIONS: Final[dict[str, frozenset[str]]] = {
     "oracle": frozenset(),
 }
 _DENIED_PREFIXES: Final[dict[str, tuple[str, ...]]] = {
-    "postgres": (
-        "lo_",
-        "pg_advisory_",
-        "pg_try_advisory_",
-        "pg_ls_",
-        "pg_read_",
-        "pg_file_",
-        "pg_stat_reset",
-        "pg_create_",
-        "pg_drop_",
-        "pg_replication_",
-        "pg_logical_",
-        "pg_copy_",
-        "pg_wal_",
-        "pg_backup_",
-        "pg_start_backup",
-        "pg_stop_backup",
-        "dblink",
-    ),
     "duckdb": ("read_", "parquet_", "sqlite_", "postgres_", "mysql_", "iceberg_", "delta_"),
     "oracle": ("dbms_", "utl_"),
 }
@@ -210,9 +179,43 @@ _ACTING_REASONS: Final = {
 _EXPLAIN_OPTIONS: Final = frozenset({"ANALYZE", "ANALYSE", "VERBOSE"})
 
 
-def _parse(text: str, dialect: str | None) -> Any:
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """
+    What the parse found of one statement.
+
+    Attributes:
+        reason: Why it is not proven to read; ``None`` when it is, so far.
+        calls: The functions it calls by name (PostgreSQL), for the engine's
+            own catalogue to judge (`localdata_errors.mcp._functions`).
+        query: It is a query (``SELECT``, a set operation, ``VALUES``): its
+            rows can be read through a server-side cursor.
+    """
+
+    reason: str | None
+    calls: tuple[FunctionCall, ...] = ()
+    query: bool = False
+
+
+def parse_statement(text: str, dialect: str | None, tokens: Sequence[Any] | None = None) -> Any:
+    """
+    sqlglot's parse of one statement (from its tokens, when they were read already).
+
+    Raises:
+        UnreadableSQLError: It does not parse as one statement in the dialect.
+    """
+    module = _sqlglot.sqlglot()
+    if module is None:
+        raise ImportError("sqlglot is not installed (pip install 'localdata-errors[mcp]')")
     try:
-        expressions = [e for e in _sqlglot.parse(text, dialect) if e is not None]
+        with _sqlglot.quiet():
+            if tokens:
+                # Parsed from the tokens already read: the text is not read again.
+                parser = module.Dialect.get_or_raise(dialect).parser()
+                found = parser.parse(list(tokens), text)
+            else:
+                found = _sqlglot.parse(text, dialect)
+        expressions = [e for e in found if e is not None]
     except ImportError:
         raise
     except Exception as exc:  # noqa: BLE001 - ParseError, TokenError, RecursionError on deep nesting
@@ -223,15 +226,24 @@ def _parse(text: str, dialect: str | None) -> Any:
     return expressions[0]
 
 
-def refusal(text: str, dialect: str | None, comments: Sequence[str] = ()) -> str | None:
+def refusal(
+    text: str,
+    dialect: str | None,
+    comments: Sequence[str] = (),
+    tokens: Sequence[Any] | None = None,
+) -> str | None:
     """
-    Why one statement is not proven to read, or ``None`` when it is.
+    Why one statement is not proven to read, or ``None`` when the parse proves it.
+
+    For PostgreSQL the functions the statement calls are then judged by the
+    engine's catalogue (`read` returns them).
 
     Args:
         text: One statement, as it will run (see ``_statements.split``).
         dialect: The sqlglot dialect of the server's database.
         comments: The comments the statement carried before they were
             removed from *text*.
+        tokens: *text*'s tokens, when they were read already.
 
     Returns:
         The reason to refuse it, in words a model reads; ``None`` to run it.
@@ -239,25 +251,82 @@ def refusal(text: str, dialect: str | None, comments: Sequence[str] = ()) -> str
     Raises:
         UnreadableSQLError: The statement cannot be parsed in the dialect.
     """
-    parts = list(pieces(text, dialect))
+    return read(text, dialect, comments, tokens).reason
+
+
+def read(
+    text: str,
+    dialect: str | None,
+    comments: Sequence[str] = (),
+    tokens: Sequence[Any] | None = None,
+) -> Reading:
+    """
+    Read one statement: whether its parse proves it reads, and which functions it calls.
+
+    Args:
+        text: One statement, as it will run.
+        dialect: The sqlglot dialect of the server's database.
+        comments: The comments removed from *text*.
+        tokens: *text*'s tokens, when they were read already.
+
+    Returns:
+        The reading: a reason to refuse, or the calls to judge (PostgreSQL).
+
+    Raises:
+        UnreadableSQLError: The statement cannot be parsed in the dialect.
+    """
+    parts = list(pieces(text, dialect, tokens=tokens or None))
     if not parts:
         raise UnreadableSQLError("the text holds no statement")
     if dialect == "mysql":
         reason = _mysql_comments(parts, comments)
         if reason:
-            return reason
+            return Reading(reason)
     if dialect == "sqlite":
         reason = _sqlite_variables(parts)
         if reason:
-            return reason
+            return Reading(reason)
     keyword = parts[0].text.upper()
     if keyword == "EXPLAIN" and parts[0].type == "COMMAND":
         return _explain(text, parts, dialect)
     if keyword == "SHOW" and dialect == "postgres":
         # PostgreSQL's SHOW names one setting; sqlglot reads it as a command.
         words = all(p.type in ("VAR", "DOT") or p.text.replace("_", "").isalnum() for p in parts)
-        return None if len(parts) > 1 and words else "it is not a plain SHOW of a setting"
-    return _root(_parse(text, dialect), dialect)
+        return Reading(None if len(parts) > 1 and words else "it is not a plain SHOW of a setting")
+    root = parse_statement(text, dialect, tokens)
+    reason = _root(root, dialect)
+    if reason is not None:
+        return Reading(reason)
+    query = isinstance(root, _expressions().Query | _expressions().Values)
+    calls = function_calls(root, parts) if dialect == "postgres" else ()
+    return Reading(None, calls, query)
+
+
+def every_row_changes(
+    text: str, dialect: str | None, tokens: Sequence[Any] | None = None
+) -> list[str]:
+    """
+    The UPDATEs and DELETEs of a statement that have no WHERE, anywhere in its parse.
+
+    Args:
+        text: One statement.
+        dialect: The sqlglot dialect of the server's database.
+        tokens: *text*'s tokens, when they were read already.
+
+    Returns:
+        ``UPDATE``/``DELETE`` for each one without a WHERE clause (empty when
+        every one is filtered).
+
+    Raises:
+        UnreadableSQLError: The statement cannot be parsed in the dialect.
+    """
+    exp = _expressions()
+    root = parse_statement(text, dialect, tokens)
+    return [
+        type(node).__name__.upper()
+        for node in root.find_all(exp.Update, exp.Delete)
+        if node.args.get("where") is None
+    ]
 
 
 def _mysql_comments(parts: list[Piece], comments: Sequence[str]) -> str | None:
@@ -290,7 +359,7 @@ def _sqlite_variables(parts: list[Piece]) -> str | None:
     return None
 
 
-def _explain(text: str, parts: list[Piece], dialect: str | None) -> str | None:
+def _explain(text: str, parts: list[Piece], dialect: str | None) -> Reading:
     # EXPLAIN [ANALYZE] [VERBOSE] | EXPLAIN (options) | EXPLAIN QUERY PLAN:
     # what follows the options must itself be a read (ANALYZE runs it).
     index = 1
@@ -304,9 +373,11 @@ def _explain(text: str, parts: list[Piece], dialect: str | None) -> str | None:
     ]:
         index += 2
     if index >= len(parts):
-        return "EXPLAIN without a statement"
-    reason = refusal(text[parts[index].start :], dialect)
-    return None if reason is None else f"it explains what is not a read: {reason}"
+        return Reading("EXPLAIN without a statement")
+    inner = read(text[parts[index].start :], dialect)
+    if inner.reason is None:
+        return Reading(None, inner.calls)
+    return Reading(f"it explains what is not a read: {inner.reason}")
 
 
 def _after_parenthesis(parts: list[Piece], opening: int) -> int:

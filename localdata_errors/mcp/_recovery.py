@@ -105,7 +105,7 @@ def _classify(db: Database, exc: BaseException) -> StructuredErrorResponse:
     if isinstance(exc, StatementTimeoutError):
         # The server's own timer interrupted the statement: its own timeout.
         return make_response(Kind.STATEMENT_TIMEOUT, str(exc), database=db.dialect)
-    return classify_error(exc, db.db_type, secrets=db.secrets)
+    return classify_error(exc, db.db_type)
 
 
 def _write_state(call: Call, state: CallState) -> str:

@@ -9,17 +9,15 @@ layers, always both: a statement runs only when its parse proves it reads
 (`localdata_errors.mcp._readonly`), and the database itself refuses writes
 (`localdata_errors.mcp._engine`).
 
-The statement timeout is enforced on the database server, which stops the
-statement: PostgreSQL's ``statement_timeout`` (``SET LOCAL``, per call),
-MariaDB's ``max_statement_time`` and MySQL's ``max_execution_time`` (per
-session); SQLite and DuckDB run in the process, and are interrupted from a
-timer (their ``interrupt()``).  Waiting for a pooled connection has its own
-limit, the same number of seconds: running out of it is
-``too_many_connections``, not a statement timeout.
+The statement timeout is the engine's own, set inside each call, and each
+call ends in a clean session (`localdata_errors.mcp._session`).  Waiting
+for a pooled connection has its own limit, the same number of seconds:
+running out of it is ``too_many_connections``, not a statement timeout.
 
 Each call runs in its own transaction on a pooled connection; a connection
-is rolled back when it returns to the pool and checked when it leaves it
-(`Database`'s checkout guard), so no call inherits a failed transaction.
+is rolled back and reset when the call ends and checked when it leaves the
+pool (`Database`'s checkout guard), so no call inherits a failed
+transaction, nor anything another call left in the session.
 """
 
 from __future__ import annotations
@@ -27,21 +25,24 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
-import threading
+import os
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any, Final
+from urllib.parse import quote
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from localdata_errors._backends import extra_for_driver
 from localdata_errors.kinds import Kind
-from localdata_errors.mcp import _engine, _schema
+from localdata_errors.mcp import _engine, _schema, _session
 from localdata_errors.mcp._results import ToolInputError, make_response
+from localdata_errors.mcp._session import StatementTimeoutError
+from localdata_errors.mcp._settings import DEFAULT_MAX_BYTES, MIN_MAX_BYTES, ServerSettings
 from localdata_errors.mcp._statements import Statement, to_named_placeholders
 from localdata_errors.redact import redact
 
@@ -71,10 +72,6 @@ _PQ_INERROR: Final = 3
 _PQ_UNKNOWN: Final = 4
 # Where the checkout guard leaves what it did, for the call to report.
 _CLEANED: Final = "localdata_errors.cleaned"
-
-
-class StatementTimeoutError(Exception):
-    """The server interrupted a statement that ran past the configured timeout."""
 
 
 class CallState:
@@ -193,19 +190,28 @@ class Database:
         read_only: Run every call read-only: the engine layer of
             ``localdata_errors.mcp._engine`` applies, and writing tools refuse.
         max_rows: The most rows any call returns.
+        max_bytes: The most bytes of values any call holds and returns.
         timeout: The statement timeout in seconds (``None``: none), also the
             longest wait for a pooled connection (30 s without a timeout).
         allow_multi_statement: Let ``execute_sql`` run several statements.
+        create: Create a SQLite or DuckDB file that does not exist; without
+            it such a URL is a `DatabaseURLError` (a mistyped path is not a
+            new, empty database).
+
+    Raises:
+        DatabaseURLError: The URL cannot be used.
     """
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 - the server's settings, keyword-only
         self,
         url: str,
         *,
         read_only: bool = False,
         max_rows: int = 1000,
+        max_bytes: int = DEFAULT_MAX_BYTES,
         timeout: float | None = 30.0,
         allow_multi_statement: bool = False,
+        create: bool = False,
     ) -> None:
         try:
             parsed = sa.make_url(url)
@@ -217,15 +223,29 @@ class Database:
             ) from None
         self.read_only = read_only
         self.max_rows = max(1, int(max_rows))
+        self.max_bytes = max(MIN_MAX_BYTES, int(max_bytes))
         self.timeout = timeout if timeout and timeout > 0 else None
         self.allow_multi_statement = allow_multi_statement
-        self.secrets: tuple[str, ...] = (parsed.password,) if parsed.password else ()
-        self.redacted_url = redact(parsed.render_as_string(hide_password=True), self.secrets)
+        # The URL is logged with its password masked.  Errors are not masked
+        # by the password's value: the drivers never echo it, the core masks a
+        # credential by its shape wherever one appears, and masking what the
+        # client's own statement echoes only when it holds the password would
+        # tell a client sending guesses which one is right.
+        password = (parsed.password,) if parsed.password else ()
+        self.redacted_url = redact(parsed.render_as_string(hide_password=True), password)
         options: JSONDict = {"pool_pre_ping": parsed.get_backend_name() != "sqlite"}
         if parsed.get_backend_name() == "duckdb" and parsed.database not in (None, "", ":memory:"):
             # A DuckDB file admits one process at a time: open it per call, so
             # other programs can use it between calls.
             options["poolclass"] = sa.pool.NullPool
+        if not create:
+            parsed = self._existing_file(parsed)
+        if parsed.get_backend_name() == "postgresql" and parsed.get_driver_name() == "psycopg":
+            # Each call ends with DISCARD ALL, which deallocates the session's
+            # prepared statements: psycopg must not keep names of its own for
+            # them across calls.  Read-only mode prepares every statement
+            # instead (`_engine`), and its rollback clears psycopg's names.
+            options["connect_args"] = {"prepare_threshold": None}
         try:
             connect_url = _engine.engine_url_and_options(parsed, options) if read_only else parsed
             if _queued(connect_url, options):
@@ -248,6 +268,45 @@ class Database:
         if read_only and self.dialect == "duckdb":
             sa.event.listen(self.engine, "before_cursor_execute", self._duckdb_reads_only)
 
+    @classmethod
+    def from_settings(cls, settings: ServerSettings) -> Database:
+        """The database the server's settings name, with their limits."""
+        return cls(
+            settings.url,
+            read_only=settings.read_only,
+            max_rows=settings.max_rows,
+            max_bytes=settings.max_bytes,
+            timeout=settings.timeout,
+            allow_multi_statement=settings.allow_multi_statement,
+            create=settings.create,
+        )
+
+    def _existing_file(self, url: sa.URL) -> sa.URL:
+        """
+        *url*, made to open only a file that exists (SQLite, DuckDB).
+
+        SQLite is told so itself (``mode=rw`` of a ``file:`` URI, unless the URL
+        is a URI already or read-only mode opens it ``mode=ro``), so a file
+        removed after this check is not created either.
+        """
+        backend = url.get_backend_name()
+        database = url.database
+        if backend not in ("sqlite", "duckdb") or _engine.is_memory(database):
+            return url
+        is_uri = str(url.query.get("uri", "")).lower() in _engine.TRUE_WORDS
+        path = str(database)
+        if is_uri:
+            return url  # the URI's own mode= says what opening it may do
+        if not os.path.exists(path):
+            raise DatabaseURLError(
+                f"{self.redacted_url}: the file {path!r} does not exist; check the path, "
+                "or pass --create to create a new database there"
+            )
+        if backend == "sqlite" and not self.read_only:
+            uri = "file:" + quote(os.path.abspath(path))
+            return url.set(database=uri).update_query_dict({"uri": "true", "mode": "rw"})
+        return url
+
     # -- connections ----------------------------------------------------------------
 
     @property
@@ -255,29 +314,9 @@ class Database:
         """The backend's name for classification (``postgresql``, ``mysql``, ``sqlite``...)."""
         return {"mariadb": "mysql"}.get(self.dialect, self.dialect)
 
-    @property
-    def is_mariadb(self) -> bool:
-        """Whether the server is MariaDB (its timeout variable differs from MySQL's)."""
-        return bool(getattr(self.engine.dialect, "is_mariadb", False))
-
-    def _on_connect(self, dbapi_connection: Any, _record: Any) -> None:
-        # Session settings: they last as long as the pooled connection, and
-        # change nothing for any other client of the server.
-        cursor = dbapi_connection.cursor()
-        try:
-            if self.dialect == "sqlite":
-                # SQLite enforces declared foreign keys only when asked to.
-                cursor.execute("PRAGMA foreign_keys = ON")
-            elif self.dialect in ("mysql", "mariadb") and self.timeout is not None:
-                if self._server_is_mariadb(cursor):
-                    cursor.execute(f"SET SESSION max_statement_time = {self.timeout:.3f}")
-                else:
-                    millis = int(self.timeout * 1000)
-                    cursor.execute(f"SET SESSION max_execution_time = {millis}")
-        finally:
-            cursor.close()
-        if self.read_only:
-            _engine.on_connect(self.dialect, dbapi_connection)
+    def _on_connect(self, dbapi_connection: Any, record: Any) -> None:
+        # The server's session settings: applied again after every reset.
+        _session.on_connect(self, dbapi_connection, record)
 
     def _on_checkout(self, dbapi_connection: Any, record: Any, _proxy: Any) -> None:
         # The pool rolls a connection back when it returns; this catches one
@@ -299,12 +338,6 @@ class Database:
             record.info[_CLEANED] = kind
             logger.warning("rolled back a transaction left open on a pooled connection (%s)", kind)
 
-    @staticmethod
-    def _server_is_mariadb(cursor: Any) -> bool:
-        cursor.execute("SELECT VERSION()")
-        row = cursor.fetchone()
-        return bool(row) and "mariadb" in str(row[0]).lower()
-
     @contextmanager
     def transaction(self, *, write: bool, state: CallState | None = None) -> Iterator[Connection]:
         """
@@ -325,54 +358,55 @@ class Database:
         state = state if state is not None else CallState()
         state.stage = "connect"
         with self.engine.connect() as conn:
-            state.stage = "setup"
-            cleaned = conn.info.pop(_CLEANED, None)
-            if cleaned is not None:
-                state.notes.append(
-                    {
-                        "kind": str(cleaned),
-                        "action": "rollback",
-                        "done": "rolled_back",
-                        "rerun": False,
-                    }
-                )
-            transaction = conn.begin()
             try:
-                if self.read_only:
-                    _engine.begin(conn, self.dialect)
-                if self.dialect == "postgresql" and self.timeout is not None:
-                    conn.exec_driver_sql(
-                        f"SET LOCAL statement_timeout = {max(1, int(self.timeout * 1000))}"
-                    )
-                state.stage = "work"
-                with self._interrupt_after(conn):
+                with self._call(conn, state):
                     yield conn
-            except BaseException:
-                # A connection that broke cannot roll back; the pool discards it.
-                with contextlib.suppress(sa.exc.SQLAlchemyError):
-                    transaction.rollback()
-                raise
-            state.stage = "commit"
-            if self.read_only:
+            finally:
+                # Whatever the call did to its session goes with it.
+                _session.end(self, conn)
+
+    @contextmanager
+    def _call(self, conn: Connection, state: CallState) -> Iterator[None]:
+        state.stage = "setup"
+        cleaned = conn.info.pop(_CLEANED, None)
+        if cleaned is not None:
+            state.notes.append(
+                {"kind": str(cleaned), "action": "rollback", "done": "rolled_back", "rerun": False}
+            )
+        transaction = conn.begin()
+        try:
+            _session.begin(self, conn)
+            state.stage = "work"
+            with _session.deadline(self, conn):
+                yield
+        except BaseException:
+            # A connection that broke cannot roll back; the pool discards it.
+            with contextlib.suppress(sa.exc.SQLAlchemyError):
                 transaction.rollback()
-            else:
-                transaction.commit()
-            state.stage = "done"
+            raise
+        state.stage = "commit"
+        if self.read_only:
+            transaction.rollback()
+        else:
+            transaction.commit()
+        state.stage = "done"
 
     def execute(
         self,
         conn: Connection,
         statement: Statement,
         params: Mapping[str, Any] | Sequence[Any] | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> sa.CursorResult[Any]:
         """
         Run one statement of ``execute_sql`` with its bound values.
 
         Args:
             conn: A connection from `transaction`.
-            statement: One statement, as ``_operations.statements_of`` returns it.
+            statement: One statement, as ``_execute.statements_of`` returns it.
             params: An object for ``:name`` placeholders, a list for ``?``
                 placeholders, or ``None``: the text then goes to the driver as it is.
+            options: SQLAlchemy execution options (``stream_results``).
 
         Returns:
             The result.
@@ -381,12 +415,32 @@ class Database:
             ToolInputError: ``invalid_parameter`` when the ``?`` placeholders
                 and the list of values differ in number.
         """
+        clause, values = self.clause(statement, params)
+        if values is None:
+            text = _escape_percent(conn, clause)
+            return conn.exec_driver_sql(text, execution_options=dict(options or {}))
+        return conn.execute(sa.text(clause), values, execution_options=dict(options or {}))
+
+    @staticmethod
+    def clause(
+        statement: Statement, params: Mapping[str, Any] | Sequence[Any] | None
+    ) -> tuple[str, dict[str, Any] | None]:
+        """
+        A statement's text and bound values: ``:name`` binds, or the text alone.
+
+        Returns:
+            The text with ``:name`` placeholders and their values; or, without
+            values, the statement's own text (``None`` for values).
+
+        Raises:
+            ToolInputError: ``invalid_parameter`` when the ``?`` placeholders
+                and the list of values differ in number.
+        """
         if params is None or (not params and not statement.placeholders):
-            return conn.exec_driver_sql(_escape_percent(conn, statement.text))
+            return statement.text, None
         if isinstance(params, Mapping):
-            clause = sa.text(statement.text)
-            wanted = set(clause.compile().params) if params else set()
-            return conn.execute(clause, {k: v for k, v in params.items() if k in wanted})
+            wanted = set(sa.text(statement.text).compile().params) if params else set()
+            return statement.text, {k: v for k, v in params.items() if k in wanted}
         text, names = to_named_placeholders(statement)
         values = list(params)
         if len(names) != len(values):
@@ -397,7 +451,11 @@ class Database:
                     "parameters were given.",
                 )
             )
-        return conn.execute(sa.text(text), dict(zip(names, values, strict=True)))
+        return text, dict(zip(names, values, strict=True))
+
+    def statement_deadline(self, conn: Connection) -> contextlib.AbstractContextManager[None]:
+        """The server's backstop for one statement of ``execute_sql``, reading included."""
+        return _session.backstop(self, conn)
 
     def _duckdb_reads_only(
         self,
@@ -413,39 +471,6 @@ class Database:
         found = _engine.reading_statement_type(conn, statement)
         if found is not None:
             self.refuse_write(f"the statement is not a read ({found})")
-
-    @contextmanager
-    def _interrupt_after(self, conn: Connection) -> Iterator[None]:
-        # Backends without a statement timeout of their own (SQLite, DuckDB)
-        # are interrupted from a timer thread; their interrupt() is thread-safe.
-        if self.timeout is None or self.dialect not in ("sqlite", "duckdb"):
-            yield
-            return
-        driver = conn.connection.driver_connection
-        interrupt = getattr(driver, "interrupt", None)
-        if interrupt is None:
-            yield
-            return
-        fired = threading.Event()
-
-        def fire() -> None:
-            fired.set()
-            interrupt()
-
-        timer = threading.Timer(self.timeout, fire)
-        timer.daemon = True
-        timer.start()
-        try:
-            yield
-        except Exception as exc:
-            if fired.is_set():
-                raise StatementTimeoutError(
-                    f"The statement ran longer than the server's timeout of {self.timeout:g} s "
-                    "and was interrupted"
-                ) from exc
-            raise
-        finally:
-            timer.cancel()
 
     def refuse_write(self, what: str) -> None:
         """Raise a ``read_only`` refusal when the server is read-only."""

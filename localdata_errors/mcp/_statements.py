@@ -20,13 +20,22 @@ comment) never reaches it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+from bisect import bisect_left
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
 from localdata_errors import _sqlglot
 
-__all__ = ["Piece", "Statement", "UnreadableSQLError", "pieces", "split", "to_named_placeholders"]
+__all__ = [
+    "Piece",
+    "Statement",
+    "UnreadableSQLError",
+    "pieces",
+    "split",
+    "to_named_placeholders",
+    "tokenize",
+]
 
 # Whitespace every SQL engine agrees on; any other gap between two tokens
 # (a comment, an exotic space) becomes one space in read-only mode.
@@ -70,12 +79,16 @@ class Statement:
         placeholders: Offsets in *text* of each ``?`` placeholder.
         comments: The comments the statement carried, without their
             delimiters (read-only mode checks them for MySQL's executable ones).
+        tokens: sqlglot's tokens of *text*, their offsets in *text*, so that
+            the statement is parsed without being tokenized again; empty
+            when they are not at hand (a command's text read in pieces).
     """
 
     text: str
     keyword: str
     placeholders: tuple[int, ...] = ()
     comments: tuple[str, ...] = ()
+    tokens: tuple[Any, ...] = field(default=(), repr=False, compare=False)
 
 
 def _dialect(dialect: str | None) -> Any:
@@ -95,7 +108,19 @@ def _tokens(text: str, dialect: str | None) -> list[Any]:
         raise UnreadableSQLError(str(exc).splitlines()[0][:200]) from None
 
 
-def pieces(text: str, dialect: str | None, depth: int = 0) -> Iterator[Piece]:
+def tokenize(text: str, dialect: str | None) -> list[Any]:
+    """
+    sqlglot's tokens of *text* in *dialect*.
+
+    Raises:
+        UnreadableSQLError: The text cannot be tokenized.
+    """
+    return _tokens(text, dialect)
+
+
+def pieces(
+    text: str, dialect: str | None, depth: int = 0, *, tokens: Sequence[Any] | None = None
+) -> Iterator[Piece]:
     """
     Tokenize *text*, with true offsets for every token.
 
@@ -107,6 +132,7 @@ def pieces(text: str, dialect: str | None, depth: int = 0) -> Iterator[Piece]:
         text: The SQL text.
         dialect: A sqlglot dialect name.
         depth: Nesting of command texts (internal).
+        tokens: *text*'s tokens (`tokenize`), when they were read already.
 
     Yields:
         The pieces, in order.
@@ -116,7 +142,8 @@ def pieces(text: str, dialect: str | None, depth: int = 0) -> Iterator[Piece]:
     """
     if depth > _MAX_DEPTH:
         raise UnreadableSQLError("commands nested too deeply")
-    tokens = _tokens(text, dialect)
+    if tokens is None:
+        tokens = _tokens(text, dialect)
     tokenizer = _dialect(dialect).tokenizer_class
     commands = {t.name for t in tokenizer.COMMANDS}
     prefixes = {t.name for t in tokenizer.COMMAND_PREFIX_TOKENS}
@@ -161,27 +188,63 @@ def _rebuild(text: str, parts: list[Piece]) -> tuple[str, tuple[int, ...]]:
     return "".join(out), tuple(placeholders)
 
 
-def _statement(text: str, parts: list[Piece], dialect: str | None, strip: bool) -> Statement:
+def _shifted(tokens: Sequence[Any], offset: int) -> tuple[Any, ...]:
+    """The tokens of a statement that starts at *offset*, their offsets made its own."""
+    if not offset or not tokens:
+        return tuple(tokens)
+    token = type(tokens[0])
+    return tuple(
+        token(t.token_type, t.text, t.line, t.col, t.start - offset, t.end - offset, t.comments)
+        for t in tokens
+    )
+
+
+def _statement(
+    text: str,
+    parts: list[Piece],
+    dialect: str | None,
+    strip: bool,
+    tokens: Sequence[Any] | None,
+) -> Statement:
     first = parts[0].text
     keyword = first.upper() if first.replace("_", "").isalnum() else ""
     comments = tuple(c for p in parts for c in p.comments)
+    start = parts[0].start
+    sliced = text[start : parts[-1].end]
     if not strip:
-        start = parts[0].start
         return Statement(
-            text=text[start : parts[-1].end],
+            text=sliced,
             keyword=keyword,
             placeholders=tuple(
                 p.start - start for p in parts if p.type == "PLACEHOLDER" and p.text == "?"
             ),
             comments=comments,
+            tokens=_shifted(tokens, start) if tokens is not None else (),
         )
     clean, placeholders = _rebuild(text, parts)
-    # The rebuilt text must read as the same tokens: if removing a comment
-    # changed how anything tokenizes, the text is not run at all.
-    again = [(p.type, p.text) for p in pieces(clean, dialect)]
-    if again != [(p.type, p.text) for p in parts]:
-        raise UnreadableSQLError("the statement reads differently once its comments are removed")
-    return Statement(text=clean, keyword=keyword, placeholders=placeholders, comments=comments)
+    if clean == sliced and tokens is not None:
+        # Nothing was removed: the text reads as the very tokens just read.
+        own = _shifted(tokens, start)
+    else:
+        # The rebuilt text must read as the same tokens: if removing a comment
+        # changed how anything tokenizes, the text is not run at all.
+        own = tuple(_tokens(clean, dialect))
+        again = [(p.type, p.text) for p in pieces(clean, dialect, tokens=own)]
+        if again != [(p.type, p.text) for p in parts]:
+            raise UnreadableSQLError(
+                "the statement reads differently once its comments are removed"
+            )
+    return Statement(
+        text=clean, keyword=keyword, placeholders=placeholders, comments=comments, tokens=own
+    )
+
+
+def _tokens_within(tokens: Sequence[Any], starts: list[int], parts: list[Piece]) -> Any:
+    """The tokens a statement's pieces were read from; ``None`` when a command was read in parts."""
+    first = bisect_left(starts, parts[0].start)
+    last = bisect_left(starts, parts[-1].start)
+    found = tokens[first : last + 1]
+    return found if len(found) == len(parts) else None
 
 
 def split(sql: str, dialect: str | None, *, strip_comments: bool = False) -> list[Statement]:
@@ -196,17 +259,20 @@ def split(sql: str, dialect: str | None, *, strip_comments: bool = False) -> lis
             of *sql* from its first token to its last.
 
     Returns:
-        The non-empty statements, in order.
+        The non-empty statements, in order, each with its tokens.
 
     Raises:
         UnreadableSQLError: The text cannot be tokenized.
     """
+    tokens = _tokens(sql, dialect)
+    starts = [t.start for t in tokens]
     statements: list[Statement] = []
     current: list[Piece] = []
-    for piece in [*pieces(sql, dialect), None]:
+    for piece in [*pieces(sql, dialect, tokens=tokens), None]:
         if piece is None or piece.type == "SEMICOLON":
             if current:
-                statements.append(_statement(sql, current, dialect, strip_comments))
+                own = _tokens_within(tokens, starts, current)
+                statements.append(_statement(sql, current, dialect, strip_comments, own))
             current = []
         else:
             current.append(piece)

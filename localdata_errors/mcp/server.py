@@ -15,12 +15,17 @@ read.  Results are compact JSON.  Every failure is a tool result with
 `localdata_errors.mcp`; each client session keeps an execution history whose
 summary is attached to its errors.  The server recovers where only it can
 (`localdata_errors.mcp._recovery`): it rolls back a failed transaction and
-reconnects for a read, and says so.  Credentials never leave the process:
-the URL is logged redacted, and the password is masked in every error.
+reconnects for a read, and says so.  Every call ends in a clean session
+(`localdata_errors.mcp._session`) and holds a bounded number of bytes
+(`localdata_errors.mcp._rows`).  Credentials never leave the process: the
+URL is logged redacted, and every error is masked by the core, which finds
+credentials by their shape (never by the password's value: that would tell
+a client sending guesses which one is right).
 """
 
 # No "from __future__ import annotations": the SDK reads the tool functions'
 # annotations at registration, and some name values local to _register_tools.
+import argparse
 import functools
 import json
 import logging
@@ -31,16 +36,28 @@ from typing import Annotated, Any, Final, Literal
 
 import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
+from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from localdata_errors._calls import quote_name
-from localdata_errors.cli import DEFAULT_URL, TOKEN_ENV, URL_ENV, http_problem, serve_main
 from localdata_errors.history import Condition, Effect, StructuredCall, call_identity
 from localdata_errors.mcp import HistoryLike, install_structured_errors
+from localdata_errors.mcp import _execute as execute
 from localdata_errors.mcp import _operations as ops
-from localdata_errors.mcp._http import BearerTokenMiddleware
-from localdata_errors.mcp._sql import Database
+from localdata_errors.mcp._http import BearerTokenMiddleware, BoundHostMiddleware
+from localdata_errors.mcp._login import LoginError, check_login
+from localdata_errors.mcp._settings import (
+    DEFAULT_URL,
+    TOKEN_ENV,
+    URL_ENV,
+    ServerSettings,
+    add_arguments,
+    from_arguments,
+    is_loopback,
+)
+from localdata_errors.mcp._sql import Database, DatabaseURLError
+from localdata_errors.redact import redact
 
 __all__ = [
     "DEFAULT_URL",
@@ -48,6 +65,7 @@ __all__ = [
     "URL_ENV",
     "Filter",
     "OrderBy",
+    "ServerSettings",
     "build_server",
     "history_call",
     "main",
@@ -245,38 +263,32 @@ def history_call(tool: str, arguments: dict[str, Any]) -> StructuredCall | dict[
     return StructuredCall(name, identity=identity)  # list_tables, describe_table
 
 
-def build_server(  # noqa: PLR0913 - the server's settings, keyword-only
-    url: str = DEFAULT_URL,
-    *,
-    read_only: bool = False,
-    max_rows: int = 1000,
-    timeout: float | None = 30.0,
-    allow_multi_statement: bool = False,
-    name: str = "localdata-errors-sql",
-) -> MCPServer[Any]:
+def build_server(settings: ServerSettings | None = None) -> MCPServer[Any]:
     """
     Build the SQL tool server (not yet running).
 
     Args:
-        url: Any SQLAlchemy URL.
-        read_only: List only the tools that read, and let ``execute_sql`` run
-            only statements proven to read, on a database that refuses writes.
-        max_rows: The most rows a call returns (``truncated`` says when it cut).
-        timeout: The statement timeout in seconds; ``None`` for none.
-        allow_multi_statement: Let ``execute_sql`` run several statements per call.
-        name: The server's name, as clients show it.
+        settings: What to serve and how (`ServerSettings`); the defaults
+            when ``None``.
 
     Returns:
         The ``MCPServer``, its tools registered and structured errors installed.
+
+    Raises:
+        DatabaseURLError: The URL cannot be used.
+        LoginError: A read-only server's login holds privileges read-only mode
+            cannot contain (`localdata_errors.mcp._login`), unless
+            ``allow_privileged_login``; or they could not be read.
     """
-    db = Database(
-        url,
-        read_only=read_only,
-        max_rows=max_rows,
-        timeout=timeout,
-        allow_multi_statement=allow_multi_statement,
-    )
-    return _serve(db, name)
+    settings = settings if settings is not None else ServerSettings()
+    db = Database.from_settings(settings)
+    if settings.read_only:
+        try:
+            check_login(db, allow=settings.allow_privileged_login)
+        except LoginError:
+            db.dispose()
+            raise
+    return _serve(db, settings.name)
 
 
 def _serve(db: Database, name: str = "localdata-errors-sql") -> MCPServer[Any]:
@@ -299,14 +311,38 @@ def _serve(db: Database, name: str = "localdata-errors-sql") -> MCPServer[Any]:
     instructions = _READ_ONLY_INSTRUCTIONS if db.read_only else _INSTRUCTIONS
     server: MCPServer[Any] = MCPServer(name, instructions=instructions, lifespan=lifespan)
     _register_tools(server, db)
+    if db.read_only:
+        _answer_write_tools(server, db)
     install_structured_errors(
         server,
         db_type=db.db_type,
         history_per_session=_history_factory(),
-        secrets=db.secrets,
         history_arguments=history_call,
     )
     return server
+
+
+#: The tools a read-only server does not serve.
+WRITE_TOOLS: Final = frozenset({"insert_rows", "update_rows", "delete_rows"})
+
+
+def _answer_write_tools(server: MCPServer[Any], db: Database) -> None:
+    """
+    A write tool called on a read-only server: answer that the server is read-only.
+
+    The tools are not listed (a client sees only those it may use); a client
+    that calls one anyway is told why it cannot, ``READ_ONLY``, instead of
+    an unknown tool, and the history records the call as it was asked.
+    """
+    original = server.call_tool
+
+    async def call_tool(name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        if name in WRITE_TOOLS:
+            db.refuse_write(f"{name} changes data, and this server only reads")
+        return await original(name, arguments, context)
+
+    # The seam install_structured_errors uses too: the SDK calls self.call_tool.
+    server.call_tool = call_tool  # type: ignore[method-assign]  # see the comment above
 
 
 async def _run(fn: Callable[..., JSONDict], *args: Any) -> CallToolResult:
@@ -429,15 +465,33 @@ def _register_tools(server: MCPServer[Any], db: Database) -> None:
         sql_annotations, sql_description = (
             destroy,
             "Run SQL with bound parameters. Returns data, rowCount, columns and truncated for a "
-            f"query, affectedRows otherwise. {multi} Prefer the table tools when they fit.",
+            f"query, affectedRows otherwise. {multi} An UPDATE or DELETE without WHERE needs "
+            "confirm_all: true. Prefer the table tools when they fit.",
         )
 
-    @server.tool(annotations=sql_annotations, description=sql_description)
-    async def execute_sql(
+    if db.read_only:
+
+        @server.tool(annotations=sql_annotations, description=sql_description)
+        async def execute_sql(
+            sql: Annotated[str, Field(min_length=1, max_length=100_000)],
+            params: params_schema = None,
+        ) -> ToolResult:
+            return await _run(execute.execute_sql, db, sql, params)
+
+        return
+
+    @server.tool(annotations=sql_annotations, description=sql_description, name="execute_sql")
+    async def execute_sql_writing(
         sql: Annotated[str, Field(min_length=1, max_length=100_000)],
         params: params_schema = None,
+        confirm_all: Annotated[
+            bool,
+            Field(
+                description="Required for an UPDATE or DELETE without WHERE: it changes every row"
+            ),
+        ] = False,
     ) -> ToolResult:
-        return await _run(ops.execute_sql, db, sql, params)
+        return await _run(execute.execute_sql, db, sql, params, confirm_all)
 
 
 def _register_write_tools(server: MCPServer[Any], db: Database) -> None:
@@ -504,46 +558,22 @@ def _register_write_tools(server: MCPServer[Any], db: Database) -> None:
         )
 
 
-def run_server(  # noqa: PLR0913 - the CLI's flags, keyword-only
-    url: str,
-    *,
-    read_only: bool = False,
-    max_rows: int = 1000,
-    timeout: float | None = 30.0,
-    allow_multi_statement: bool = False,
-    transport: str = "stdio",
-    host: str = "127.0.0.1",
-    port: int = 8000,
-    allow_remote: bool = False,
-    auth_token: str | None = None,
-) -> None:
+def run_server(settings: ServerSettings) -> None:
     """
     Run the SQL tool server until the client disconnects (stdio) or it is stopped (http).
 
     Args:
-        url: Any SQLAlchemy URL.
-        read_only: Serve only the tools that read, on a database that refuses writes.
-        max_rows: The most rows a call returns.
-        timeout: The statement timeout in seconds; ``None`` or ``0`` for none.
-        allow_multi_statement: Let ``execute_sql`` run several statements per call.
-        transport: ``"stdio"`` or ``"http"`` (streamable HTTP on *host*:*port*, path ``/mcp``).
-        host: The HTTP address; a loopback address unless *allow_remote*.
-        port: The HTTP port.
-        allow_remote: Allow a non-loopback *host*; needs *auth_token*.
-        auth_token: The bearer token every HTTP request must carry; ``None``
-            for none (loopback only).
+        settings: What to serve and how.
 
     Raises:
-        ValueError: An unknown transport, or HTTP settings that would expose
-            the server (a non-loopback host without *allow_remote*, *allow_remote*
-            without a token, a short token).
+        ValueError: Settings that cannot be served (an unknown transport, HTTP
+            settings that would expose the server: `ServerSettings.problem`).
+        DatabaseURLError: The URL cannot be used.
+        LoginError: A read-only server's login is refused (see `build_server`).
     """
-    if transport not in ("stdio", "http", "streamable-http"):
-        raise ValueError(f"unknown transport {transport!r}: use 'stdio' or 'http'")
-    if transport != "stdio":
-        problem = http_problem(host, allow_remote=allow_remote, token=auth_token)
-        if problem:
-            raise ValueError(problem)
+    problem = settings.problem()
+    if problem:
+        raise ValueError(problem)
     if not logging.getLogger().handlers:
         # stdout carries the protocol over stdio: log lines go to stderr only.
         logging.basicConfig(
@@ -551,41 +581,62 @@ def run_server(  # noqa: PLR0913 - the CLI's flags, keyword-only
             stream=sys.stderr,
             format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         )
-    server = build_server(
-        url,
-        read_only=read_only,
-        max_rows=max_rows,
-        timeout=timeout,
-        allow_multi_statement=allow_multi_statement,
-    )
-    if transport == "stdio":
+    server = build_server(settings)
+    if settings.transport == "stdio":
         server.run("stdio")
         return
     import uvicorn  # noqa: PLC0415 - the HTTP transport only
 
-    app: Any = server.streamable_http_app(host=host)
-    if auth_token is not None:
-        app = BearerTokenMiddleware(app, auth_token)
+    host, port, token = settings.host, settings.port, settings.auth_token
+    # The Host/Origin check is this server's own, from the address it binds
+    # (`BoundHostMiddleware`): the SDK's knows three spellings only.
+    unchecked = TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    app: Any = server.streamable_http_app(host=host, transport_security=unchecked)
+    if token is not None:
+        app = BearerTokenMiddleware(app, token)
+    if is_loopback(host):
+        # No token is needed on loopback: a page's DNS rebinding must not reach it.
+        app = BoundHostMiddleware(app, host, port)
     logger.info(
         "listening on http://%s:%d/mcp (%s)",
         host,
         port,
-        "bearer token required" if auth_token is not None else "no token: this machine only",
+        "bearer token required" if token is not None else "no token: this machine only",
     )
     uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="info")).run()
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
     """
-    Run the server from the command line: the same flags as ``localdata-errors serve``.
+    Run the server from the command line (``localdata-errors serve`` is this function too).
 
     Args:
         argv: The arguments (``sys.argv[1:]`` by default).
+        prog: The program's name in usage and error lines.
 
     Returns:
-        The exit status: 0, or 2 for a usage error (one line on stderr).
+        The exit status: 0; 2 for a usage error, an unusable URL or a login
+        a read-only server refuses (one line on stderr, the password
+        masked); 130 when interrupted.
     """
-    return serve_main(argv, prog="python -m localdata_errors.mcp.server")
+    prog = prog or "python -m localdata_errors.mcp.server"
+    parser = add_arguments(
+        argparse.ArgumentParser(
+            prog=prog, description="SQL tools over MCP, with structured, actionable errors."
+        )
+    )
+    settings = from_arguments(parser, parser.parse_args(argv))
+    try:
+        run_server(settings)
+    except DatabaseURLError as exc:
+        sys.stderr.write(f"{prog}: --url: {redact(str(exc))}\n")
+        return 2
+    except LoginError as exc:
+        sys.stderr.write(f"{prog}: {redact(str(exc))}\n")
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return 0
 
 
 if __name__ == "__main__":

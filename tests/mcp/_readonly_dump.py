@@ -35,6 +35,10 @@ EXTRAS: dict[str, list[str]] = {
         "'WITH d AS (DELETE FROM sales RETURNING 1) SELECT count(*) FROM d'",
         "CREATE PROCEDURE lde_ro_proc() LANGUAGE plpgsql AS "
         "$$BEGIN DELETE FROM sales; COMMIT; END$$",
+        # Declared STABLE, so the catalogue check lets a call through: the
+        # engine refuses its write.
+        "CREATE FUNCTION lde_ro_stable_wipe() RETURNS bigint LANGUAGE plpgsql STABLE AS "
+        "$$BEGIN DELETE FROM sales; RETURN 1; END$$",
     ],
     "mysql": [
         "CREATE SEQUENCE lde_ro_seq",
@@ -51,6 +55,7 @@ _DROP_EXTRAS: dict[str, list[str]] = {
         "DROP SEQUENCE IF EXISTS lde_ro_seq",
         "DROP FUNCTION IF EXISTS lde_ro_wipe()",
         "DROP PROCEDURE IF EXISTS lde_ro_proc()",
+        "DROP FUNCTION IF EXISTS lde_ro_stable_wipe()",
     ],
     "mysql": [
         "DROP VIEW IF EXISTS lde_ro_view",

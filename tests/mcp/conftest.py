@@ -79,8 +79,22 @@ def server(backend: Backend) -> Iterator[StdioServer]:
 
 @pytest.fixture(scope="module")
 def readonly_server(backend: Backend) -> Iterator[StdioServer]:
-    """A second server on the same database: read-only, several statements allowed."""
-    srv = StdioServer(backend.url, "--read-only", "--allow-multi-statement", "--timeout", "60")
+    """
+    A second server on the same database: read-only, several statements allowed.
+
+    Its login is the shared servers' superuser, which a read-only server
+    refuses unless told: so the parse and session layers are tested alone,
+    on the login that could do the most (``test_mcp_login`` tests the login
+    layer).
+    """
+    srv = StdioServer(
+        backend.url,
+        "--read-only",
+        "--allow-privileged-login",
+        "--allow-multi-statement",
+        "--timeout",
+        "60",
+    )
     try:
         yield srv
     finally:

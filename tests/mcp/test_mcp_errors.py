@@ -340,10 +340,10 @@ def test_importing_the_core_imports_neither_mcp_nor_sqlalchemy() -> None:
 
 
 def test_run_server_rejects_an_unknown_transport() -> None:
-    from localdata_errors.mcp.server import run_server
+    from localdata_errors.mcp.server import ServerSettings, run_server
 
     with pytest.raises(ValueError, match="unknown transport 'carrier-pigeon'"):
-        run_server("sqlite://", transport="carrier-pigeon")
+        run_server(ServerSettings("sqlite://", transport="carrier-pigeon"))
 
 
 def test_http_transport_serves_on_loopback(tmp_path: Path) -> None:
@@ -358,6 +358,7 @@ def test_http_transport_serves_on_loopback(tmp_path: Path) -> None:
             "localdata_errors.mcp.server",
             "--url",
             f"sqlite:///{tmp_path / 'h.db'}",
+            "--create",
             "--transport",
             "http",
             "--port",

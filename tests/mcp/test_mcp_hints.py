@@ -101,6 +101,76 @@ def test_a_table_in_another_schema_is_named_qualified(
     assert [t["name"] for t in listed["tables"]] == [table]
 
 
+@pytest.fixture
+def archive(shop: Backend) -> Iterator[str]:
+    """
+    ``orders`` in the current schema and in ``archive_<random>``: a schema on
+    PostgreSQL, another database on MariaDB.
+    """
+    schema = f"archive_{secrets.token_hex(4)}"
+    create = "CREATE DATABASE" if shop.name == "mysql" else "CREATE SCHEMA"
+    drop = f"DROP DATABASE {schema}" if shop.name == "mysql" else f"DROP SCHEMA {schema} CASCADE"
+    with shop.engine.begin() as conn:
+        conn.exec_driver_sql(f"{create} {schema}")
+        for where in ("", f"{schema}."):
+            conn.exec_driver_sql(
+                f"CREATE TABLE {where}orders (id INTEGER PRIMARY KEY, status VARCHAR(20))"
+            )
+            conn.exec_driver_sql(f"INSERT INTO {where}orders VALUES (1, 'open'), (2, 'open')")
+        conn.exec_driver_sql("CREATE TABLE order_items (id INTEGER PRIMARY KEY)")
+    try:
+        yield schema
+    finally:
+        with shop.engine.begin() as conn:
+            conn.exec_driver_sql(drop)
+            conn.exec_driver_sql("DROP TABLE orders")
+            conn.exec_driver_sql("DROP TABLE order_items")
+
+
+# The misspelt case is an error only where names are case-sensitive.
+CASED = {
+    "postgresql": "UPDATE \"Orders\" SET status = 'paid' WHERE id = 1",
+    "mysql": ("UPDATE Orders SET status = 'paid' WHERE id = 1"),
+}
+
+
+@pytest.mark.parametrize("backend", ["postgresql", "mysql"], indirect=True)
+def test_the_current_schemas_table_is_the_first_hint(
+    server: StdioServer, shop: Backend, archive: str
+) -> None:
+    payload = server.fail("execute_sql", {"sql": CASED[shop.name]})
+    assert payload["error_code"] == "UNDEFINED_TABLE", payload
+    hints = payload["details"]["did_you_mean"]
+    assert hints[0] == "orders", hints
+    assert f"{archive}.orders" in hints
+    # Every name outside the current schema is qualified.
+    assert all(h == "orders" or "." in h or h == "order_items" for h in hints), hints
+    assert "Did you mean `orders`" in payload["suggestions"][0]
+    # Another schema's same name, asked for by name, is still found, qualified.
+    asked = server.fail("select_rows", {"table": f"{archive}.Orderz"})
+    assert f"{archive}.orders" in asked["details"]["did_you_mean"]
+
+
+@pytest.mark.parametrize("backend", ["postgresql", "mysql"], indirect=True)
+def test_an_agent_taking_the_first_hint_writes_only_the_current_schema(
+    server: StdioServer, shop: Backend, archive: str
+) -> None:
+    """A scripted agent that reads only the structured fields: the first hint is the name."""
+    sql = CASED[shop.name]
+    wrong = '"Orders"' if shop.name == "postgresql" else "Orders"
+    for _ in range(3):
+        result = server.call("execute_sql", {"sql": sql})
+        if not result.is_error:
+            break
+        payload = result.structured_content
+        assert isinstance(payload, dict)
+        first = payload["details"]["did_you_mean"][0]
+        sql, wrong = sql.replace(wrong, first), first
+    assert not result.is_error, result.structured_content
+    assert shop.scalar("SELECT status FROM orders WHERE id = 1") == "paid"
+    assert shop.scalar(f"SELECT count(*) FROM {archive}.orders WHERE status = 'open'") == 2
+
+
 # -- foreign keys: the advice fits the operation ------------------------------------------
 
 

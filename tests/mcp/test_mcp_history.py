@@ -213,7 +213,8 @@ def histories(monkeypatch: pytest.MonkeyPatch) -> list[ExecutionHistory]:
 
 def replay(url: str, calls: list[tuple[str, dict[str, Any]]], after: Any) -> None:
     """Run *calls* in one client session of a freshly built server, calling *after* each."""
-    server = server_module.build_server(url, max_rows=5, timeout=5)
+    settings = server_module.ServerSettings(url, max_rows=5, timeout=5, create=True)
+    server = server_module.build_server(settings)
 
     async def run() -> None:
         async with Client(server) as client:

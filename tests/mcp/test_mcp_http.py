@@ -70,9 +70,17 @@ def _own_addresses() -> set[str]:
 class HttpServer:
     """A server subprocess on the http transport, and what it logged."""
 
-    def __init__(self, tmp: Path, *flags: str, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        tmp: Path,
+        *flags: str,
+        env: dict[str, str] | None = None,
+        address: str = "127.0.0.1",
+    ) -> None:
         self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}/mcp"
+        self.address = address
+        shown = f"[{address}]" if ":" in address else address
+        self.url = f"http://{shown}:{self.port}/mcp"
         self.log = tmp / f"server-{self.port}.log"
         environment = {k: v for k, v in os.environ.items() if not k.startswith("LOCALDATA_ERRORS")}
         environment.update(env or {})
@@ -97,7 +105,7 @@ class HttpServer:
         while time.monotonic() < deadline:
             assert self.process.poll() is None, self.log.read_text()
             try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                with socket.create_connection((self.address, self.port), timeout=1):
                     return
             except OSError:
                 time.sleep(0.2)
@@ -170,6 +178,56 @@ def test_requests_without_the_token_get_401(token_server: HttpServer) -> None:
     status, _, body = token_server.post({"Authorization": f"Bearer {TOKEN}"})
     assert status == 200
     assert b"serverInfo" in body or b"event" in body
+
+
+# -- DNS rebinding: a loopback server serves only requests naming its address ---------
+
+
+def _rebinding(server: HttpServer, own: list[str]) -> None:
+    port = server.port
+    for host in own:
+        assert server.post({"Host": f"{host}:{port}"})[0] == 200, host
+    for host in ("attacker.example", "attacker.example.", "127.0.0.1.nip.io", "localhost.evil"):
+        status, _, body = server.post({"Host": f"{host}:{port}"})
+        assert status == 421, host
+        assert b"Host header" in body
+    assert server.post({"Host": f"{own[0]}:{port + 1}"})[0] == 421
+    assert server.post({"Host": f"{own[0]}:{port}", "Origin": "http://attacker.example"})[0] == 403
+    same_origin = {"Host": f"{own[0]}:{port}", "Origin": f"http://{own[0]}:{port}"}
+    assert server.post(same_origin)[0] == 200
+
+
+@pytest.mark.parametrize(
+    ("bound", "own"),
+    [
+        ("127.0.0.2", ["127.0.0.2", "localhost"]),
+        ("LOCALHOST", ["localhost", "LOCALHOST", "127.0.0.1"]),
+        ("127.0.0.1", ["127.0.0.1", "localhost", "LocalHost"]),
+    ],
+)
+def test_a_loopback_server_serves_only_requests_naming_its_address(
+    sqlite_file: Path, bound: str, own: list[str]
+) -> None:
+    """Any loopback alias counts as loopback (no token): its Host/Origin check follows it."""
+    address = "127.0.0.1" if bound.lower() == "localhost" else bound
+    server = HttpServer(sqlite_file, "--host", bound, address=address)
+    try:
+        _rebinding(server, own)
+    finally:
+        server.close()
+
+
+def test_ipv6_loopback_is_checked_too(sqlite_file: Path) -> None:
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        pytest.skip("this machine has no IPv6 loopback; the check is the same as IPv4's")
+    server = HttpServer(sqlite_file, "--host", "::1", address="::1")
+    try:
+        _rebinding(server, ["[::1]", "localhost"])
+    finally:
+        server.close()
 
 
 def _call_over_http(url: str, token: str) -> tuple[set[str], dict[str, Any]]:

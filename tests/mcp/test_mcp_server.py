@@ -8,6 +8,7 @@ fixture's parameters) through the same stdio server a user starts with
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -363,6 +364,34 @@ def test_update_and_delete_without_filters_are_refused(server: StdioServer, shop
     assert float(shop.scalar("SELECT max(price) FROM products")) == 7.25
 
 
+def test_execute_sql_asks_before_changing_every_row(server: StdioServer, shop: Backend) -> None:
+    """The same confirmation update_rows and delete_rows ask for, from the statement's parse."""
+    unfiltered = [
+        "UPDATE customers SET name = 'x'",
+        "DELETE FROM sales",
+        "/* every row */ delete from SALES",
+        "UPDATE customers SET name = (SELECT name FROM products WHERE id = 1)",
+    ]
+    if shop.name in ("postgresql", "sqlite", "duckdb"):
+        unfiltered.append("WITH d AS (DELETE FROM sales RETURNING *) SELECT count(*) FROM d")
+    if shop.name == "mysql":
+        unfiltered.append("DELETE s FROM sales s JOIN customers c ON c.id = s.customer_id")
+    for sql in unfiltered:
+        payload = server.fail("execute_sql", {"sql": sql})
+        details = expect(payload, "INVALID_PARAMETER", -32000)
+        assert details["required_arguments"] == {"confirm_all": True}, sql
+        assert "every row" in payload["message"]
+    assert shop.scalar("SELECT count(*) FROM sales") == 2
+    assert shop.scalar("SELECT count(*) FROM customers WHERE name = 'x'") == 0
+    # A WHERE, even one that is always true, is the caller's own choice.
+    assert server.ok("execute_sql", {"sql": "DELETE FROM sales WHERE qty > 2"})["affectedRows"] == 1
+    confirmed = server.ok(
+        "execute_sql", {"sql": "UPDATE products SET price = price", "confirm_all": True}
+    )
+    assert confirmed["affectedRows"] in (0, 2)  # MySQL counts changed rows only
+    assert shop.scalar("SELECT count(*) FROM sales") == 1
+
+
 def test_multi_statement_rejected(server: StdioServer, shop: Backend) -> None:
     payload = server.fail("execute_sql", {"sql": "SELECT 1; DELETE FROM sales"})
     assert expect(payload, "FEATURE_NOT_SUPPORTED", -32000)["statement_count"] == 2
@@ -391,16 +420,28 @@ def test_read_only_server(readonly_server: StdioServer, shop: Backend) -> None:
     assert ro.ok("select_rows", {"table": "customers"})["rowCount"] == 3
     both = ro.ok("execute_sql", {"sql": "SELECT 1 AS a; SELECT 2 AS b"})
     assert [r["data"] for r in both["results"]] == [[{"a": 1}], [{"b": 2}]]
-    # The write tools are not served at all: a call names an unknown tool.
-    for tool, args in [
-        ("insert_rows", {"table": "customers", "rows": [{"name": "Zed"}]}),
-        ("update_rows", {"table": "customers", "values": {"name": "Zed"}, "confirm_all": True}),
-        ("delete_rows", {"table": "sales", "confirm_all": True}),
-        ("delete_rows", {"table": "sales", "mode": "drop_table", "confirm": True}),
+    # The write tools are not listed; a call of one is told the server is
+    # read-only (not "unknown tool"), and the history records what was asked.
+    for tool, args, recorded in [
+        ("insert_rows", {"table": "customers", "rows": [{"name": "Zed"}]}, "insert_rows(customers"),
+        (
+            "update_rows",
+            {"table": "customers", "values": {"name": "Zed"}, "confirm_all": True},
+            "update_rows(customers",
+        ),
+        ("delete_rows", {"table": "sales", "confirm_all": True}, "delete_rows(sales"),
+        (
+            "delete_rows",
+            {"table": "sales", "mode": "drop_table", "confirm": True},
+            "delete_rows(sales, mode drop_table)",
+        ),
     ]:
         payload = ro.fail(tool, args)
-        expect(payload, "TOOL_ERROR", -32000)
-        assert "unknown tool" in payload["message"].lower()
+        details = expect(payload, "READ_ONLY", -32002)
+        assert details["backend"] == "mcp"
+        assert "read-only" in payload["message"]
+        assert recorded in payload["history"], payload["history"]
+        assert "Zed" not in payload["history"]
     for sql in [
         "DELETE FROM sales",
         "SELECT 1; DROP TABLE sales",
@@ -411,22 +452,30 @@ def test_read_only_server(readonly_server: StdioServer, shop: Backend) -> None:
     assert "sales" in shop.tables()
 
 
-# A SELECT that writes through a function: PostgreSQL's to write.
+# A SELECT that writes through a function: PostgreSQL's catalogue, then its engine.
 @pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
 def test_read_only_transaction_is_enforced_by_the_backend(
     readonly_server: StdioServer, shop: Backend
 ) -> None:
-    # Passes the keyword check (no DML keyword at the top level of a SELECT)
-    # only if the function writes; the READ ONLY transaction refuses it.
-    shop_fn = (
-        "CREATE OR REPLACE FUNCTION lde_mcp_wipe() RETURNS int LANGUAGE sql AS "
-        "'DELETE FROM sales RETURNING 1'"
-    )
+    # A user's function is volatile unless declared otherwise: the server
+    # refuses the call by the catalogue's word.  One declared STABLE that
+    # writes anyway passes that check, and the engine refuses the write.
     with shop.engine.begin() as conn:
-        conn.exec_driver_sql(shop_fn)
+        conn.exec_driver_sql(
+            "CREATE OR REPLACE FUNCTION lde_mcp_wipe() RETURNS int LANGUAGE sql AS "
+            "'DELETE FROM sales RETURNING 1'"
+        )
+        conn.exec_driver_sql(
+            "CREATE OR REPLACE FUNCTION lde_mcp_stable_wipe() RETURNS int LANGUAGE plpgsql "
+            "STABLE AS $$BEGIN DELETE FROM sales; RETURN 1; END$$"
+        )
     payload = readonly_server.fail("execute_sql", {"sql": "SELECT lde_mcp_wipe()"})
     expect(payload, "READ_ONLY", -32002)
+    assert payload["details"]["backend"] == "mcp"
+    assert "volatile" in payload["message"]
+    payload = readonly_server.fail("execute_sql", {"sql": "SELECT lde_mcp_stable_wipe()"})
     assert payload["details"]["backend"] != "mcp"
+    assert "non-volatile function" in payload["message"]
     assert shop.scalar("SELECT count(*) FROM sales") == 2
 
 
@@ -521,12 +570,34 @@ def test_injection_changes_nothing(server: StdioServer, shop: Backend, evil: str
 @pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
 def test_credentials_never_leave_the_server(server: StdioServer, shop: Backend) -> None:
     assert PG_PASSWORD in server.url
-    payloads = [
-        server.fail("execute_sql", {"sql": "SELECT * FROM nowhere"}),
-        server.fail("execute_sql", {"sql": f"SELECT '{PG_PASSWORD}' + 1"}),
-    ]
-    for payload in payloads:
-        assert PG_PASSWORD not in str(payload)
+    payload = server.fail("execute_sql", {"sql": "SELECT * FROM nowhere"})
+    assert PG_PASSWORD not in str(payload)
     log = server.log_text()
     assert "serving postgresql+psycopg://" in log
     assert PG_PASSWORD not in log
+
+
+def _without(payload: dict[str, Any], literal: str) -> dict[str, Any]:
+    """The answer with the client's own literal taken out (and what changes every call)."""
+    kept = {k: v for k, v in payload.items() if k not in ("timestamp", "history")}
+    return json.loads(json.dumps(kept).replace(literal, "<literal>"))
+
+
+@pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
+def test_masking_is_no_oracle_for_the_password(server: StdioServer, shop: Backend) -> None:
+    """
+    A client's own literal comes back the same whether or not it holds the password.
+
+    Masking it only when it matched a secret would tell a client sending
+    candidates which one is right; the server masks none of the client's own
+    text by the password's value (credentials are masked by their shape).
+    """
+    guess = "lde-mcp-Pw-7732"  # the password's length and shape, one character off
+    for template in (
+        "SELECT '{}' + 1",
+        'SELECT * FROM "{}"',
+        "SELECT 1 FROM customers WHERE name = '{}' AND nosuch = 1",
+    ):
+        right = server.fail("execute_sql", {"sql": template.format(PG_PASSWORD)})
+        wrong = server.fail("execute_sql", {"sql": template.format(guess)})
+        assert _without(right, PG_PASSWORD) == _without(wrong, guess), template

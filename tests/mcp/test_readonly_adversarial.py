@@ -61,7 +61,42 @@ def _refused_by_parser(payload: dict[str, Any]) -> bool:
     return by_server and code == "SYNTAX_ERROR"
 
 
-def _attack(server: StdioServer, db: HostileDatabase, case: Case) -> None:
+# What a session holds that a call could have changed, read through the server
+# by the next call: it must read as it did before any attack.
+SESSION_PROBE = {
+    "postgresql": "SELECT current_setting('search_path') AS sp, "
+    "current_setting('statement_timeout') AS st, current_setting('application_name') AS an, "
+    "current_setting('default_transaction_read_only') AS ro, "
+    "(SELECT count(*) FROM pg_listening_channels()) AS lc, "
+    "(SELECT count(*) FROM pg_class WHERE relpersistence = 't') AS tt",
+    "mysql": "SELECT @lde_v AS v, @@SESSION.sql_mode AS m, "
+    "@@SESSION.max_statement_time AS t, @@SESSION.tx_read_only AS ro",
+    "sqlite": "PRAGMA query_only",
+    "duckdb": "SELECT current_setting('enable_external_access') AS ea",
+}
+
+
+@pytest.fixture(scope="module")
+def session_before(readonly_server: StdioServer, hostile: HostileDatabase) -> Any:
+    """The session as a call finds it before any attack."""
+    return readonly_server.ok("execute_sql", {"sql": SESSION_PROBE[hostile.name]})["data"]
+
+
+def _locks_held(db: HostileDatabase) -> int:
+    """Locks some session of the server still holds after its call ended."""
+    if db.name == "postgresql":
+        return int(
+            db.backend.scalar(
+                "SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database "
+                "WHERE l.locktype = 'advisory' AND d.datname = current_database()"
+            )
+        )
+    if db.name == "mysql":
+        return int(db.backend.scalar(f"SELECT 1 - IS_FREE_LOCK('lde_{db.token}')"))
+    return 0
+
+
+def _attack(server: StdioServer, db: HostileDatabase, case: Case, session: Any) -> None:
     before = db.dump()
     result = server.call("execute_sql", {"sql": db.text(case.sql)})
     after = db.dump()
@@ -70,6 +105,9 @@ def _attack(server: StdioServer, db: HostileDatabase, case: Case) -> None:
         db.restore()
     assert after == before, f"the database changed: {case.sql[:200]!r}"
     assert not files, f"files appeared: {files}"
+    assert _locks_held(db) == 0, f"a lock outlived its call: {case.sql[:200]!r}"
+    probe = server.ok("execute_sql", {"sql": SESSION_PROBE[db.name]})["data"]
+    assert probe == session, f"the next call's session changed: {case.sql[:200]!r}"
     if case.refuse:
         assert result.is_error, result.structured_content
         payload = result.structured_content
@@ -83,28 +121,34 @@ def _cases(name: str) -> list[Case]:
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("case", _cases("sqlite"), ids=_ids(_cases("sqlite")))
-def test_sqlite_attack(readonly_server: StdioServer, hostile: HostileDatabase, case: Case) -> None:
-    _attack(readonly_server, hostile, case)
+def test_sqlite_attack(
+    readonly_server: StdioServer, hostile: HostileDatabase, session_before: Any, case: Case
+) -> None:
+    _attack(readonly_server, hostile, case, session_before)
 
 
 @pytest.mark.parametrize("backend", ["duckdb"], indirect=True)
 @pytest.mark.parametrize("case", _cases("duckdb"), ids=_ids(_cases("duckdb")))
-def test_duckdb_attack(readonly_server: StdioServer, hostile: HostileDatabase, case: Case) -> None:
-    _attack(readonly_server, hostile, case)
+def test_duckdb_attack(
+    readonly_server: StdioServer, hostile: HostileDatabase, session_before: Any, case: Case
+) -> None:
+    _attack(readonly_server, hostile, case, session_before)
 
 
 @pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
 @pytest.mark.parametrize("case", _cases("postgresql"), ids=_ids(_cases("postgresql")))
 def test_postgresql_attack(
-    readonly_server: StdioServer, hostile: HostileDatabase, case: Case
+    readonly_server: StdioServer, hostile: HostileDatabase, session_before: Any, case: Case
 ) -> None:
-    _attack(readonly_server, hostile, case)
+    _attack(readonly_server, hostile, case, session_before)
 
 
 @pytest.mark.parametrize("backend", ["mysql"], indirect=True)
 @pytest.mark.parametrize("case", _cases("mysql"), ids=_ids(_cases("mysql")))
-def test_mariadb_attack(readonly_server: StdioServer, hostile: HostileDatabase, case: Case) -> None:
-    _attack(readonly_server, hostile, case)
+def test_mariadb_attack(
+    readonly_server: StdioServer, hostile: HostileDatabase, session_before: Any, case: Case
+) -> None:
+    _attack(readonly_server, hostile, case, session_before)
 
 
 def test_every_dialect_has_enough_cases() -> None:

@@ -19,6 +19,7 @@ from localdata_errors.mcp import ToolInputError
 from localdata_errors.mcp._sql import Database
 from tests.conftest import require_module
 from tests.mcp._harness import Backend, StdioServer
+from tests.mcp._readonly_corpus import READS
 from tests.mcp._readonly_dump import HostileDatabase
 
 READ_TOOLS = {"list_tables", "describe_table", "select_rows", "execute_sql"}
@@ -112,8 +113,12 @@ DIALECT_READS: dict[str, list[tuple[str, Check]]] = {
 
 @pytest.fixture(scope="module")
 def readable(backend: Backend) -> Iterator[Backend]:
-    """The shop with a view (and a sequence where the backend has them)."""
+    """The shop with a view (and a sequence where the backend has them; pg_trgm on PostgreSQL)."""
     db = HostileDatabase(backend)
+    if backend.name == "postgresql":
+        # The module's own database: the extension goes with it.
+        with backend.engine.begin() as conn:
+            conn.exec_driver_sql("CREATE EXTENSION IF NOT EXISTS pg_trgm")
     try:
         yield backend
     finally:
@@ -211,6 +216,48 @@ def test_mariadb_reads(
     _read(readonly_server, sql, check)
 
 
+# -- no false refusals: a corpus of analytical reads per engine ---------------------
+
+
+def _analytical(name: str) -> Any:
+    cases = READS[name]
+    ids = [f"{i:03d}-{sql[:40]}" for i, sql in enumerate(cases)]
+    return pytest.mark.parametrize("sql", cases, ids=ids)
+
+
+def test_every_engine_has_a_hundred_reads() -> None:
+    for name, cases in READS.items():
+        assert len(set(cases)) >= 100, name
+
+
+@pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
+@_analytical("postgresql")
+def test_postgresql_analytical_reads(
+    readonly_server: StdioServer, readable: Backend, sql: str
+) -> None:
+    readonly_server.ok("execute_sql", {"sql": sql})
+
+
+@pytest.mark.parametrize("backend", ["mysql"], indirect=True)
+@_analytical("mysql")
+def test_mariadb_analytical_reads(
+    readonly_server: StdioServer, readable: Backend, sql: str
+) -> None:
+    readonly_server.ok("execute_sql", {"sql": sql})
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+@_analytical("sqlite")
+def test_sqlite_analytical_reads(readonly_server: StdioServer, readable: Backend, sql: str) -> None:
+    readonly_server.ok("execute_sql", {"sql": sql})
+
+
+@pytest.mark.parametrize("backend", ["duckdb"], indirect=True)
+@_analytical("duckdb")
+def test_duckdb_analytical_reads(readonly_server: StdioServer, readable: Backend, sql: str) -> None:
+    readonly_server.ok("execute_sql", {"sql": sql})
+
+
 # -- the engine layer alone ---------------------------------------------------------
 
 
@@ -271,13 +318,20 @@ def test_the_engine_refuses_a_write_by_itself(engine_only: Database, readable: B
 def test_a_function_that_writes_is_refused_by_the_engine(
     readonly_server: StdioServer, readable: Backend
 ) -> None:
-    """A call the parse cannot judge (a user's function) meets the engine layer."""
-    result = readonly_server.call("execute_sql", {"sql": "SELECT lde_ro_wipe()"})
+    """
+    A call the parse lets through (a user's function) meets the engine layer.
+
+    On PostgreSQL the catalogue refuses a volatile function first: the one
+    that reaches the engine is declared STABLE and writes anyway.
+    """
+    function = "lde_ro_stable_wipe" if readable.name == "postgresql" else "lde_ro_wipe"
+    result = readonly_server.call("execute_sql", {"sql": f"SELECT {function}()"})
     assert result.is_error
     payload = result.structured_content
     assert isinstance(payload, dict)
-    assert payload["error_code"] == "READ_ONLY"
     assert payload["details"]["backend"] != "mcp"
+    # PostgreSQL: a write in a non-volatile function (0A000); MariaDB: read-only transaction.
+    assert payload["error_code"] in ("READ_ONLY", "FEATURE_NOT_SUPPORTED"), payload
     assert readable.scalar("SELECT count(*) FROM sales") == 2
 
 

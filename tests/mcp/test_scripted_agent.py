@@ -373,7 +373,8 @@ def wrong_password_url(shop: Backend) -> Iterator[str]:
 def test_a_wrong_password_stops_after_one_call(
     serve: Callable[..., InProcessServer], shop: Backend, wrong_password_url: str
 ) -> None:
-    agent = Agent(serve(wrong_password_url))
+    # create: a SQLite file in a directory that does not exist cannot be made either.
+    agent = Agent(serve(wrong_password_url, create=True))
     assert agent.do("list_tables", {}, writes=False) is None
     assert agent.stopped is not None
     details = agent.stopped["details"]

@@ -14,7 +14,7 @@ import time
 import pytest
 
 from localdata_errors._backends import sqlglot_dialect
-from localdata_errors.mcp._readonly import is_read_only_pragma, refusal
+from localdata_errors.mcp._readonly import is_read_only_pragma, read, refusal
 from localdata_errors.mcp._statements import UnreadableSQLError, split, to_named_placeholders
 
 COUNTS = [
@@ -106,8 +106,6 @@ REFUSALS = [
     ("EXPLAIN QUERY PLAN SELECT 1", "sqlite", None),
     ("SELECT * INTO n FROM t", "postgres", "INTO"),
     ("SELECT * FROM t FOR UPDATE", "postgres", "FOR UPDATE"),
-    ("SELECT nextval('s')", "postgres", "nextval"),
-    ("SELECT pg_catalog.pg_read_file('/etc/passwd')", "postgres", "pg_read_file"),
     ("SHOW search_path", "postgres", None),
     ("SHOW (search_path)", "postgres", "SHOW"),
     ("COMMIT", "postgres", "COMMIT"),
@@ -144,6 +142,56 @@ def test_the_allowlist(sql: str, dialect: str, reason: str | None) -> None:
     else:
         assert found is not None
         assert reason.lower() in found.lower()
+
+
+# PostgreSQL: the parse proves the shape; the calls it finds go to the catalogue
+# (tests/mcp/test_readonly_functions.py judges them there).  Each name as
+# PostgreSQL reads it: (schema, name, attribute).
+CALLS = [
+    ("SELECT nextval('s')", [(None, "nextval", False)]),
+    ("SELECT pg_catalog.pg_read_file('/etc/passwd')", [("pg_catalog", "pg_read_file", False)]),
+    ('SELECT PG_SLEEP(1), "Pg_Sleep"(1)', [(None, "pg_sleep", False), (None, "Pg_Sleep", False)]),
+    ("SELECT U&\"\\0070g_read_file\"('/etc/passwd')", [(None, "pg_read_file", False)]),
+    ("SELECT u&\"\\+000070g_ls_dir\"('/')", [(None, "pg_ls_dir", False)]),
+    (
+        "SELECT U&\"pg_catalog\".U&\"\\0073et_config\"('a', 'b', false)",
+        [("pg_catalog", "set_config", False)],
+    ),
+    ("SELECT pg_catalog . nextval /* x */ ('s')", [("pg_catalog", "nextval", False)]),
+    ("SELECT shop.public.f(1)", [("public", "f", False)]),
+    ("SELECT c.pg_ls_dir FROM pg_class c", [(None, "pg_ls_dir", True)]),
+    ("SELECT x FROM f(1) AS t(x)", [(None, "f", False)]),
+    ("WITH w(a) AS (SELECT 1) SELECT a FROM w", []),
+    ("SELECT decode('00', 'hex')", [(None, "decode", False)]),
+    ("SELECT CAST(1 AS numeric(10, 2)), 1::varchar(3)", [(None, "cast", False)]),
+    ("SELECT * FROM t TABLESAMPLE SYSTEM (10) REPEATABLE (1)", []),
+    ("EXPLAIN ANALYZE SELECT pg_sleep(1)", [(None, "pg_sleep", False)]),
+]
+
+
+@pytest.mark.parametrize(("sql", "calls"), CALLS, ids=[c[0][:40] for c in CALLS])
+def test_postgresql_calls_are_read_as_the_engine_names_them(
+    sql: str, calls: list[tuple[str | None, str, bool]]
+) -> None:
+    (statement,) = split(sql, "postgres", strip_comments=True)
+    reading = read(statement.text, "postgres", statement.comments, statement.tokens)
+    assert reading.reason is None
+    found = [(c.schema, c.name, c.attribute) for c in reading.calls]
+    # Every call exactly; a qualifier's name may count as an attribute too
+    # (judged only if a volatile function had that name).
+    assert [f for f in found if not f[2]] == [c for c in calls if not c[2]]
+    assert {c for c in calls if c[2]} <= set(found)
+
+
+def test_a_unicode_name_the_check_cannot_read_is_refused() -> None:
+    for sql in (
+        "SELECT U&\"d!0061t\" UESCAPE '!' (1)",
+        'SELECT U&"\\D800x"(1)',
+        'SELECT U&"\\zz"(1)',
+    ):
+        (statement,) = split(sql, "postgres", strip_comments=True)
+        with pytest.raises(UnreadableSQLError):
+            read(statement.text, "postgres", statement.comments, statement.tokens)
 
 
 def test_unparseable_is_refused() -> None:
