@@ -37,17 +37,18 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from typing import Any, Final
+from typing import Any, Final, Protocol
 from urllib.parse import quote
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Engine
 
 from localdata_errors.mcp._readonly import is_read_only_pragma
 
 __all__ = [
     "DUCKDB_CONFIG",
     "TRUE_WORDS",
+    "Target",
     "begin",
     "engine_url_and_options",
     "is_memory",
@@ -55,6 +56,32 @@ __all__ = [
     "reading_statement_type",
     "sqlite_authorizer",
 ]
+
+
+class Target(Protocol):
+    """
+    What the schema, hint and session helpers read of the server's database.
+
+    `localdata_errors.mcp._sql.Database` is one; the helpers take this
+    instead, so that they do not depend on the module that uses them.
+    """
+
+    @property
+    def dialect(self) -> str:
+        """SQLAlchemy's dialect name."""
+
+    @property
+    def engine(self) -> Engine:
+        """The engine."""
+
+    @property
+    def read_only(self) -> bool:
+        """Whether every call is read-only."""
+
+    @property
+    def timeout(self) -> float | None:
+        """The statement timeout, in seconds."""
+
 
 #: DuckDB settings of a read-only server: no file or network access (no
 #: read_csv of /etc/passwd, no COPY ... TO, no ATTACH), no extension loading,

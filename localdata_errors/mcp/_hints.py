@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
@@ -35,10 +35,8 @@ from sqlalchemy.engine import Connection
 from localdata_errors import _sqlglot
 from localdata_errors._backends import sqlglot_dialect
 from localdata_errors.kinds import Kind, render_suggestion
+from localdata_errors.mcp._engine import Target
 from localdata_errors.response import StructuredErrorResponse
-
-if TYPE_CHECKING:
-    from localdata_errors.mcp._sql import Database
 
 __all__ = [
     "close_names",
@@ -151,7 +149,7 @@ def with_hints(
     return response, {**details, "did_you_mean": shown}
 
 
-def _other_tables(db: Database, conn: Connection) -> list[tuple[str, str]]:
+def _other_tables(db: Target, conn: Connection) -> list[tuple[str, str]]:
     """``(schema, table)`` pairs outside the default schema (a bounded number)."""
     sql = _OTHER_SCHEMAS_SQL.get(db.dialect)
     if sql is not None:
@@ -170,7 +168,7 @@ def _other_tables(db: Database, conn: Connection) -> list[tuple[str, str]]:
     return found[:_MAX_SCANNED]
 
 
-def _same_name_elsewhere(db: Database, conn: Connection, name: str) -> list[str]:
+def _same_name_elsewhere(db: Target, conn: Connection, name: str) -> list[str]:
     """``schema.table`` for each table called *name* (any case) outside the default schema."""
     sql = _SAME_NAME_SQL.get(db.dialect)
     if sql is None:
@@ -180,7 +178,7 @@ def _same_name_elsewhere(db: Database, conn: Connection, name: str) -> list[str]
 
 
 def table_hints(
-    db: Database, conn: Connection, name: str, schema: str | None, names: Sequence[str]
+    db: Target, conn: Connection, name: str, schema: str | None, names: Sequence[str]
 ) -> list[str]:
     """
     The existing tables closest to *name*, the current schema's first.
@@ -250,7 +248,7 @@ def statement_tables(sql: str, dialect: str | None) -> list[tuple[str | None, st
     return list(dict.fromkeys(found))
 
 
-def _columns(db: Database, conn: Connection, table: str, schema: str | None) -> list[str]:
+def _columns(db: Target, conn: Connection, table: str, schema: str | None) -> list[str]:
     if db.dialect == "duckdb":
         rows = conn.exec_driver_sql(
             "SELECT column_name FROM information_schema.columns WHERE table_name = $1 "
@@ -262,7 +260,7 @@ def _columns(db: Database, conn: Connection, table: str, schema: str | None) -> 
 
 
 def _column_hints(
-    db: Database, conn: Connection, column: str, sql: str, names: Sequence[str]
+    db: Target, conn: Connection, column: str, sql: str, names: Sequence[str]
 ) -> list[str]:
     """``table.column`` names close to *column*: in the statement's tables, else anywhere."""
     lowered = {n.lower(): n for n in names}
@@ -288,7 +286,7 @@ def _column_hints(
 
 
 def missing_name_hints(
-    db: Database,
+    db: Target,
     conn: Connection,
     response: StructuredErrorResponse,
     sql: str,

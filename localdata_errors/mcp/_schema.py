@@ -12,17 +12,15 @@ where the default schema has no table of that exact name.
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from localdata_errors.kinds import Kind
 from localdata_errors.mcp import _hints
+from localdata_errors.mcp._engine import Target
 from localdata_errors.mcp._results import ToolInputError, make_response
-
-if TYPE_CHECKING:
-    from localdata_errors.mcp._sql import Database
 
 __all__ = [
     "AVAILABLE_CAP",
@@ -167,7 +165,7 @@ def _split_qualified(conn: Connection, name: str) -> tuple[str, str] | None:
     return (schema, table) if table is not None else None
 
 
-def find_table(db: Database, conn: Connection, name: str) -> sa.Table:
+def find_table(db: Target, conn: Connection, name: str) -> sa.Table:
     """
     The introspected table called *name*.
 
@@ -259,7 +257,7 @@ def _duckdb_constraints(
 
 
 def foreign_keys(
-    db: Database, conn: Connection, name: str, schema: str | None = None
+    db: Target, conn: Connection, name: str, schema: str | None = None
 ) -> list[JSONDict]:
     """The foreign keys of table *name*: name, columns, referenced table and columns."""
     if db.dialect == "duckdb":
@@ -275,7 +273,7 @@ def foreign_keys(
     return [dict(fk) for fk in sa.inspect(conn).get_foreign_keys(name, schema=schema)]
 
 
-def _indexes(db: Database, conn: Connection, name: str, schema: str | None) -> list[JSONDict]:
+def _indexes(db: Target, conn: Connection, name: str, schema: str | None) -> list[JSONDict]:
     if db.dialect == "duckdb":
         return []  # DuckDB does not expose its indexes to reflection
     return [
@@ -289,7 +287,7 @@ def _indexes(db: Database, conn: Connection, name: str, schema: str | None) -> l
 
 
 def _unique_constraints(
-    db: Database, conn: Connection, name: str, schema: str | None
+    db: Target, conn: Connection, name: str, schema: str | None
 ) -> list[JSONDict]:
     if db.dialect == "duckdb":
         return [
@@ -325,7 +323,7 @@ def _sqlite_unique(conn: Connection, name: str, schema: str | None) -> list[JSON
     return found
 
 
-def _sqlite_rowid_alias(db: Database, table: sa.Table, pk: list[str]) -> str | None:
+def _sqlite_rowid_alias(db: Target, table: sa.Table, pk: list[str]) -> str | None:
     # SQLite's INTEGER PRIMARY KEY is the rowid: it can never hold NULL,
     # though the table's declaration (and so reflection) says nullable.
     if db.dialect != "sqlite" or len(pk) != 1:
@@ -334,7 +332,7 @@ def _sqlite_rowid_alias(db: Database, table: sa.Table, pk: list[str]) -> str | N
     return pk[0] if declared == "INTEGER" else None
 
 
-def describe(db: Database, conn: Connection, name: str) -> JSONDict:
+def describe(db: Target, conn: Connection, name: str) -> JSONDict:
     """Columns, types, keys, unique constraints, foreign keys, indexes and the row count."""
     table = find_table(db, conn, name)
     schema = table.schema
@@ -397,7 +395,7 @@ def _python_type(column: sa.Column[Any]) -> type | None:
 
 
 def referencing_tables(
-    db: Database, conn: Connection, name: str, schema: str | None = None
+    db: Target, conn: Connection, name: str, schema: str | None = None
 ) -> list[str]:
     """The other tables of *schema* whose foreign keys reference table *name*."""
     return [
@@ -409,14 +407,14 @@ def referencing_tables(
 
 
 def referenced_tables(
-    db: Database, conn: Connection, name: str, schema: str | None = None
+    db: Target, conn: Connection, name: str, schema: str | None = None
 ) -> list[str]:
     """The tables that table *name*'s foreign keys reference."""
     fks = foreign_keys(db, conn, name, schema)
     return sorted({fk["referred_table"] for fk in fks if fk["referred_table"] != name})
 
 
-def find_column(db: Database, table: sa.Table, name: str) -> sa.Column[Any]:
+def find_column(db: Target, table: sa.Table, name: str) -> sa.Column[Any]:
     """
     The column *name* of *table*.
 

@@ -37,15 +37,13 @@ import logging
 import threading
 import time
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from localdata_errors.mcp import _engine
-
-if TYPE_CHECKING:
-    from localdata_errors.mcp._sql import Database
+from localdata_errors.mcp._engine import Target
 
 __all__ = ["THREAD_ID", "StatementTimeoutError", "begin", "deadline", "end", "on_connect"]
 
@@ -63,11 +61,11 @@ class StatementTimeoutError(Exception):
     """The server interrupted a statement that ran past the configured timeout."""
 
 
-def _is_mysql(db: Database) -> bool:
+def _is_mysql(db: Target) -> bool:
     return db.dialect in ("mysql", "mariadb")
 
 
-def on_connect(db: Database, dbapi_connection: Any, record: Any) -> None:
+def on_connect(db: Target, dbapi_connection: Any, record: Any) -> None:
     """
     Apply the server's own session settings to a new (or just reset) connection.
 
@@ -91,7 +89,7 @@ def on_connect(db: Database, dbapi_connection: Any, record: Any) -> None:
         _engine.on_connect(db.dialect, dbapi_connection)
 
 
-def begin(db: Database, conn: Connection) -> None:
+def begin(db: Target, conn: Connection) -> None:
     """
     Start a call: its read-only switch and its timeout, in the engine.
 
@@ -113,7 +111,7 @@ def begin(db: Database, conn: Connection) -> None:
         conn.exec_driver_sql(f"SET LOCAL statement_timeout = {millis}")
 
 
-def end(db: Database, conn: Connection) -> None:
+def end(db: Target, conn: Connection) -> None:
     """
     Leave the call's connection clean for the next call, or discard it.  Never raises.
 
@@ -176,7 +174,7 @@ def _reset_mysql(raw: Any) -> bool:
 
 
 @contextlib.contextmanager
-def deadline(db: Database, conn: Connection) -> Iterator[None]:
+def deadline(db: Target, conn: Connection) -> Iterator[None]:
     """
     Hold a whole call to the server's timeout where the engine runs in this process.
 
@@ -218,7 +216,7 @@ def deadline(db: Database, conn: Connection) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def backstop(db: Database, conn: Connection) -> Iterator[None]:
+def backstop(db: Target, conn: Connection) -> Iterator[None]:
     """
     Cancel a statement of ``execute_sql`` that outlives the engine's own timeout.
 
@@ -254,7 +252,7 @@ def backstop(db: Database, conn: Connection) -> Iterator[None]:
         yield
 
 
-def _kill_query(db: Database, thread: int) -> None:
+def _kill_query(db: Target, thread: int) -> None:
     # A connection of its own: the call's connection is busy with the statement.
     killer = sa.create_engine(db.engine.url, poolclass=sa.pool.NullPool)
     try:
@@ -283,7 +281,7 @@ def _timer(seconds: float, fired: threading.Event, action: Any) -> Iterator[None
 
 
 @contextlib.contextmanager
-def _timed_out(db: Database, fired: threading.Event) -> Iterator[None]:
+def _timed_out(db: Target, fired: threading.Event) -> Iterator[None]:
     try:
         yield
     except Exception as exc:
