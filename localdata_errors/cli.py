@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import itertools
 import json
 import logging
 import os
@@ -17,10 +18,11 @@ import shutil
 import sys
 import textwrap
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Final
+from typing import Any, Final, TextIO
 
 from localdata_errors import __version__
 from localdata_errors._backends import normalize_db_type
+from localdata_errors._render import Paint, answer_lines, field, style
 from localdata_errors.classify import classify_message
 from localdata_errors.redact import redact
 from localdata_errors.registry import ErrorMapperRegistry
@@ -58,23 +60,34 @@ def _dump(obj: object, pretty: bool) -> str:
 # -- classify -------------------------------------------------------------------
 
 
-def _stdin_records(text: str) -> Iterator[tuple[int, dict[str, Any] | str]]:
+def _stdin_records(stream: TextIO) -> Iterator[tuple[int, dict[str, Any] | str]]:
     """
     Yield (line number, record or error text) for the standard input.
 
     JSON lines (a string, or an object with a "message") when the first
-    non-blank line is JSON; otherwise the whole input is one message, as an
+    non-blank line is JSON, each read and answered as it arrives, so that
+    another program can keep the command running beside it and ask one
+    question at a time; otherwise the whole input is one message, as an
     error pasted from a terminal is (a psql error with its LINE lines, a
     Python traceback).
+
+    Raises:
+        UsageError: The input is empty.
     """
-    lines = text.splitlines()
-    first = next((line for line in lines if line.strip()), "")
+    lines = iter(stream.readline, "")
+    skipped = 0
+    for first in lines:
+        if first.strip():
+            break
+        skipped += 1
+    else:
+        raise UsageError("no error text on standard input (give a message, or pipe one in)")
     try:
         json.loads(first)
     except json.JSONDecodeError:
-        yield 1, {"message": text.strip("\n")}
+        yield skipped + 1, {"message": (first + stream.read()).strip("\n")}
         return
-    for number, line in enumerate(lines, start=1):
+    for number, line in enumerate(itertools.chain([first], lines), start=skipped + 1):
         if not line.strip():
             continue
         try:
@@ -110,7 +123,7 @@ def _db_argument(db: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _classify_record(record: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+def _classify_record(record: dict[str, Any], args: argparse.Namespace) -> StructuredErrorResponse:
     db = record.get("db", record.get("db_type", args.db))
     code = record.get("code", args.code)
     if db is not None and not isinstance(db, str):
@@ -119,37 +132,69 @@ def _classify_record(record: dict[str, Any], args: argparse.Namespace) -> dict[s
         db = _backend_name(db)
     if code is not None and not isinstance(code, str | int):
         raise UsageError('"code" must be a string or an integer')
-    resp = classify_message(record["message"], db_type=db, code=code)
-    if args.shape == "jsonrpc":
-        return resp.to_jsonrpc_error(tool_name=args.tool_name)
-    return SHAPES[args.shape](resp)
+    return classify_message(record["message"], db_type=db, code=code)
+
+
+def _render(resp: StructuredErrorResponse, args: argparse.Namespace, paint: Paint) -> str:
+    """One answer as the chosen format prints it, without the final line break."""
+    if args.format == "text":
+        lines = [field("message", resp.message), field("backend", resp.backend)]
+        return "\n".join([*lines, *answer_lines(resp, paint)])
+    shape = args.shape or "localdata"
+    if shape == "jsonrpc":
+        return _dump(resp.to_jsonrpc_error(tool_name=args.tool_name), args.pretty)
+    return _dump(SHAPES[shape](resp), args.pretty)
+
+
+def _classify_format(args: argparse.Namespace) -> None:
+    """Settle `--format`: JSON when a JSON option asks for it, text otherwise."""
+    json_options = [
+        flag
+        for flag, value in (
+            ("--shape", args.shape),
+            ("--tool-name", args.tool_name),
+            ("--pretty", args.pretty or None),
+        )
+        if value is not None
+    ]
+    if args.format is None:
+        args.format = "json" if json_options else "text"
+    elif args.format == "text" and json_options:
+        verb = "applies" if len(json_options) == 1 else "apply"
+        args.command_parser.error(f"{', '.join(json_options)} {verb} to --format json")
 
 
 def _cmd_classify(args: argparse.Namespace) -> int:
+    _classify_format(args)
     out = sys.stdout
+    paint = style(_use_color(args))
+    # Text answers are separated by a blank line; JSON answers are one a line.
+    between = "\n" if args.format == "text" else ""
     if args.message:
         record = {"message": " ".join(args.message)}
-        out.write(_dump(_classify_record(record, args), args.pretty) + "\n")
+        out.write(_render(_classify_record(record, args), args, paint) + "\n")
         return 0
     if sys.stdin is None or sys.stdin.isatty():
         raise UsageError(
             "give a message, or JSON lines on standard input "
             f"(try: {PROG} classify 'no such table: t' --db sqlite)"
         )
-    text = sys.stdin.read()
-    if not text.strip():
-        raise UsageError("no error text on standard input (give a message, or pipe one in)")
     failed = 0
-    for number, item in _stdin_records(text):
+    written = 0
+    for number, item in _stdin_records(sys.stdin):
         if isinstance(item, str):
             failed += 1
             sys.stderr.write(f"{PROG}: line {number}: {item}\n")
             continue
         try:
-            out.write(_dump(_classify_record(item, args), args.pretty) + "\n")
+            rendered = _render(_classify_record(item, args), args, paint)
         except UsageError as exc:
             failed += 1
             sys.stderr.write(f"{PROG}: line {number}: {redact(str(exc))}\n")
+            continue
+        out.write((between if written else "") + rendered + "\n")
+        out.flush()  # one answer per record as it comes: a sidecar waits for it
+        written += 1
     return 1 if failed else 0
 
 
@@ -469,25 +514,40 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "classify",
-        help="classify an error message (from arguments, or JSON lines on stdin)",
-        description="Classify an error message given as arguments, or one per line on "
-        'standard input as JSON: a string, or {"message": ..., "db": ..., "code": ...}.',
+        help="classify an error message (from arguments, or standard input)",
+        description="Classify an error message given as arguments, or read from standard "
+        "input: plain text is one message (a pasted psql error, a traceback); JSON lines "
+        '(each a string, or {"message": ..., "db": ..., "code": ...}) are answered one '
+        "line at a time, as each arrives.",
     )
     p.add_argument("message", nargs="*", help="the error text (joined with spaces)")
     p.add_argument(
         "--db",
         type=_db_argument,
-        help="the backend: postgresql, mysql, sqlite, ... (default: generic)",
+        help="the backend: postgresql, mysql, sqlite, ... or an alias; when omitted, the "
+        "backend the text's own form names (psql's 'ERROR:  ...', the mysql client's "
+        "'ERROR 1146 (42S02): ...', a driver's exception class, ORA-00942, ...), else the "
+        "keyword fallback; 'generic' asks for the keyword fallback",
     )
-    p.add_argument("--code", help="the native code: SQLSTATE, errno, ORA-00942, ...")
+    p.add_argument(
+        "--code", help="the native code: SQLSTATE, errno, ORA-00942, ... (give --db with it)"
+    )
+    p.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default=None,
+        help="text for a person (default), json for one JSON object a line "
+        "(the default when --shape, --tool-name or --pretty is given)",
+    )
     p.add_argument(
         "--shape",
         choices=sorted(SHAPES),
-        default="localdata",
-        help="output shape (default: localdata)",
+        default=None,
+        help="the JSON shape (default: localdata)",
     )
     p.add_argument("--tool-name", help="tool name for the jsonrpc shape")
     p.add_argument("--pretty", action="store_true", help="indent the JSON output")
+    p.add_argument("--no-color", action="store_true", help="never colour the text output")
     p.set_defaults(func=_cmd_classify, command_parser=p)
 
     p = sub.add_parser("backends", help="list the registered backends and where they came from")
