@@ -164,6 +164,18 @@ def _classify_format(args: argparse.Namespace) -> None:
         args.command_parser.error(f"{', '.join(json_options)} {verb} to --format json")
 
 
+def _answer(
+    item: dict[str, Any] | str, args: argparse.Namespace, paint: Paint
+) -> tuple[str | None, str]:
+    """One record's rendered answer, or `None` and what is wrong with the record."""
+    if isinstance(item, str):
+        return None, item
+    try:
+        return _render(_classify_record(item, args), args, paint), ""
+    except UsageError as exc:
+        return None, redact(str(exc))
+
+
 def _cmd_classify(args: argparse.Namespace) -> int:
     _classify_format(args)
     out = sys.stdout
@@ -182,18 +194,17 @@ def _cmd_classify(args: argparse.Namespace) -> int:
     failed = 0
     written = 0
     for number, item in _stdin_records(sys.stdin):
-        if isinstance(item, str):
+        rendered, problem = _answer(item, args, paint)
+        if rendered is None:
             failed += 1
-            sys.stderr.write(f"{PROG}: line {number}: {item}\n")
-            continue
-        try:
-            rendered = _render(_classify_record(item, args), args, paint)
-        except UsageError as exc:
-            failed += 1
-            sys.stderr.write(f"{PROG}: line {number}: {redact(str(exc))}\n")
-            continue
+            sys.stderr.write(f"{PROG}: line {number}: {problem}\n")
+            if args.format != "json":
+                continue
+            # One output line per input line, so that a program reading the
+            # answers in step with its questions never loses count.
+            rendered = _dump({"input_error": problem, "line": number}, args.pretty)
         out.write((between if written else "") + rendered + "\n")
-        out.flush()  # one answer per record as it comes: a sidecar waits for it
+        out.flush()  # each answer as its record comes: a program may be waiting for it
         written += 1
     return 1 if failed else 0
 
@@ -263,6 +274,47 @@ def _columns(table: list[tuple[str, ...]], width: int) -> Iterator[str]:
             parts.append(row[-1] if i == 0 else "")
             padded = [parts[0].ljust(first)] + [p.ljust(share) for p in parts[1:-1]]
             yield "  ".join([*padded, parts[-1]]).rstrip()
+
+
+# -- catalogue ------------------------------------------------------------------
+
+
+def _cmd_catalogue(args: argparse.Namespace) -> int:
+    from localdata_errors._catalogue import (  # noqa: PLC0415 - only this command needs it
+        build_catalogue,
+        load_schema,
+    )
+
+    if args.schema:
+        sys.stdout.write(_dump(load_schema(), pretty=True) + "\n")
+        return 0
+    if args.pretty and args.format != "json":
+        args.command_parser.error("--pretty applies to --format json")
+    export = build_catalogue()
+    if args.format == "json":
+        sys.stdout.write(_dump(export, args.pretty) + "\n")
+        return 0
+    backends = export["backends"]
+    rows = [("NAME", "CODES", "REFINES", "FROM")] + [
+        (
+            b["name"],
+            str(len(b["codes"])),
+            ", ".join(b["refines"]) or "-",
+            f"{b['distribution']} {b['version']}" if b["distribution"] else b["source"],
+        )
+        for b in backends
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    for name, count, refines, origin in rows:
+        cells = (name.ljust(widths[0]), count.rjust(widths[1]), refines.ljust(widths[2]), origin)
+        sys.stdout.write("  ".join(cells) + "\n")
+    codes = sum(len(b["codes"]) for b in backends)
+    sys.stdout.write(
+        f"\n{len(backends)} backends, {codes} codes, {len(export['kinds'])} kinds. "
+        f"--format json exports each code's decisions and the Kind table "
+        f"(schema version {export['schema_version']}; --schema prints the JSON Schema).\n"
+    )
+    return 0
 
 
 # -- demo -----------------------------------------------------------------------
@@ -553,6 +605,24 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("backends", help="list the registered backends and where they came from")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=_cmd_backends, command_parser=p)
+
+    p = sub.add_parser(
+        "catalogue",
+        help="every backend's codes and the Kind table, as data for other languages",
+        description="Export every registered backend's native codes, each with its kind, "
+        "category, next step, retry safety, tool type and JSON-RPC code (what classify "
+        "answers for the code alone), and the Kind table. The JSON export is versioned "
+        "(schema_version) and described by a JSON Schema shipped with the package.",
+    )
+    p.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text: a summary per backend (default); json: the export",
+    )
+    p.add_argument("--pretty", action="store_true", help="indent the JSON output")
+    p.add_argument("--schema", action="store_true", help="print the export's JSON Schema")
+    p.set_defaults(func=_cmd_catalogue, command_parser=p)
 
     p = sub.add_parser("demo", help="a tour of real errors on embedded SQLite (and DuckDB)")
     p.add_argument(

@@ -50,7 +50,16 @@ def test_classify_json_lines_from_stdin_reports_bad_lines(
     captured = capsys.readouterr()
     records = [json.loads(line) for line in captured.out.splitlines()]
     assert status == 1
-    assert [r["error_code"] for r in records] == ["DEADLOCK_DETECTED", "INSUFFICIENT_PRIVILEGE"]
+    # One output line per input line: the answer, or what was wrong with the line.
+    assert [r.get("error_code") for r in records] == [
+        "DEADLOCK_DETECTED",
+        None,
+        "INSUFFICIENT_PRIVILEGE",
+        None,
+    ]
+    assert records[1]["line"] == 2
+    assert records[1]["input_error"].startswith("not valid JSON")
+    assert records[3]["line"] == 4
     assert records[0]["tool_name"] == "run_sql"
     assert "line 2: not valid JSON" in captured.err
     assert "line 4:" in captured.err
@@ -260,17 +269,20 @@ def test_classify_answers_each_json_line_as_it_arrives() -> None:
     try:
         questions = [
             {"message": "Deadlock found when trying to get lock", "db": "mysql", "code": 1213},
+            {"message": "x", "db": "nodb"},  # a bad question still gets its one line
             {"message": _sqlite_error("SELECT * FROM orders"), "db": "sqlite"},
         ]
-        kinds = []
+        answers = []
         for question in questions:
             proc.stdin.write(json.dumps(question) + "\n")
             proc.stdin.flush()
-            kinds.append(json.loads(proc.stdout.readline())["kind"])
-        assert kinds == ["deadlock_detected", "undefined_table"]
+            answers.append(json.loads(proc.stdout.readline()))
+        assert answers[0]["kind"] == "deadlock_detected"
+        assert answers[1]["input_error"].startswith("unknown backend 'nodb'")
+        assert answers[2]["kind"] == "undefined_table"
     finally:
         proc.stdin.close()
-        assert proc.wait(timeout=60) == 0
+        assert proc.wait(timeout=60) == 1  # one line could not be answered
         proc.stdout.close()
         assert proc.stderr is not None
         proc.stderr.close()
