@@ -15,7 +15,7 @@ import json
 import logging
 from collections.abc import Mapping
 from importlib import resources
-from typing import Any, Final
+from typing import Any, Final, TextIO
 
 from localdata_errors._version import __version__
 from localdata_errors.classify import classify_message
@@ -23,7 +23,7 @@ from localdata_errors.kinds import KIND_TABLE, Kind, render_suggestion
 from localdata_errors.registry import DISTRIBUTION, MapperInfo, MapperRegistry, default_registry
 from localdata_errors.response import StructuredErrorResponse
 
-__all__ = ["SCHEMA_VERSION", "build_catalogue", "load_schema"]
+__all__ = ["SCHEMA_VERSION", "build_catalogue", "load_schema", "render_text"]
 
 #: The export's format version: raised when a key changes meaning or goes away
 #: (added keys do not raise it; readers ignore keys they do not know).
@@ -147,3 +147,33 @@ def build_catalogue(registry: MapperRegistry | None = None) -> dict[str, Any]:
         "kinds": _kinds(),
         "backends": [_backend(info, reg) for info in reg.list_mappers()],
     }
+
+
+def render_text(export: dict[str, Any], out: TextIO) -> None:
+    """
+    Write a summary of *export* for a person: each backend and how many codes it declares.
+
+    Args:
+        export: What `build_catalogue` returned.
+        out: Where to write.
+    """
+    backends = export["backends"]
+    rows = [("NAME", "CODES", "REFINES", "FROM")] + [
+        (
+            b["name"],
+            str(len(b["codes"])),
+            ", ".join(b["refines"]) or "-",
+            f"{b['distribution']} {b['version']}" if b["distribution"] else b["source"],
+        )
+        for b in backends
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    for name, count, refines, origin in rows:
+        cells = (name.ljust(widths[0]), count.rjust(widths[1]), refines.ljust(widths[2]), origin)
+        out.write("  ".join(cells) + "\n")
+    codes = sum(len(b["codes"]) for b in backends)
+    out.write(
+        f"\n{len(backends)} backends, {codes} codes, {len(export['kinds'])} kinds. "
+        f"--format json exports each code's decisions and the Kind table "
+        f"(schema version {export['schema_version']}; --schema prints the JSON Schema).\n"
+    )

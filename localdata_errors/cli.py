@@ -276,6 +276,39 @@ def _columns(table: list[tuple[str, ...]], width: int) -> Iterator[str]:
             yield "  ".join([*padded, parts[-1]]).rstrip()
 
 
+# -- scan -----------------------------------------------------------------------
+
+
+def _cmd_scan(args: argparse.Namespace) -> int:
+    from localdata_errors import _scan  # noqa: PLC0415 - only this command needs it
+
+    logs: list[str] = args.logs
+    if not logs:
+        if sys.stdin is None or sys.stdin.isatty():
+            args.command_parser.error("give log files, or - for standard input")
+        logs = ["-"]
+    if args.pretty and args.format != "json":
+        args.command_parser.error("--pretty applies to --format json")
+    out = sys.stdout
+
+    def each_error(resp: StructuredErrorResponse, seen: _scan.Sighting) -> None:
+        out.write(_scan.error_line(resp, seen) + "\n")
+
+    stderr_is_terminal = bool(getattr(sys.stderr, "isatty", lambda: False)())
+    stdin = sys.stdin.buffer if sys.stdin is not None else None
+    summary = _scan.Scan(
+        db_type=args.db,
+        on_error=each_error if args.format == "jsonl" else None,
+        progress=stderr_is_terminal and not args.no_progress,
+    ).run(logs, stdin)
+    for source in summary.sources:
+        if source.problem is not None:
+            sys.stderr.write(f"{PROG}: scan: cannot read {source.name}: {source.problem}\n")
+    if args.format != "jsonl":
+        _scan.write_summary(summary, out, args.format, args.pretty, style(_use_color(args)))
+    return 1 if any(s.problem is not None for s in summary.sources) else 0
+
+
 # -- catalogue ------------------------------------------------------------------
 
 
@@ -283,6 +316,7 @@ def _cmd_catalogue(args: argparse.Namespace) -> int:
     from localdata_errors._catalogue import (  # noqa: PLC0415 - only this command needs it
         build_catalogue,
         load_schema,
+        render_text,
     )
 
     if args.schema:
@@ -294,26 +328,7 @@ def _cmd_catalogue(args: argparse.Namespace) -> int:
     if args.format == "json":
         sys.stdout.write(_dump(export, args.pretty) + "\n")
         return 0
-    backends = export["backends"]
-    rows = [("NAME", "CODES", "REFINES", "FROM")] + [
-        (
-            b["name"],
-            str(len(b["codes"])),
-            ", ".join(b["refines"]) or "-",
-            f"{b['distribution']} {b['version']}" if b["distribution"] else b["source"],
-        )
-        for b in backends
-    ]
-    widths = [max(len(row[i]) for row in rows) for i in range(3)]
-    for name, count, refines, origin in rows:
-        cells = (name.ljust(widths[0]), count.rjust(widths[1]), refines.ljust(widths[2]), origin)
-        sys.stdout.write("  ".join(cells) + "\n")
-    codes = sum(len(b["codes"]) for b in backends)
-    sys.stdout.write(
-        f"\n{len(backends)} backends, {codes} codes, {len(export['kinds'])} kinds. "
-        f"--format json exports each code's decisions and the Kind table "
-        f"(schema version {export['schema_version']}; --schema prints the JSON Schema).\n"
-    )
+    render_text(export, sys.stdout)
     return 0
 
 
@@ -605,6 +620,43 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("backends", help="list the registered backends and where they came from")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=_cmd_backends, command_parser=p)
+
+    p = sub.add_parser(
+        "scan",
+        help="find the database errors in log files and summarise them",
+        description="Read logs (files, .gz files, or - for standard input), find every "
+        "database error in them (tracebacks and stack traces spanning lines included), "
+        "classify each, and summarise them per backend and kind: how many, first and last "
+        "seen, what to do, a few examples. Exit status 0 when the logs were read, whatever "
+        "was found in them.",
+    )
+    p.add_argument(
+        "logs",
+        nargs="*",
+        metavar="LOG",
+        help="a log file; - (or nothing, when piped) for standard input",
+    )
+    p.add_argument(
+        "--db",
+        type=_db_argument,
+        help="the backend every error in these logs comes from (default: read from each "
+        "error's text)",
+    )
+    p.add_argument(
+        "--format",
+        choices=("text", "json", "jsonl"),
+        default="text",
+        help="text: the summary for a person (default); json: the summary as one JSON "
+        "document; jsonl: each error as a JSON line as it is found (no summary)",
+    )
+    p.add_argument("--pretty", action="store_true", help="indent the JSON summary")
+    p.add_argument("--no-color", action="store_true", help="never colour the text output")
+    p.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress bar (shown on a terminal for inputs of 8 MB or more)",
+    )
+    p.set_defaults(func=_cmd_scan, command_parser=p)
 
     p = sub.add_parser(
         "catalogue",
