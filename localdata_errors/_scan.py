@@ -3,15 +3,16 @@ The `scan` command: every database error in a log, counted per backend and
 kind, with when it was first and last seen and what to do about it.
 
 Each record that looks like an error (see `_logread`) is classified with
-`classify_message`, read from where its error starts: the last `Caused by:`
-of a Java stack trace (the root cause), the whole record (a Python traceback
-is read from its exception line), or the first line from after each of its
-first separators (`ERROR app.db: psycopg.errors.UndefinedTable: ...` reads
-from `psycopg.errors...`), the lines under a message (a Java exception
-logged with it).  The first reading that names a backend or a native code
-wins.  A record whose text names neither is counted only when the keyword
-fallback still recognises a kind, under the backend `generic` and apart from
-the others (its words say database, nothing else does), and not when it was
+`classify_message`, read from where its error starts, in turn: the last
+`Caused by:` of a Java stack trace (the root cause); the first line from
+after its first separator (`ERROR app.db: psycopg.errors.UndefinedTable:
+...` reads from `psycopg.errors...`); the whole record (a Python traceback
+is read from its exception line); the lines under the first (a Java
+exception logged under its message); the first line from after its next
+separators.  The first reading that names a backend or a native code wins.
+A record whose text names neither is counted only when the keyword fallback
+still recognises a kind, under the backend `generic` and apart from the
+others (its words say database, nothing else does), and not when it was
 logged at a level below an error (a warning that a call "failed" is no
 database error by its words alone).
 
@@ -109,13 +110,11 @@ class Group:
 
     @property
     def suggestion(self) -> str:
-        """The kind's sentence without names (they differ), or the answer's own advice."""
+        """The answer's own advice, where it has some; else the kind's sentence without names."""
         resp = self.answer
-        names = resp.affected_resources
-        by_kind = render_suggestion(
-            resp.kind, names[0] if names else None, resp.constraint, resp.dependencies
-        )
-        return render_suggestion(resp.kind) if resp.suggestion == by_kind else resp.suggestion
+        # The tool shape keeps a suggestion only when it is not the kind's sentence.
+        own = "suggestion" in resp.to_tool_error()
+        return resp.suggestion if own else render_suggestion(resp.kind)
 
     def to_dict(self) -> dict[str, Any]:
         resp = self.answer
