@@ -65,7 +65,8 @@ _PG_DETAIL: Final = re.compile(r"\b(?:DETAIL|HINT|CONTEXT|STATEMENT|QUERY|LOCATI
 # Stack frames: Python's `File "..."`, Java's, .NET's and Node's `at ...`,
 # Java's `... 12 more`; and the marker lines under a source line.
 _FRAME: Final = re.compile(
-    r"[ \t]+(?:File \"|at [\w$<.]|\.\.\. \d+ (?:more|common frames omitted))|[ \t]*[\^~]+[ \t]*$"
+    r"\A(?:[ \t]+(?:File \"|at [\w$<.]|\.\.\. \d+ (?:more|common frames omitted))"
+    r"|[ \t]*[\^~]+[ \t]*$)"
 )
 # What makes a record worth classifying, in a line lowered to lower case (a
 # case-blind pattern is several times slower to search).
