@@ -15,6 +15,7 @@ import argparse
 import datetime as dt
 import importlib
 import importlib.metadata
+import json
 import platform
 import statistics
 import subprocess
@@ -52,6 +53,10 @@ class Tally:
     first: list[float] = field(default_factory=list)
     #: µs per call repeated back to back, one per case.
     again: list[float] = field(default_factory=list)
+    #: Characters of the driver's own message (`str(exception)`), one per case.
+    raw_chars: list[int] = field(default_factory=list)
+    #: Characters of the answer an agent reads (`to_tool_error()` as JSON), one per case.
+    answer_chars: list[int] = field(default_factory=list)
 
 
 def _expected(case: CorpusCase) -> tuple[str, bool]:
@@ -126,7 +131,10 @@ def run(backends: tuple[str, ...], rounds: int) -> str:
         calls = []
         touch = []
         for case in cases:
-            _score(ours_t, case, classify_error(case.exception, case.db_type))
+            answer = classify_error(case.exception, case.db_type)
+            _score(ours_t, case, answer)
+            ours_t.raw_chars.append(len(str(case.exception)))
+            ours_t.answer_chars.append(len(json.dumps(answer.to_tool_error(), ensure_ascii=False)))
             try:
                 _score(theirs_t, case, their_classify(case.exception, case.db_type or backend))
             except Exception:  # noqa: BLE001 - a classifier that raises scores nothing
@@ -194,6 +202,8 @@ def _report(
                 setattr(total, name, getattr(total, name) + getattr(part, name))
             total.first += part.first
             total.again += part.again
+            total.raw_chars += part.raw_chars
+            total.answer_chars += part.answer_chars
     lines.append(
         f"| **all** | {total_ours.cases} | {_pct(total_ours.category, total_ours.cases)} / "
         f"{_pct(total_theirs.category, total_theirs.cases)} | "
@@ -232,6 +242,7 @@ def _report(
             f"{op / tp:.2f} | {statistics.median(ours.again):.2f} / "
             f"{statistics.median(theirs.again):.2f} | {statistics.median(floor):.2f} |"
         )
+    lines += _size_section(rows, total_ours)
     ours_imp, theirs_imp = _import_time("localdata_errors"), _import_time(THEIR_MODULE)
     pluggy_imp = _import_time("pluggy")
     lines += [
@@ -244,6 +255,31 @@ def _report(
     if left_out:
         lines += ["", "Left out:", "", *(f"- {why}" for why in left_out)]
     return "\n".join(lines) + "\n"
+
+
+def _size_section(rows: list[tuple[str, Tally, Tally, list[float]]], total: Tally) -> list[str]:
+    """What an agent reads: the tool shape's size beside the driver's own message."""
+    lines = [
+        "",
+        "## Answer size",
+        "",
+        "Characters an agent reads per error: the driver's own message (`str(exception)`) "
+        "and localdata-errors' tool shape (`json.dumps(classify_error(exc).to_tool_error())`, "
+        "which carries that message too).  About four characters make a token.",
+        "",
+        "| backend | message median | message p90 | tool shape median | tool shape p90 "
+        "| ratio of medians |",
+        "|---|---|---|---|---|---|",
+    ]
+    for backend, ours in [*((b, o) for b, o, _, _ in rows), ("**all**", total)]:
+        if not ours.raw_chars:
+            continue
+        raw_m, answer_m = statistics.median(ours.raw_chars), statistics.median(ours.answer_chars)
+        lines.append(
+            f"| {backend} | {raw_m:.0f} | {p90(ours.raw_chars):.0f} | {answer_m:.0f} | "
+            f"{p90(ours.answer_chars):.0f} | {answer_m / raw_m:.1f} |"
+        )
+    return lines
 
 
 def _ms(seconds: float | None) -> str:

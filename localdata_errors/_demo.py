@@ -11,10 +11,11 @@ import json
 import os
 import sqlite3
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from localdata_errors._render import answer_lines, field, style
 from localdata_errors.classify import classify_error
 from localdata_errors.response import StructuredErrorResponse
 
@@ -127,38 +128,18 @@ def _steps() -> Iterator[tuple[_Step, StructuredErrorResponse]]:
             yield step, classify_error(step.error)
 
 
-def _style(color: bool) -> Callable[[str, str], str]:
-    codes = {"bold": "1", "dim": "2", "red": "31", "green": "32", "yellow": "33", "cyan": "36"}
-
-    def paint(text: str, name: str) -> str:
-        return f"\x1b[{codes[name]}m{text}\x1b[0m" if color else text
-
-    return paint
-
-
 def _text(out: TextIO, color: bool) -> int:
-    paint = _style(color)
+    paint = style(color)
     count = 0
+    indent = " " * 4
     for step, resp in _steps():
         count += 1
-        retry = paint("yes", "green") if resp.is_retryable else paint("no", "red")
         lines = [
             paint(f"{count:2}. {step.engine}: {step.title}", "bold"),
-            f"    sql          {paint(step.sql, 'cyan')}",
-            f"    driver says  {type(step.error).__name__}: "
-            + resp.message.replace("\n", "\n" + " " * 17),
-            f"    kind         {paint(resp.kind.value, 'yellow')} ({resp.error_type.value}), "
-            f"retry: {retry}",
-            f"    code         {resp.database_error_code or '-'}"
-            f"    tool type: {resp.info.tool_error_type.value}",
+            field("sql", paint(step.sql, "cyan"), indent),
+            field("driver says", f"{type(step.error).__name__}: {resp.message}", indent),
+            *answer_lines(resp, paint, indent),
         ]
-        if resp.affected_resources:
-            lines.append(f"    involves     {', '.join(resp.affected_resources)}")
-        if resp.dependencies:
-            lines.append(f"    change first {', '.join(resp.dependencies)}")
-        if resp.constraint:
-            lines.append(f"    constraint   {resp.constraint}")
-        lines.append(f"    suggestion   {resp.suggestion}")
         out.write("\n".join(lines) + "\n\n")
     out.write(paint(f"{count} real errors classified.", "dim") + "\n")
     return 0

@@ -188,38 +188,55 @@ class StructuredErrorResponse(NamedTuple):
 
     def to_tool_error(self) -> JSONDict:
         """
-        Render the tool shape.
+        Render the tool shape: every key says something the others do not.
 
-        `affected_resources`, `dependencies`, `suggested_actions` and
-        `retry_after_ms` are omitted, not empty, when nothing was found.
+        `status`, `error`, `error_type`, `is_retryable` and `action` are
+        always there.  The others are left out when they have nothing to
+        say, rather than sent as `null` or `[]`: `error_code` when no native
+        code is known; `affected_resources`, `dependencies` and
+        `suggested_actions` when empty; `kind` when it only repeats
+        `error_type` (`syntax_error`, `unknown`); `retry_safety` when it is
+        `not_applicable` (nothing to retry); `retry_after_ms` when no wait is
+        known; `suggestion` when it is the kind's own sentence about the
+        names already listed (the kind and `suggested_actions` carry it).
 
         Returns:
-            `{"status": "error", "error", "error_code", "error_type", ...}`,
-            with `is_retryable`, `action`, `retry_safety`, `kind` and
-            `suggestion` as additive keys.
+            `{"status": "error", "error", "error_code", "error_type",
+            "is_retryable", "action", ...}`, a JSON-serialisable dict.
         """
         kind = self.kind
         text = _TEXT
-        out: JSONDict = {
-            "status": "error",
-            "error": self.message,
-            "error_code": self.database_error_code,
-            "error_type": _TOOL_TYPE[kind],
-            "is_retryable": self.is_retryable,
-            "action": text[self.action],
-            "retry_safety": text[self.retry_safety],
-            "kind": text[kind],
-            "suggestion": self.suggestion,
-        }
+        tool_type = _TOOL_TYPE[kind]
+        out: JSONDict = {"status": "error", "error": self.message}
+        if self.database_error_code is not None:
+            out["error_code"] = self.database_error_code
+        out["error_type"] = tool_type
+        out["is_retryable"] = self.is_retryable
+        out["action"] = text[self.action]
+        if self.retry_safety is not RetrySafety.NOT_APPLICABLE:
+            out["retry_safety"] = text[self.retry_safety]
+        if self.retry_after_ms is not None:
+            out["retry_after_ms"] = self.retry_after_ms
+        if text[kind] != tool_type:
+            out["kind"] = text[kind]
+        if self.suggestion and (
+            not self.suggested_actions or self.suggestion != self._kind_suggestion()
+        ):
+            out["suggestion"] = self.suggestion
         if self.affected_resources:
             out["affected_resources"] = list(self.affected_resources)
         if self.dependencies:
             out["dependencies"] = list(self.dependencies)
         if self.suggested_actions:
             out["suggested_actions"] = list(self.suggested_actions)
-        if self.retry_after_ms is not None:
-            out["retry_after_ms"] = self.retry_after_ms
         return out
+
+    def _kind_suggestion(self) -> str:
+        """The kind's sentence, rendered from this answer's names as classification renders it."""
+        resources = self.affected_resources
+        return render_suggestion(
+            self.kind, resources[0] if resources else None, self.constraint, self.dependencies
+        )
 
     def to_jsonrpc_error(
         self, tool_name: str | None = None, *, timestamp: datetime | None = None

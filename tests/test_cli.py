@@ -50,7 +50,16 @@ def test_classify_json_lines_from_stdin_reports_bad_lines(
     captured = capsys.readouterr()
     records = [json.loads(line) for line in captured.out.splitlines()]
     assert status == 1
-    assert [r["error_code"] for r in records] == ["DEADLOCK_DETECTED", "INSUFFICIENT_PRIVILEGE"]
+    # One output line per input line: the answer, or what was wrong with the line.
+    assert [r.get("error_code") for r in records] == [
+        "DEADLOCK_DETECTED",
+        None,
+        "INSUFFICIENT_PRIVILEGE",
+        None,
+    ]
+    assert records[1]["line"] == 2
+    assert records[1]["input_error"].startswith("not valid JSON")
+    assert records[3]["line"] == 4
     assert records[0]["tool_name"] == "run_sql"
     assert "line 2: not valid JSON" in captured.err
     assert "line 4:" in captured.err
@@ -191,3 +200,101 @@ def test_backends_fits_a_100_column_terminal() -> None:
     assert max(len(line) for line in lines) <= 100
     names = {line.split()[0] for line in lines[1:] if line[:1].strip()}
     assert {"duckdb", "mssql", "mysql", "oracle", "postgresql", "sqlite"} <= names
+
+
+def _sqlite_error(sql: str) -> str:
+    import sqlite3
+
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.execute(sql)
+    except sqlite3.Error as exc:
+        return str(exc)
+    finally:
+        conn.close()
+    raise AssertionError(f"{sql!r} did not fail")
+
+
+def _fields(text: str) -> dict[str, str]:
+    """The text form's labelled lines: label -> value."""
+    return {line[:12].strip(): line[13:] for line in text.splitlines() if line[:1].strip()}
+
+
+def test_classify_prints_the_readable_form_by_default() -> None:
+    message = _sqlite_error("SELECT * FROM orders")
+    out = _run(["classify", message, "--db", "sqlite"])
+    assert out.returncode == 0, out.stderr
+    fields = _fields(out.stdout)
+    assert fields["message"] == "no such table: orders"
+    assert fields["backend"] == "sqlite"
+    # SQLite's "no such table" is a missing table: fix the statement, no retry.
+    assert fields["kind"] == "undefined_table (schema_error), retry: no"
+    assert fields["next step"] == "fix_query"
+    assert fields["involves"] == "orders"
+    assert "\x1b[" not in out.stdout  # not a terminal: no colour
+
+
+def test_classify_json_is_asked_for_by_format_or_by_a_json_option() -> None:
+    message = _sqlite_error("SELECT * FROM orders")
+    as_json = _run(["classify", message, "--db", "sqlite", "--format", "json"])
+    assert json.loads(as_json.stdout)["kind"] == "undefined_table"
+    tool = _run(["classify", message, "--db", "sqlite", "--shape", "tool"])
+    assert json.loads(tool.stdout)["error_type"] == "resource_not_found"
+    both = _run(["classify", message, "--format", "text", "--shape", "tool"])
+    assert both.returncode == 2
+    assert both.stderr.endswith("classify: error: --shape applies to --format json\n")
+
+
+def test_classify_help_says_what_db_does() -> None:
+    out = _run(["classify", "--help"])
+    assert out.returncode == 0
+    text = " ".join(out.stdout.split())
+    assert "default: generic" not in text
+    assert "when omitted, the backend the text's own form names" in text
+    assert "'generic' asks for the keyword fallback" in text
+
+
+def test_classify_answers_each_json_line_as_it_arrives() -> None:
+    # Another program keeps the command running and asks one question at a
+    # time: each answer must come before the next question is written.
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "localdata_errors", "classify", "--format", "json"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    try:
+        questions = [
+            {"message": "Deadlock found when trying to get lock", "db": "mysql", "code": 1213},
+            {"message": "x", "db": "nodb"},  # a bad question still gets its one line
+            {"message": _sqlite_error("SELECT * FROM orders"), "db": "sqlite"},
+        ]
+        answers = []
+        for question in questions:
+            proc.stdin.write(json.dumps(question) + "\n")
+            proc.stdin.flush()
+            answers.append(json.loads(proc.stdout.readline()))
+        assert answers[0]["kind"] == "deadlock_detected"
+        assert answers[1]["input_error"].startswith("unknown backend 'nodb'")
+        assert answers[2]["kind"] == "undefined_table"
+    finally:
+        proc.stdin.close()
+        assert proc.wait(timeout=60) == 1  # one line could not be answered
+        proc.stdout.close()
+        assert proc.stderr is not None
+        proc.stderr.close()
+
+
+def test_backends_print_the_package_version_of_the_built_in_backends() -> None:
+    from localdata_errors import __version__
+
+    out = _run(["backends", "--format", "json"])
+    rows = [json.loads(line) for line in out.stdout.splitlines()]
+    built_in = [r for r in rows if r["source"] == "built-in"]
+    assert {r["name"] for r in built_in} >= {"sqlite", "postgresql", "mysql"}
+    assert {r["version"] for r in built_in} == {__version__}
+    text = _run(["backends"])
+    assert "None" not in text.stdout

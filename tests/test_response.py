@@ -67,6 +67,7 @@ def test_localdata_shape_keeps_its_seven_keys_first() -> None:
 
 def test_tool_shape() -> None:
     out = _fk().to_tool_error()
+    # retry_safety "not_applicable" is left out: there is nothing to retry.
     assert out == {
         "status": "error",
         "error": "cannot drop table customers because other objects depend on it",
@@ -74,7 +75,6 @@ def test_tool_shape() -> None:
         "error_type": "foreign_key_constraint",
         "is_retryable": False,
         "action": "fix_query",
-        "retry_safety": "not_applicable",
         "kind": "dependent_objects_still_exist",
         "suggestion": "Drop sales first.",
         "affected_resources": ["customers"],
@@ -89,6 +89,63 @@ def test_tool_shape_omits_empty_structured_fields() -> None:
     assert "affected_resources" not in out
     assert "dependencies" not in out
     assert out["error_type"] == "unknown"
+
+
+def _values(obj: object) -> list[object]:
+    if isinstance(obj, dict):
+        return [v for value in obj.values() for v in [value, *_values(value)]]
+    if isinstance(obj, list):
+        return [v for value in obj for v in [value, *_values(value)]]
+    return []
+
+
+def test_tool_shape_sends_no_null_and_no_empty_field() -> None:
+    import sqlite3
+
+    conn = sqlite3.connect(":memory:")
+    answers = []
+    for sql in ("SELEC 1", "SELECT * FROM orders", "SELECT 1 FROM (SELECT 1) x WHERE y = 1"):
+        try:
+            conn.execute(sql)
+        except sqlite3.Error as exc:
+            answers.append(classify_message(str(exc), "sqlite"))
+    answers.append(classify_message("something odd happened"))
+    for resp in answers:
+        out = resp.to_tool_error()
+        for value in _values(out):
+            assert value not in (None, [], ""), out
+
+
+def test_tool_shape_keeps_only_what_says_something() -> None:
+    import sqlite3
+
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.execute("SELEC 1")
+    except sqlite3.Error as exc:
+        syntax = classify_message(str(exc), "sqlite").to_tool_error()
+    # The kind would only repeat the error type; nothing to retry; no code
+    # in a bare SQLite message.
+    assert "kind" not in syntax
+    assert "retry_safety" not in syntax
+    assert "error_code" not in syntax
+    # The kind's own sentence is the kind plus its actions: left out.
+    assert "suggestion" not in syntax
+    assert syntax["suggested_actions"]
+    assert list(syntax)[:5] == ["status", "error", "error_type", "is_retryable", "action"]
+    # MySQL documents 1213 as a deadlock whose transaction was rolled back:
+    # retried at once, safely.
+    deadlock = classify_message(
+        "Deadlock found when trying to get lock; try restarting transaction", "mysql", 1213
+    ).to_tool_error()
+    assert deadlock["error_code"] == "1213"
+    assert deadlock["kind"] == "deadlock_detected"
+    assert deadlock["error_type"] == "unknown"
+    assert (deadlock["action"], deadlock["retry_safety"]) == ("retry", "safe")
+    assert "retry_after_ms" in deadlock
+    # A suggestion of the error's own, not the kind's sentence, is kept.
+    own = classify_message("no such table: t", "sqlite").replace(suggestion="Run the migration.")
+    assert own.to_tool_error()["suggestion"] == "Run the migration."
 
 
 def test_jsonrpc_shape() -> None:
