@@ -9,7 +9,11 @@ comes from the call itself (a ``delete_rows`` deleted rows of ``customers``),
 not from SQL made up to describe it.
 
 A statement an agent sent is cut, masked (values, bound parameters,
-credentials) and only then read; any other arguments are shown in short form.
+credentials) and only then read.  Any other tool's arguments are kept as a
+call too, read by the names the table tools use: ``table`` names a table, a
+list of filters (``column``, ``operator``) gives the conditions, ``columns``
+the columns; every other argument is shown by its name, its value as ``?``:
+``lookup_customer(card=?)``.
 """
 
 from __future__ import annotations
@@ -23,16 +27,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal, NamedTuple
 
-from localdata_errors._sqlmask import compact_values, mask_statement
+from localdata_errors._sqlmask import LITERAL, compact_values, mask_statement
 from localdata_errors._statechange import (
     PARSE_LIMIT,
     Name,
     ParsedStatement,
-    Parser,
     StateChange,
-    parse_statement,
+    read_statement,
 )
-from localdata_errors.redact import MASK, redact
 
 __all__ = [
     "STORED_OPERATION",
@@ -40,10 +42,12 @@ __all__ = [
     "Effect",
     "KeptCall",
     "StructuredCall",
+    "argument_call",
     "call_identity",
     "one_line",
     "quote_name",
     "read_arguments",
+    "result_rows",
     "shorten",
 ]
 
@@ -79,7 +83,12 @@ _OPERATORS: Final = {
     "is_not_null": "is not null",
 }
 _PLAIN_NAME: Final = re.compile(r"[^\W\d][\w$]{0,63}")
-_SAFE_OPERATOR: Final = re.compile(r"[A-Za-z_<>=!~]{1,16}")
+# An operator outside the tools' own words is shown only when it is made of
+# comparison signs: a word could be anything the caller put there.
+_SAFE_OPERATOR: Final = re.compile(r"[<>=!~]{1,3}")
+# A parameter's name, as a tool's signature spells one; any other key of a
+# mapping may be data (an address, a card number), and is shown as ?.
+_PARAMETER_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
 # Whitespace and control characters: a name must never start a new line of
 # the summary, and the summary's own tags must never appear inside it.
 _BREAKS: Final = re.compile(r"[\s\x00-\x1f\x7f-\x9f\u2028\u2029]+")
@@ -96,20 +105,26 @@ _SQL_KEYS: Final = ("sql", "query", "statement", "sql_query", "command")
 _PARAM_KEYS: Final = frozenset(
     {"params", "parameters", "args", "bindings", "values", "bind", "binds"}
 )
-_SECRET_KEY: Final = re.compile(
-    r"pass|pwd|secret|token|key|credential|auth|dsn|conn", re.IGNORECASE
+_RESULT_ROW_KEYS: Final = (
+    "rowcount",
+    "affectedRows",
+    "affected_rows",
+    "rows_affected",
+    "insertedCount",
+    "inserted",
+    "changes",
+    "row_count",
 )
 _SPACE: Final = re.compile(r"\s+")
 #: The most characters of an operation (a statement, a rendered call) the history keeps.
 STORED_OPERATION: Final = 240
-_SHOWN_VALUE: Final = 40  # characters of an argument's value kept
-_REDACT_MARGIN: Final = 1024  # how far past a cut a credential pattern can reach
+_REPR_TEXT: Final = 40  # characters of a value a fingerprint keeps of an unknown object
 
 
 def _bounded_repr() -> reprlib.Repr:
     # Python 3.11's Repr takes no keyword arguments: set the limits one by one.
     shown = reprlib.Repr()
-    shown.maxstring = shown.maxother = _SHOWN_VALUE
+    shown.maxstring = shown.maxother = _REPR_TEXT
     shown.maxlevel = 2
     return shown
 
@@ -216,6 +231,19 @@ class Condition(NamedTuple):
     column: str
     operator: str = "="
 
+    def shown_operator(self) -> str:
+        """
+        The operator as the history shows it.
+
+        Returns:
+            The operator, lower case, when it is one of the tools' own
+            (``=``, ``like``, ``is_null``...) or made of comparison signs;
+            ``(operator)`` otherwise: a word there could be anything the
+            caller put in it.
+        """
+        op = str(self.operator).strip().lower()
+        return op if op in _OPERATORS or _SAFE_OPERATOR.fullmatch(op) else "(operator)"
+
     def render(self) -> str:
         """
         The condition as a rendered call shows it.
@@ -223,11 +251,8 @@ class Condition(NamedTuple):
         Returns:
             ``id = ?``, ``name like ?``, ``id in (?)``, ``joined is null``.
         """
-        op = str(self.operator).strip().lower()
-        shown = _OPERATORS.get(op)
-        if shown is None:
-            shown = f"{op} ?" if _SAFE_OPERATOR.fullmatch(op) else "(operator) ?"
-        return f"{quote_name(self.column)} {shown}"
+        op = self.shown_operator()
+        return f"{quote_name(self.column)} {_OPERATORS.get(op, op + ' ?')}"
 
 
 def _listed(names: tuple[str, ...], separator: str = ", ") -> str:
@@ -255,7 +280,8 @@ class StructuredCall:
             the result), ``truncated``, ``dropped``, ``created``, ``altered``;
             ``None`` for a call that changes nothing.
         filters: The filters' columns and operators, as `Condition`s or
-            ``(column, operator)`` pairs.
+            ``(column, operator)`` pairs; kept as `Condition`s, an operator
+            other than the tools' own (or comparison signs) as ``(operator)``.
         columns: The columns the call sets (``update_rows``), inserts
             (``insert_rows``) or reads (``select_rows``).
         rows: How many rows the call sent (``insert_rows``).
@@ -276,6 +302,12 @@ class StructuredCall:
     options: tuple[str, ...] = ()
     object_type: str = "table"
     identity: str = ""
+
+    def __post_init__(self) -> None:
+        # An operator outside the tools' own is not kept: it could hold a value.
+        conditions = tuple(Condition(*f) for f in self.filters)
+        safe = tuple(Condition(str(c.column), c.shown_operator()) for c in conditions)
+        object.__setattr__(self, "filters", safe)
 
     def render(self, tool: str) -> str:
         """
@@ -331,14 +363,15 @@ class StructuredCall:
         The call's shape as JSON-serialisable data.
 
         Returns:
-            ``table``, ``effect``, ``filters`` (column and operator),
+            ``table``, ``effect``, ``filters`` (column and operator, an
+            unknown operator as ``(operator)``),
             ``columns``, ``rows``, ``all_rows``, ``options``.
         """
         return {
             "table": self.table,
             "effect": self.effect,
             "filters": [
-                {"column": c.column, "operator": c.operator}
+                {"column": c.column, "operator": c.shown_operator()}
                 for c in (Condition(*f) for f in self.filters)
             ],
             "columns": list(self.columns),
@@ -346,6 +379,37 @@ class StructuredCall:
             "all_rows": self.all_rows,
             "options": list(self.options),
         }
+
+
+def result_rows(result: object) -> int | None:
+    """
+    The row count a call's result reports.
+
+    Args:
+        result: A mapping with ``rowcount``, ``affectedRows``,
+            ``insertedCount``... (a list there counts its items), an object
+            with a ``rowcount`` (a cursor), or an int.
+
+    Returns:
+        The count, or ``None`` when the result says none.
+    """
+    value: object = None
+    if isinstance(result, bool):
+        return None
+    if isinstance(result, int):
+        value = result
+    elif isinstance(result, Mapping):
+        for key in _RESULT_ROW_KEYS:
+            if key in result:
+                value = result[key]
+                break
+    elif result is not None:
+        value = getattr(result, "rowcount", None)
+    if isinstance(value, list | tuple):
+        value = len(value)
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    return None
 
 
 # -- what the history keeps of any call ------------------------------------------
@@ -380,20 +444,74 @@ def _param_values(params: object) -> list[object]:
     return [] if params is None else [params]
 
 
-def _shown_value(value: object) -> str:
-    """An argument's value, cut first (with a margin for redaction), then masked, then cut."""
-    if isinstance(value, str):
-        text = value[: _SHOWN_VALUE + _REDACT_MARGIN]
-    elif isinstance(value, int | float | bool) or value is None:
-        text = str(value)
-    else:
-        text = _REPR.repr(value)  # bounded, whatever the size of the value
-    return shorten(one_line(redact(text)), _SHOWN_VALUE)
+def _conditions(value: object) -> tuple[Condition, ...] | None:
+    """A list of filters (mappings with a ``column``, and an ``operator`` or a ``value``)."""
+    if not isinstance(value, list | tuple) or not value:
+        return None
+    found = []
+    for item in value[: 2 * _MAX_LISTED]:
+        if not isinstance(item, Mapping) or not isinstance(item.get("column"), str):
+            return None
+        operator = item.get("operator", "=")
+        if "operator" not in item and "value" not in item:
+            return None  # an ordering term ({"column", "direction"}), not a condition
+        found.append(Condition(item["column"], operator if isinstance(operator, str) else "?"))
+    return tuple(found)
 
 
-def read_arguments(
-    tool: str, arguments: object, dialect: str | None, db_type: str | None, parser: Parser
-) -> KeptCall:
+def _names(value: object) -> tuple[str, ...] | None:
+    """A list of names (``columns``)."""
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        return None
+    return tuple(dict.fromkeys(value))
+
+
+def argument_call(arguments: Mapping[Any, Any]) -> StructuredCall:
+    """
+    A tool's arguments as the call it was, no value kept.
+
+    Read by the names the table tools use: ``table`` (a string) names the
+    table, a list of filters (mappings with a ``column`` and an
+    ``operator`` or a ``value``) gives the conditions, ``columns`` (a list
+    of strings) the columns.  Every other argument is shown as
+    ``name=?``; a key that is not a parameter's name (it may be data: an
+    address, a card number) as ``?``.
+
+    Args:
+        arguments: The call's arguments.
+
+    Returns:
+        A `StructuredCall` with no effect (what another tool changes is not
+        known), whose identity tells its values apart.
+    """
+    table: str | None = None
+    filters: list[Condition] = []
+    columns: tuple[str, ...] = ()
+    shown: list[str] = []
+    items = list(arguments.items())
+    for key, value in items[: 2 * _MAX_LISTED]:
+        name = key if isinstance(key, str) and _PARAMETER_NAME.fullmatch(key) else None
+        if name == "table" and isinstance(value, str) and table is None:
+            table = value
+        elif name == "columns" and (listed := _names(value)) is not None:
+            columns = listed
+        elif name is not None and (conditions := _conditions(value)) is not None:
+            filters += conditions
+        else:
+            shown.append(LITERAL if name is None else f"{name}={LITERAL}")
+    if len(items) > 2 * _MAX_LISTED:
+        shown.append(f"+{len(items) - 2 * _MAX_LISTED} more")
+    return StructuredCall(
+        table,
+        None,
+        tuple(filters),
+        columns,
+        options=tuple(dict.fromkeys(shown)),
+        identity=call_identity(arguments),
+    )
+
+
+def read_arguments(tool: str, arguments: object, dialect: str | None) -> KeptCall:
     """
     What was called, as the history keeps it.
 
@@ -402,30 +520,25 @@ def read_arguments(
         arguments: A `StructuredCall`, a mapping (with the statement in
             ``sql``, ``query``... and its parameters in ``params``...), a bare
             statement, or anything else.
-        dialect: The sqlglot dialect, for masking.
-        db_type: The backend, for parsing.
-        parser: Which reader parses a statement.
+        dialect: The sqlglot dialect the statement is masked and read in;
+            ``None`` when unknown.
 
     Returns:
         The shown operation, what it changes, and the key that tells it
         from other calls.
+
+    Raises:
+        ImportError: sqlglot is not installed (a statement cannot be read).
     """
-    if isinstance(arguments, StructuredCall):
-        shown = arguments.render(tool)
-        return KeptCall(
-            shorten(shown, STORED_OPERATION),
-            arguments.statement(),
-            _digest("call", tool, arguments.identity or shown),
-            arguments,
-        )
     if isinstance(arguments, str):
         arguments = {"sql": arguments}  # a bare statement
-    nothing = ParsedStatement("", (), (), "none")
-    if not isinstance(arguments, Mapping) or not arguments:
-        return KeptCall("", nothing, _digest("tool", tool))
-    sql = next((v for k in _SQL_KEYS if isinstance(v := arguments.get(k), str)), None)
-    params = next((arguments[k] for k in arguments if k in _PARAM_KEYS), None)
-    if sql is not None:
+    if arguments is None:
+        return KeptCall("", ParsedStatement("", (), (), "none"), _digest("tool", tool))
+    sql = None
+    if isinstance(arguments, Mapping):
+        sql = next((v for k in _SQL_KEYS if isinstance(v := arguments.get(k), str)), None)
+    if sql is not None and isinstance(arguments, Mapping):
+        params = next((arguments[k] for k in arguments if k in _PARAM_KEYS), None)
         # Mask first, then parse: no value reaches the parser, its cache or the summary.
         masked = mask_statement(
             sql, limit=PARSE_LIMIT, dialect=dialect, secrets=_param_values(params)
@@ -437,16 +550,19 @@ def read_arguments(
         # Values bound or beyond the parsed head tell calls apart too (bounded).
         rest = call_identity([len(sql), sql[-1024:], params]) if cut or params else ""
         key = _digest("sql", tool, head, rest)
-        parsed = parse_statement(compact_values(masked), db_type, parser, cut=cut)
+        parsed = read_statement(compact_values(masked), dialect, cut=cut)
         return KeptCall(shown, parsed, key)
-    parts = []
-    for key, value in list(arguments.items())[:6]:
-        name = one_line(str(key))[:_SHOWN_VALUE]
-        if _SECRET_KEY.search(name):
-            parts.append(f"{name}={MASK}")
-        elif key in _PARAM_KEYS:
-            parts.append(f"{name}=[masked]")
-        else:
-            parts.append(f"{name}={_shown_value(value)}")
-    shown = shorten(", ".join(parts), STORED_OPERATION)
-    return KeptCall(shown, nothing, _digest("args", tool, call_identity(arguments)))
+    if not isinstance(arguments, StructuredCall):
+        # Any other tool: its arguments by name, or one value of unknown shape.
+        arguments = (
+            argument_call(arguments)
+            if isinstance(arguments, Mapping)
+            else StructuredCall(options=(LITERAL,), identity=call_identity(arguments))
+        )
+    shown = arguments.render(tool)
+    return KeptCall(
+        shorten(shown, STORED_OPERATION),
+        arguments.statement(),
+        _digest("call", tool, arguments.identity or shown),
+        arguments,
+    )

@@ -5,19 +5,43 @@ The execution history keeps the statements an agent sent, and parses them to
 learn what they changed.  Neither needs the values: ``DELETE FROM customers
 WHERE email = 'ann@example.com'`` changed ``customers`` whatever the address
 was.  So the values go first, and only the masked text is parsed, cached and
-kept: string literals (any prefix: ``N''``, ``E''``, ``X''``, ``_utf8mb4''``),
-dollar-quoted strings, numbers and comments.  Each becomes ``?``, so the
-masked text still parses, and running it as it stands fails for want of a
-bound value instead of doing something the agent never asked for.
+kept.
 
-Quoted identifiers stay (``"Order Lines"``, `` `sales` ``, ``[dbo]``): they
-name what a statement changes.  Which quotes delimit identifiers follows the
-dialect: MySQL's double quotes delimit strings, SQL Server's and SQLite's
-brackets delimit names.  Whatever is left open at the end of the text (a
-string, a comment, a quoted name) is masked to the end: an unterminated quote
-is where a cut text, or a broken statement, would otherwise leak.
+sqlglot's tokenizer reads the statement, in its dialect; the masking only
+decides what to keep of each token:
 
-One precompiled scan per dialect family; the cost is linear in the text.
+- every literal token becomes ``?``: strings of any quoting and prefix
+  (``N''``, ``E''``, ``X''``, ``B''``, ``U&''``, Oracle's ``q'[...]'``),
+  dollar-quoted strings, numbers; so does a word glued to a literal
+  (``0x1F`` where the dialect has no hex numbers, ``123abc``) and an
+  unquoted word that starts with a digit;
+- comments (and optimizer hints) become one space;
+- names stay, quoted or not (``"Order Lines"``, `` `sales` ``, ``[dbo]``):
+  they name what a statement changes; so do key words, operators and
+  parameters (``?``, ``$1``, ``:name``, ``%s``), and the arguments of SQL
+  Server's ``sp_rename 'dbo.old', 'new'``, which are names written as strings;
+- after a credential key word (a name ending in ``password``, ``secret``,
+  ``token``, ``identified``, ``key_id``...; past ``=``, ``BY``, ``WITH
+  plugin BY``, ``FOR user =``), the value is masked whatever its type, a
+  literal or a bare word (``IDENTIFIED BY tiger``, ``PASSWORD hunter2``),
+  and all that follows it: where a bare value ends cannot be told.  A
+  separator, a key word of the grammar or a data type after the key word is
+  kept: there the key word names a column (``password text``);
+- whatever the tokenizer cannot read (an unterminated quote or comment, a
+  character no SQL name holds, such as a typographic quote) is masked from
+  there to the end of the text: a cut text, or a broken statement, would
+  otherwise leak there.
+
+A text whose dialect is unknown is read by each dialect the package knows
+(PostgreSQL, MySQL/MariaDB, SQLite, DuckDB, Oracle, SQL Server), and a
+character is kept only where every one of them keeps it: a value any of them
+would write (``$$...$$``, ``"text"``, ``# comment``, ``'it\\'s'``) is masked,
+at the price of a name only some of them quote that way (``"Order Lines"``).
+Each value becomes ``?``, so the masked text still parses, and running it as
+it stands fails for want of a bound value instead of doing something the
+agent never asked for.
+
+The cost is the tokenizer's: linear in the text, which the caller cuts first.
 """
 
 from __future__ import annotations
@@ -25,8 +49,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import cache
-from typing import Final
+from typing import Any, Final
 
+from localdata_errors import _sqlglot
+from localdata_errors._backends import BACKENDS
 from localdata_errors.redact import MASK, redact
 
 __all__ = ["LITERAL", "compact_values", "mask_statement", "mask_values"]
@@ -40,103 +66,238 @@ _SHORTEST_SECRET: Final = 3
 # (their longest bounded run, 512, plus the longest key they look for).
 _REDACT_REACH: Final = 1024
 
-# A credential written as a bare word: Oracle's IDENTIFIED BY tiger, MySQL's
-# PASSWORD = secret.  Quoted ones are literals and masked already; the atomic
-# group keeps "PASSWORD = ?" from being read as the word "=".
-_SQL_SECRET: Final = re.compile(
-    r"((?>(?:PASSWORD|IDENTIFIED\s{1,16}BY)\s{0,16}(?:=\s{0,16})?))(?![?*])\S{1,512}",
-    re.IGNORECASE,
+# A name as SQL writes one unquoted (letters, digits, _, $, #, @).  A word the
+# tokenizer made of anything else is a character sequence it could not read.
+_NAME: Final = re.compile(r"[\w$#@]+")
+# A credential key word: a name that ends in one (as in redaction's reading of
+# echoed statements).
+_CREDENTIAL: Final = re.compile(
+    r"""(?ix)(?:passw(?:or)?d|secret|token|credentials?|identified|key_?id|connection_?string
+            |(?:api|access|private|secret|account|master|encryption|sas)_?key)\Z"""
 )
+# Between a credential key word and its value: IDENTIFIED [WITH|VIA plugin]
+# BY|AS|USING, PASSWORD =, PASSWORD(...).
+_PLUGIN: Final = frozenset({"WITH", "VIA"})
+_BY: Final = frozenset({"BY", "AS", "USING"})
+_ASSIGN: Final = frozenset({"=", ":=", "=>", "("})
+# What ends a value, or shows the key word named a column in a list.
+_SEPARATORS: Final = frozenset({",", ")", ";", "(", "["})
+# sp_rename's arguments are object names written as strings (and its third
+# the sort of object): kept, as names are, when they read like names.
+_SP_RENAME: Final = "sp_rename"
+_SP_RENAME_ARGUMENT: Final = re.compile(r"[^\n]{1,256}")
+# How far SET PASSWORD FOR account = ... looks for its "=".
+_ACCOUNT_TOKENS: Final = 16
+# How a character of the text is rendered: kept, dropped (a comment: one
+# space for the run), or masked (a value: one "?" for the run).
+_KEEP: Final = 0
+_DROP: Final = 1
+_VALUE: Final = 2
+_RUNS: Final = re.compile(rb"\x00+|\x01+|\x02+")
 
-# Every alternative starts with the character it needs, and any look back
-# comes after that character: the scan then skips, at C speed, every position
-# where nothing can start.
 
-# sp_rename's arguments are object names written as strings; they say what a
-# statement renamed, and its third argument says what sort of object it was.
-_SP_RENAME: Final = (
-    r"(?P<keep>[Ss](?<![\w$#][Ss])(?i:p_rename)\s{1,16}[Nn]?'[^'\n]{1,256}'\s{0,16},\s{0,16}"
-    r"[Nn]?'[^'\n]{1,256}'(?:\s{0,16},\s{0,16}[Nn]?'[A-Za-z_]{1,32}')?)"
-)
-# A backslash escapes in MySQL and in PostgreSQL's E'' strings; reading it as
-# an escape everywhere can only make a string longer, never leave part unmasked.
-_STRING_BODY: Final = r"'(?:[^'\\]++|\\.?|'')*+(?:'|\Z)"
-_STRING: Final = rf"(?P<string>{_STRING_BODY})"
-# What is left of N'', E'', X'', B'', R'', U&'', _utf8mb4'' once the string is masked.
-_PREFIX: Final = re.compile(r"(?<![\w$#])(?:[NnEeXxBbRr]|[Uu]&|_[A-Za-z0-9]{1,32})\?")
-# Oracle's alternative quoting: q'[...]', q'{...}', q'<...>', q'(...)', q'!...!'.
-_Q_STRING: Final = (
-    r"(?P<qstring>(?:[Qq](?<![\w$#][Qq])|[Nn](?<![\w$#][Nn])[Qq])'(?:\[.*?(?:\]'|\Z)|\{.*?(?:\}'|\Z)|<.*?(?:>'|\Z)"
-    r"|\(.*?(?:\)'|\Z)|(?P<qdelim>[^\s\[{<(]).*?(?:(?P=qdelim)'|\Z)))"
-)
-_DOLLAR: Final = r"(?P<dollar>\$(?<![\w$]\$)(?P<tag>[A-Za-z_]\w{0,62}|)\$.*?(?:\$(?P=tag)\$|\Z))"
-_COMMENT: Final = r"(?P<comment>--[^\n]*+|/\*.*?(?:\*/|\Z){mysql})"
-_DOUBLE_NAME: Final = r'(?P<dquoted>"(?:[^"]++|"")*+(?:"|(?P<dquoted_open>\Z)))'
-_DOUBLE_STRING: Final = r'(?P<dstring>"(?:[^"\\]++|\\.?|"")*+(?:"|\Z))'
-_BACKTICK: Final = r"(?P<backtick>`(?:[^`]++|``)*+(?:`|(?P<backtick_open>\Z)))"
-_BRACKET: Final = r"(?P<bracket>\[(?:[^\]]++|\]\])*+(?:\]|(?P<bracket_open>\Z)))"
-# Positional and numbered parameters ($1, :1) are not values.
-_PARAMETER: Final = r"(?P<param>[$:]\d+)"
-# A number that is not part of a name (t1, a.5): 42, 4.2, 4.2e1, .5, 0x1F.
-_NUMBER: Final = (
-    r"(?P<number>(?:\d(?<![\w$#@.]\d)(?:[xX][0-9A-Fa-f]+|\d*+(?:\.\d*+)?(?:[eE][+-]?\d+)?)"
-    r"|\.(?<![\w$#@.]\.)\d++(?:[eE][+-]?\d+)?)(?![\w$#]))"
-)
-# Runs of masked values: "?, ?, ?" and "(?), (?)".
-_VALUE_RUN: Final = re.compile(r"\?(?:\s*,\s*\?)+")
-_ROW_RUN: Final = re.compile(r"\(\s*\?\s*\)(?:\s*,\s*\(\s*\?\s*\))+")
-# What the scan may find besides values: quoted names, comments, parameters.
-_NOT_ONLY_VALUES: Final = re.compile(r"[\"`\[#$:]|--|/\*")
-_VALUES: Final = frozenset({"string", "prefixed", "qstring", "dstring", "dollar", "number"})
+class _Reading:
+    """How one dialect's tokens are read: its tokenizer, its literal and type tokens."""
 
-# How each dialect family writes strings, names and comments.
-_FAMILY: Final = {
-    "mysql": "mysql",
-    "doris": "mysql",
-    "starrocks": "mysql",
-    "singlestore": "mysql",
-    "tsql": "tsql",
-    "sqlite": "sqlite",
-    "postgres": "postgres",
-    "duckdb": "postgres",
-    "redshift": "postgres",
-}
+    __slots__ = (
+        "colon",
+        "dot",
+        "hint",
+        "introducer",
+        "literals",
+        "number",
+        "operands",
+        "parameter",
+        "tokenizer",
+        "types",
+        "var",
+        "words",
+    )
+
+    def __init__(self, dialect: str | None) -> None:
+        module = _sqlglot.sqlglot()
+        if module is None:
+            raise ImportError("sqlglot is not installed (pip install 'localdata-errors[history]')")
+        token_type = module.tokens.TokenType
+        dialect_class = module.dialects.dialect.Dialect.get_or_raise(dialect)
+        base = dialect_class.tokenizer_class
+        # A command's text (MySQL's RENAME TABLE a TO b) is read as tokens like any
+        # other, not kept whole as one string: its values are masked, its names kept.
+        self.tokenizer: Any = type(f"Masking{base.__name__}", (base,), {"COMMANDS": set()})
+        # sqlglot names every kind of quoted literal *_STRING.
+        self.literals = frozenset(
+            t for t in token_type if t.name == "STRING" or t.name.endswith("_STRING")
+        ) | {token_type.NUMBER}
+        parser = dialect_class.parser_class
+        self.types = frozenset(parser.TYPE_TOKENS)
+        # What the grammar takes for a word: a bare value may be any of these.
+        self.words = frozenset(parser.ID_VAR_TOKENS) | {token_type.VAR, token_type.IDENTIFIER}
+        self.number = token_type.NUMBER
+        self.parameter = token_type.PARAMETER
+        self.hint = token_type.HINT
+        self.introducer = token_type.INTRODUCER
+        self.var = token_type.VAR
+        self.colon = token_type.COLON
+        self.dot = token_type.DOT
+        # What a sign glued after it belongs to (t.c, a[1:2]), not a sign of its own.
+        self.operands = self.literals | {
+            token_type.VAR,
+            token_type.IDENTIFIER,
+            token_type.R_PAREN,
+            token_type.R_BRACKET,
+        }
 
 
 @cache
-def _scanner(family: str, q_quotes: bool, sp_rename: bool) -> re.Pattern[str]:
-    # A few patterns in all, compiled on first use.  The rare alternatives
-    # that start with a letter are left out unless the text needs them, and
-    # the look-ahead lets the scan skip every position where nothing starts.
-    parts = [_COMMENT.replace("{mysql}", r"|\#[^\n]*+" if family == "mysql" else "")]
-    first = r"""\-/'"`$:0-9."""
-    if sp_rename:
-        parts.append(_SP_RENAME)
-        first += "Ss"
-    if q_quotes:
-        parts.append(_Q_STRING)
-        first += "QqNn"
-    parts += [_STRING, _DOUBLE_STRING if family == "mysql" else _DOUBLE_NAME, _BACKTICK]
-    if family == "mysql":
-        first += "#"
-    if family in {"tsql", "sqlite"}:
-        parts.append(_BRACKET)
-        first += r"\["
-    if family in {"postgres", "generic"}:
-        parts.append(_DOLLAR)
-    parts += [_PARAMETER, _NUMBER]
-    return re.compile(f"(?=[{first}])(?:{'|'.join(parts)})", re.DOTALL)
+def _reading(dialect: str | None) -> _Reading:
+    return _Reading(dialect)
 
 
-def _replace(match: re.Match[str]) -> str:
-    kind = match.lastgroup
-    if kind in _VALUES:
-        return LITERAL
-    if kind == "comment":
-        return " "
-    if kind in {"dquoted", "backtick", "bracket"} and match.group(f"{kind}_open") is not None:
-        return LITERAL  # a name left open to the end: what follows it is unknown
-    return match.group(0)
+@cache
+def _known_dialects() -> tuple[str, ...]:
+    return tuple(dict.fromkeys(b.sqlglot for b in BACKENDS.values()))
+
+
+def _tokens(sql: str, reading: _Reading, dialect: str | None) -> tuple[list[Any], int]:
+    """The tokens of *sql*, and where the text the tokenizer could read ends."""
+    tokenizer = reading.tokenizer(dialect=dialect)
+    try:
+        return list(tokenizer.tokenize(sql)), len(sql)
+    except Exception:  # noqa: BLE001 - an unterminated quote, or sqlglot's own failure
+        # The tokens read before the failure are whole; the rest is masked.
+        done = list(getattr(tokenizer, "tokens", None) or ())
+        return done, (done[-1].end + 1 if done else 0)
+
+
+def _upper(token: Any) -> str:
+    return str(token.text).upper()
+
+
+def _value_start(tokens: list[Any], at: int) -> int:
+    """Where the value of the credential key word before *at* starts (past its connectors)."""
+    size = len(tokens)
+    if at < size and _upper(tokens[at]) in _PLUGIN:
+        at += 2  # IDENTIFIED WITH plugin
+    if at < size and _upper(tokens[at]) in _BY:
+        at += 1
+    elif at < size and _upper(tokens[at]) == "FOR":
+        # SET PASSWORD FOR 'u'@'h' = value: the account is a name, the value follows "=".
+        for i in range(at + 1, min(at + 1 + _ACCOUNT_TOKENS, size)):
+            if tokens[i].text == "=":
+                return i + 1
+        return at + 1
+    while at < size and tokens[at].text in _ASSIGN:
+        at += 1
+    return at
+
+
+def _credential_start(tokens: list[Any], reading: _Reading) -> int | None:
+    """
+    Where the first credential's value starts: after a key word, past its connectors.
+
+    From there on the text is masked, quoted or not: a bare value's end
+    cannot be told (``PASSWORD $pw$a b, c$pw$`` read as MySQL is three
+    pieces of one secret), so everything after it goes, more than the secret,
+    never less.  A value is a literal, or a word the grammar takes for one
+    (``tiger``, ``first``), or several tokens glued together (``hun-ter2``);
+    a separator (``password,``), a key word of the grammar (``token FROM``)
+    or a data type (``password text``, a column declared) after the key word
+    says it named a column instead, and nothing is masked.
+    """
+    size = len(tokens)
+    for i, token in enumerate(tokens):
+        # The longest key word is 17 characters: a long name is read at its end only.
+        if token.token_type in reading.literals or not _CREDENTIAL.search(str(token.text)[-24:]):
+            continue
+        at = _value_start(tokens, i + 1)
+        if at >= size or tokens[at].text in _SEPARATORS:
+            continue
+        value = tokens[at]
+        kind = value.token_type
+        glued = (
+            at + 1 < size
+            and tokens[at + 1].start == value.end + 1
+            and tokens[at + 1].text not in _SEPARATORS
+        )
+        if kind in reading.literals or glued or (kind in reading.words - reading.types):
+            return int(value.start)
+    return None
+
+
+def _renamed_names(tokens: list[Any], reading: _Reading) -> set[int]:
+    """The string tokens that are ``sp_rename``'s arguments: names, not values."""
+    names: set[int] = set()
+    for i, token in enumerate(tokens):
+        if str(token.text).casefold() != _SP_RENAME or token.token_type in reading.literals:
+            continue
+        at = i + 1
+        for _ in range(3):  # 'old', 'new'[, 'OBJECT']
+            if at >= len(tokens) or tokens[at].token_type not in reading.literals:
+                break
+            if tokens[at].token_type == reading.number:
+                break
+            if not _SP_RENAME_ARGUMENT.fullmatch(str(tokens[at].text)):
+                break
+            names.add(at)
+            if at + 1 >= len(tokens) or tokens[at + 1].text != ",":
+                break
+            at += 2
+    return names
+
+
+def _spans(sql: str, dialect: str | None) -> list[tuple[int, int, int]]:
+    """What one dialect's reading drops and masks: ``(start, end, _DROP | _VALUE)`` spans."""
+    reading = _reading(dialect)
+    tokens, readable = _tokens(sql, reading, dialect)
+    credential = _credential_start(tokens, reading)
+    if credential is not None:
+        readable = min(readable, credential)  # the rest is masked
+    names = _renamed_names(tokens, reading)
+    spans: list[tuple[int, int, int]] = []
+    at = 0  # where the previous token ended
+    previous: Any = None
+    masked = False  # whether the previous token was masked
+    attached = False  # whether the previous token is glued to an operand before it
+    for i, token in enumerate(tokens):
+        start, end = token.start, token.end + 1
+        if start < at or end > readable:
+            readable = at  # positions the masking cannot trust: masked from here
+            break
+        text = sql[start:end]
+        kind = token.token_type
+        if kind == reading.var and not _NAME.fullmatch(text):
+            readable = start  # a character no name holds: the tokenizer could not read it
+            break
+        if start > at and not sql[at:start].isspace():
+            spans.append((at, start, _DROP))  # a comment, whatever it held
+        glued = start == at and previous is not None
+        sign = previous.token_type if glued and not attached else None
+        if kind == reading.hint:
+            spans.append((start, end, _DROP))
+            masked = False
+        elif kind == reading.number and sign in (reading.parameter, reading.colon):
+            masked = False  # $1, :1: the number names a bind parameter
+        else:
+            masked = (kind in reading.literals and i not in names) or (
+                kind == reading.var and (text[0].isdigit() or (glued and masked))
+            )
+            if masked:
+                begin = start
+                if previous is not None and (
+                    previous.token_type == reading.introducer  # _utf8mb4 'x'
+                    or (kind == reading.number and sign == reading.dot)  # .5
+                    or (kind in reading.literals and sign == reading.var)  # a prefix: N'x'
+                ):
+                    begin = previous.start
+                spans.append((begin, end, _VALUE))
+        attached = glued and previous.token_type in reading.operands
+        previous, at = token, end
+    if readable > at and not sql[at:readable].isspace():
+        spans.append((at, readable, _DROP))
+    rest = sql[readable:]
+    if rest.strip():
+        spans.append((len(sql) - len(rest.lstrip()), len(sql), _VALUE))
+    return spans
 
 
 def mask_values(sql: str, dialect: str | None = None) -> str:
@@ -146,20 +307,30 @@ def mask_values(sql: str, dialect: str | None = None) -> str:
     Args:
         sql: The statement (or several).
         dialect: The sqlglot dialect (``postgres``, ``mysql``, ``tsql``...),
-            for how strings and names are quoted; ``None`` when unknown.
+            for how strings, names and comments are written; ``None`` when
+            unknown: then every dialect the package knows reads it, and what
+            any of them masks is masked.
 
     Returns:
-        The masked text.
+        The masked text: each run of masked characters is one ``?``, each
+        comment one space.
+
+    Raises:
+        ImportError: sqlglot is not installed.
     """
-    sp_rename = "_rename" in sql.lower()
-    scanner = _scanner(_FAMILY.get(dialect or "", "generic"), "q'" in sql or "Q'" in sql, sp_rename)
-    if sp_rename or _NOT_ONLY_VALUES.search(sql):
-        masked = scanner.sub(_replace, sql)
-    else:
-        # Every match is a value (a bulk INSERT, most statements): no callback.
-        masked = scanner.sub(LITERAL, sql)
-    # N'...', E'...', _utf8mb4'...': the prefix of a masked string goes with it.
-    return _PREFIX.sub(LITERAL, masked) if "'" in sql else masked
+    readings = (dialect,) if dialect is not None else _known_dialects()
+    spans = [span for d in readings for span in _spans(sql, d)]
+    marks = bytearray(len(sql))
+    for how in (_DROP, _VALUE):  # a value masked by one reading stays masked
+        for start, end, mark in spans:
+            if mark == how:
+                marks[start:end] = bytes((how,)) * (end - start)
+    out = []
+    for run in _RUNS.finditer(marks):
+        start, end = run.span()
+        how = marks[start]
+        out.append(sql[start:end] if how == _KEEP else LITERAL if how == _VALUE else " ")
+    return "".join(out)
 
 
 def mask_statement(
@@ -182,6 +353,9 @@ def mask_statement(
     Returns:
         At most *limit* characters, with no value, bound parameter or
         credential left in them.
+
+    Raises:
+        ImportError: sqlglot is not installed.
     """
     texts = [
         s if isinstance(s, str) else str(s)
@@ -196,16 +370,24 @@ def mask_statement(
     for text in texts:
         if len(text) >= _SHORTEST_SECRET and text in window:
             window = window.replace(text, MASK)
-    # Literals next, then the credential patterns over what is left: a pattern
-    # that ran over a quoted literal could split it and leave its tail bare.
-    masked = redact(mask_values(window, dialect))
-    if "ass" in masked or "ASS" in masked or "dentified" in masked.lower():
-        masked = _SQL_SECRET.sub(r"\1" + MASK, masked)
+    # The literals and credentials next, then the shapes redaction knows over
+    # what is left (a URL's password, user/password@service).
+    try:
+        masked = redact(mask_values(window, dialect))
+    except ImportError:
+        raise
+    except Exception:  # noqa: BLE001 - masking fails closed: nothing of the text is kept
+        masked = LITERAL
     if clean and MASK in masked:
         # Whatever was masked reads as a value does (``password = ?``), so the
         # statement still parses and tells what it changed.
         masked = masked.replace(MASK, LITERAL)
     return masked[:limit]
+
+
+# Runs of masked values: "?, ?, ?" and "(?), (?)".
+_VALUE_RUN: Final = re.compile(r"\?(?:\s*,\s*\?)+")
+_ROW_RUN: Final = re.compile(r"\(\s*\?\s*\)(?:\s*,\s*\(\s*\?\s*\))+")
 
 
 def compact_values(masked: str) -> str:

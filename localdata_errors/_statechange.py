@@ -12,8 +12,7 @@ records of our parses to itself).  Each sqlglot expression class has one
 reader (the table `_readers()` builds on first use; every other statement
 goes to `_read_query`); a statement sqlglot cannot parse changes nothing as
 far as the history knows, which at worst leaves an earlier failure unreported
-as unblocked.  Only when sqlglot is not installed do bounded regexes read the
-first words of each statement instead.
+as unblocked.  sqlglot is the only reader: the history requires it.
 
 There is no cheaper tier in front of sqlglot: the recognisers that stood
 there disagreed with sqlglot on 443 of 1,596 simple statements across seven
@@ -27,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from functools import cache, lru_cache
-from typing import Any, Final, Literal, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from localdata_errors import _sqlglot
 from localdata_errors._backends import sqlglot_dialect
@@ -36,17 +35,14 @@ __all__ = [
     "PARSE_LIMIT",
     "Name",
     "ParsedStatement",
-    "Parser",
     "StateChange",
     "fold_name",
     "parse_statement",
+    "read_statement",
 ]
 
 #: Only this many characters of a statement are parsed.
 PARSE_LIMIT: Final = 16_384
-
-#: ``auto`` and ``sqlglot``: sqlglot when installed, else the regexes; ``regex``: the regexes.
-Parser = Literal["auto", "sqlglot", "regex"]
 
 
 class Name(NamedTuple):
@@ -113,8 +109,8 @@ class ParsedStatement(NamedTuple):
             ``SELECT``...); ``""`` when unknown.
         changes: What it changes if it succeeds (row counts not yet known).
         tables: Every table it names, targets first.
-        parser: Who read it: ``sqlglot``, ``regex``, or ``call`` for a
-            structured call.
+        parser: Who read it: ``sqlglot``, or ``call`` for a structured call
+            (``none`` for arguments that are neither).
     """
 
     verb: str
@@ -471,220 +467,7 @@ def _glot(sql: str, dialect: str | None, partial: bool = False) -> ParsedStateme
     return ParsedStatement(verb, tuple(changes), _unique(tables), "sqlglot")
 
 
-# -- the regexes, for when sqlglot is not installed -------------------------------------
-
-_IDENT: Final = r'(?:"[^"\n]{1,128}"|`[^`\n]{1,128}`|\[[^\]\n]{1,128}\]|[^\W\d][\w$#]{0,127})'
-_QNAME: Final = rf"{_IDENT}(?:\s{{0,4}}\.\s{{0,4}}{_IDENT}){{0,3}}"
-_QLIST: Final = rf"{_QNAME}(?:\s{{0,16}},\s{{0,16}}{_QNAME}){{0,63}}"
-# Anchored: every statement pattern matches at the start only, so a search
-# that tries each offset fails at once everywhere else.
-_LEAD: Final = r"\A\s{0,64}"
-_FLAGS: Final = re.IGNORECASE | re.DOTALL
-
-_IDENT_RE: Final = re.compile(_IDENT)
-_QNAME_RE: Final = re.compile(_QNAME)
-_OBJECT: Final = r"(?P<type>TABLE|VIEW|MATERIALIZED\s{1,16}VIEW|INDEX|SEQUENCE|SCHEMA|DATABASE)"
-
-_DROP: Final = re.compile(
-    rf"{_LEAD}DROP\s{{1,16}}(?:TEMPORARY\s{{1,16}})?{_OBJECT}\s{{1,16}}"
-    rf"(?:IF\s{{1,16}}EXISTS\s{{1,16}})?(?P<names>{_QLIST})",
-    _FLAGS,
-)
-_CREATE: Final = re.compile(
-    rf"{_LEAD}CREATE\s{{1,16}}(?:OR\s{{1,16}}REPLACE\s{{1,16}})?(?:(?:GLOBAL|LOCAL)\s{{1,16}})?"
-    rf"(?:TEMP(?:ORARY)?\s{{1,16}})?(?:UNIQUE\s{{1,16}})?{_OBJECT}\s{{1,16}}"
-    rf"(?:IF\s{{1,16}}NOT\s{{1,16}}EXISTS\s{{1,16}})?(?P<name>{_QNAME})",
-    _FLAGS,
-)
-_ALTER: Final = re.compile(
-    rf"{_LEAD}ALTER\s{{1,16}}TABLE\s{{1,16}}(?:IF\s{{1,16}}EXISTS\s{{1,16}})?(?:ONLY\s{{1,16}})?"
-    rf"(?P<name>{_QNAME})\s{{1,16}}(?P<rest>.{{0,4096}})",
-    _FLAGS,
-)
-_RENAME_TO: Final = re.compile(rf"RENAME\s{{1,16}}TO\s{{1,16}}(?P<new>{_QNAME})\s{{0,64}}", _FLAGS)
-_DROP_CONSTRAINT: Final = re.compile(
-    r"DROP\s{1,16}(?:CONSTRAINT|FOREIGN\s{1,16}KEY)\b(?!.{0,4096}\bADD\b)", _FLAGS
-)
-_RENAME_TABLE: Final = re.compile(
-    rf"{_LEAD}RENAME\s{{1,16}}TABLES?\s{{1,16}}(?P<pairs>.{{1,4096}})", _FLAGS
-)
-_RENAME_PAIR: Final = re.compile(
-    rf"(?<![\w$#])(?P<old>{_QNAME})\s{{1,16}}TO\s{{1,16}}(?P<new>{_QNAME})", _FLAGS
-)
-_SP_RENAME: Final = re.compile(
-    _LEAD + r"(?:EXEC(?:UTE)?\s{1,16})?(?:\w{1,128}\.){0,2}sp_rename\s{1,16}"
-    r"N?'(?P<old>[^'\n]{1,256})'\s{0,16},\s{0,16}N?'(?P<new>[^'\n]{1,256})'"
-    r"\s{0,16}(?P<rest>,?.{0,64})",
-    _FLAGS,
-)
-_TRUNCATE: Final = re.compile(
-    rf"{_LEAD}TRUNCATE\s{{1,16}}(?:TABLE\s{{1,16}})?(?:ONLY\s{{1,16}})?(?P<names>{_QLIST})", _FLAGS
-)
-_INSERT: Final = re.compile(
-    rf"{_LEAD}(?P<verb>INSERT|REPLACE)\s{{1,16}}(?:(?:IGNORE|LOW_PRIORITY|DELAYED|HIGH_PRIORITY|"
-    rf"OR\s{{1,16}}[A-Z]{{1,16}})\s{{1,16}}){{0,3}}(?:INTO\s{{1,16}})?(?P<name>{_QNAME})",
-    _FLAGS,
-)
-_UPDATE: Final = re.compile(
-    rf"{_LEAD}UPDATE\s{{1,16}}(?:(?:LOW_PRIORITY|IGNORE|ONLY|OR\s{{1,16}}[A-Z]{{1,16}})\s{{1,16}}){{0,3}}"
-    rf"(?P<name>{_QNAME})",
-    _FLAGS,
-)
-_DELETE: Final = re.compile(
-    rf"{_LEAD}DELETE\s{{1,16}}(?:(?:LOW_PRIORITY|QUICK|IGNORE)\s{{1,16}}){{0,3}}(?:FROM\s{{1,16}})?"
-    rf"(?:ONLY\s{{1,16}})?(?P<name>{_QNAME})",
-    _FLAGS,
-)
-_READ: Final = re.compile(
-    r"\A\s{0,64}(?P<verb>SELECT|VALUES|SHOW|EXPLAIN|DESCRIBE|DESC|TABLE)\b", _FLAGS
-)
-_FROM_JOIN: Final = re.compile(rf"\b(?:FROM|JOIN|TABLE)\s{{1,16}}(?P<name>{_QNAME})", _FLAGS)
-# Words that can follow a verb where a name is expected but are not a name.
-_NOT_A_NAME: Final = frozenset(
-    {"ON", "TOP", "SELECT", "LATERAL", "ONLY", "IF", "FROM", "SET", "WHERE"}
-)
-
-
-def _regex_name(qualified: str) -> Name:
-    # The last dotted part is the object; the qualifier goes.
-    parts = _IDENT_RE.findall(qualified)
-    last = parts[-1] if parts else qualified.strip()
-    if len(last) >= 2 and last[0] in '"`[' and last[-1] in '"`]':
-        return Name(last[1:-1], True)
-    return Name(last, False)
-
-
-def _regex_names(text: str) -> list[Name]:
-    return [_regex_name(m.group(0)) for m in _QNAME_RE.finditer(text)]
-
-
-def _regex_tables(stmt: str) -> list[Name]:
-    names = (_regex_name(m["name"]) for m in _FROM_JOIN.finditer(stmt))
-    return [n for n in _unique(names) if n.name.upper() not in _NOT_A_NAME]
-
-
-def _regex_drop(m: re.Match[str], _stmt: str) -> ParsedStatement | None:
-    kind = " ".join(m["type"].lower().split())
-    names = tuple(_regex_names(m["names"]))
-    changes = tuple(StateChange("dropped", kind, n) for n in names)
-    return ParsedStatement("DROP", changes, names if kind == "table" else (), "regex")
-
-
-def _regex_create(m: re.Match[str], _stmt: str) -> ParsedStatement | None:
-    kind = " ".join(m["type"].lower().split())
-    name = _regex_name(m["name"])
-    if name.name.upper() in _NOT_A_NAME:
-        return None
-    tables = (name,) if kind == "table" else ()
-    return ParsedStatement("CREATE", (StateChange("created", kind, name),), tables, "regex")
-
-
-def _regex_alter(m: re.Match[str], _stmt: str) -> ParsedStatement | None:
-    name = _regex_name(m["name"])
-    rest = m["rest"].rstrip().rstrip(";")
-    if r := _RENAME_TO.fullmatch(rest):
-        new = _regex_name(r["new"])
-        return ParsedStatement(
-            "ALTER", (StateChange("renamed", "table", name, new),), (name, new), "regex"
-        )
-    detail = "constraint dropped" if _DROP_CONSTRAINT.search(rest) else None
-    change = StateChange("altered", "table", name, detail=detail)
-    return ParsedStatement("ALTER", (change,), (name,), "regex")
-
-
-def _regex_rename(m: re.Match[str], _stmt: str) -> ParsedStatement | None:
-    pairs = [
-        (_regex_name(p["old"]), _regex_name(p["new"])) for p in _RENAME_PAIR.finditer(m["pairs"])
-    ]
-    if not pairs:
-        return None
-    return ParsedStatement(
-        "RENAME",
-        tuple(StateChange("renamed", "table", old, new) for old, new in pairs),
-        _unique(n for pair in pairs for n in pair),
-        "regex",
-    )
-
-
-def _regex_sp_rename(m: re.Match[str], _stmt: str) -> ParsedStatement | None:
-    rest = m["rest"].upper()
-    if "'" in rest and "'OBJECT'" not in rest:
-        return ParsedStatement("EXEC", (), (), "regex")  # a column, an index...
-    old, new = _bracketed(m["old"].rsplit(".", 1)[-1]), _bracketed(m["new"])
-    return ParsedStatement(
-        "EXEC", (StateChange("renamed", "table", old, new),), (old, new), "regex"
-    )
-
-
-def _regex_truncate(m: re.Match[str], _stmt: str) -> ParsedStatement | None:
-    names = tuple(_regex_names(m["names"]))
-    changes = tuple(StateChange("truncated", "table", n) for n in names)
-    return ParsedStatement("TRUNCATE", changes, names, "regex")
-
-
-def _regex_rows(verb: str, action: str) -> Callable[[re.Match[str], str], ParsedStatement | None]:
-    def read(m: re.Match[str], stmt: str) -> ParsedStatement | None:
-        name = _regex_name(m["name"])
-        if name.name.upper() in _NOT_A_NAME:
-            return None
-        said = m.groupdict().get("verb")
-        return ParsedStatement(
-            said.upper() if said else verb,
-            (StateChange(action, "table", name),),
-            _unique([name, *_regex_tables(stmt)]),
-            "regex",
-        )
-
-    return read
-
-
-def _regex_read(m: re.Match[str], stmt: str) -> ParsedStatement | None:
-    return ParsedStatement(m["verb"].upper(), (), tuple(_regex_tables(stmt)), "regex")
-
-
-_REGEX_READERS: Final = (
-    (_DROP, _regex_drop),
-    (_CREATE, _regex_create),
-    (_ALTER, _regex_alter),
-    (_RENAME_TABLE, _regex_rename),
-    (_SP_RENAME, _regex_sp_rename),
-    (_TRUNCATE, _regex_truncate),
-    (_INSERT, _regex_rows("INSERT", "inserted")),
-    (_UPDATE, _regex_rows("UPDATE", "updated")),
-    (_DELETE, _regex_rows("DELETE", "deleted")),
-    (_READ, _regex_read),
-)
-
-
-def _regex_one(stmt: str) -> ParsedStatement | None:
-    """Read one statement by its first words; ``None`` when no pattern applies."""
-    for pattern, reader in _REGEX_READERS:
-        if m := pattern.match(stmt):
-            return reader(m, stmt)
-    return None
-
-
-def _regex(sql: str) -> ParsedStatement:
-    """Every ';'-separated statement through the bounded regexes."""
-    verb = ""
-    changes: list[StateChange] = []
-    tables: list[Name] = []
-    for stmt in sql.split(";"):
-        if not stmt.strip():
-            continue
-        parsed = _regex_one(stmt)
-        if parsed is None:
-            verb = verb or _first_word(stmt)
-            continue
-        verb = verb or parsed.verb
-        changes.extend(parsed.changes)
-        tables.extend(parsed.tables)
-    return ParsedStatement(verb, tuple(changes), _unique(tables), "regex")
-
-
-def parse_statement(
-    sql: str, db_type: str | None = None, parser: Parser = "auto", *, cut: bool = False
-) -> ParsedStatement:
+def parse_statement(sql: str, db_type: str | None = None, *, cut: bool = False) -> ParsedStatement:
     """
     Work out what *sql* changes if it succeeds.  Never raises.
 
@@ -693,8 +476,6 @@ def parse_statement(
             when it comes from the history.
         db_type: The backend (``"postgresql"``, ``"mysql"``, ...), for the
             dialect: backticks, brackets, double quotes.
-        parser: ``"auto"`` or ``"sqlglot"``: sqlglot when it is installed,
-            else the regexes; ``"regex"``: the regexes only.
         cut: The statement was longer than the caller kept: sqlglot reads
             what it can of the unfinished text (a long ``INSERT ... VALUES``
             still inserts into its table).
@@ -702,11 +483,25 @@ def parse_statement(
     Returns:
         The `ParsedStatement`.
     """
+    return read_statement(sql, sqlglot_dialect(db_type), cut=cut)
+
+
+def read_statement(sql: str, dialect: str | None, *, cut: bool = False) -> ParsedStatement:
+    """
+    `parse_statement` in a sqlglot dialect (``postgres``, ``tsql``...) rather than a backend.
+
+    Args:
+        sql: The (masked) statement.
+        dialect: The sqlglot dialect, or ``None`` for sqlglot's default.
+        cut: The statement was cut short.
+
+    Returns:
+        The `ParsedStatement`; one that changes nothing when sqlglot cannot
+        parse the text.
+    """
     text = sql[:PARSE_LIMIT] if isinstance(sql, str) else ""
     cut = cut or (isinstance(sql, str) and len(sql) > PARSE_LIMIT)
     try:
-        if parser != "regex" and _sqlglot.available():
-            return _glot(text, sqlglot_dialect(db_type), cut)
-        return _regex(text)
+        return _glot(text, dialect, cut)
     except Exception:  # noqa: BLE001 - a history must never fail because of a statement
-        return ParsedStatement("", (), (), "regex")
+        return ParsedStatement("", (), (), "sqlglot")

@@ -22,9 +22,10 @@ history.reset()  # a new user request starts fresh
 
 The history records what was called: a statement an agent sent, with its
 values masked, or a structured call (`StructuredCall`) as the call it was,
-never as SQL made up to describe it.  It decides nothing and retries nothing;
-it only shows.  It is not imported by ``import localdata_errors``; sqlglot
-(the ``history`` extra) reads statements when installed, imported on first use.
+never as SQL made up to describe it, and never with its values.  It decides
+nothing and retries nothing; it only shows.  It is not imported by ``import
+localdata_errors``.  sqlglot (the ``history`` extra) masks and reads the
+statements: it is required, and imported when a history is created.
 """
 
 from __future__ import annotations
@@ -32,9 +33,10 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict, deque
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Final
 
+from localdata_errors import _sqlglot
 from localdata_errors._backends import sqlglot_dialect
 from localdata_errors._calls import (
     STORED_OPERATION,
@@ -44,17 +46,24 @@ from localdata_errors._calls import (
     call_identity,
     one_line,
     read_arguments,
+    result_rows,
     shorten,
 )
 from localdata_errors._statechange import (
     Name,
     ParsedStatement,
-    Parser,
     StateChange,
     fold_name,
 )
+from localdata_errors._unblocking import (
+    GONE,
+    Pending,
+    Reason,
+    reason,
+    requirements,
+    satisfies,
+)
 from localdata_errors.classify import classify_error
-from localdata_errors.kinds import Kind, ToolErrorType
 from localdata_errors.names import unqualify
 from localdata_errors.response import StructuredErrorResponse
 
@@ -78,21 +87,6 @@ _CLOSE: Final = "</TOOL_EXECUTION_SUMMARY>"
 _SQL_LIMITS: Final = (STORED_OPERATION, 96, 64, 40, 24)
 _MAX_CHANGES: Final = 8  # state changes listed in the summary
 _MAX_UNBLOCKED: Final = 6  # operations listed as possibly unblocked
-_RESULT_ROW_KEYS: Final = (
-    "rowcount",
-    "affectedRows",
-    "affected_rows",
-    "rows_affected",
-    "insertedCount",
-    "inserted",
-    "changes",
-    "row_count",
-)
-# Which changes take a dependency out of the way.
-_GONE: Final = frozenset({"dropped", "renamed"})
-_ROWS_GONE: Final = frozenset({"deleted", "truncated"})
-_GONE_VERBS: Final = frozenset({"DROP", "DELETE", "TRUNCATE", "ALTER"})
-_ROWS_VERBS: Final = frozenset({"INSERT", "REPLACE", "MERGE", "UPSERT"})
 # What to do about a call that keeps failing unchanged, by the error's next step.
 _LOOP_ADVICE: Final = {
     "fix_query": "change it before sending it again",
@@ -102,6 +96,10 @@ _LOOP_ADVICE: Final = {
     "rollback": "roll back first, then fix the statement that failed first",
 }
 _MAX_REPEATS: Final = 3  # repeated calls named in the summary
+_NO_SQLGLOT: Final = (
+    "ExecutionHistory reads SQL with sqlglot, which is not installed: "
+    "pip install 'localdata-errors[history]'"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,9 +111,9 @@ class HistoryEntry:
         sequence: Its position in the history (1, 2, ...).
         tool: The tool's name.
         operation: What was called, as the summary shows it: the statement
-            (values, parameters and credentials masked, shortened), the
-            rendered `StructuredCall` (``delete_rows(customers, where id =
-            ?)``), or, for other tools, their arguments in short form.
+            (values, parameters and credentials masked, shortened) or the
+            rendered call (``delete_rows(customers, where id = ?)``,
+            ``lookup_customer(card=?)``), never a value.
         success: Whether it succeeded.
         kind: The error's `Kind` value.
         error_type: The error's tool-shape type (``foreign_key_constraint``...).
@@ -124,7 +122,8 @@ class HistoryEntry:
         affected_resources: The error's affected resources.
         dependencies: The error's dependencies.
         state_changes: What the success changed.
-        call: The structured call, when one was recorded.
+        call: The call's shape, for a call recorded with structured
+            arguments (a `StructuredCall`, or a mapping read as one).
         action: The error's next step (``fix_query``, ``retry``, ``stop``...).
         repeats: How many times this same call, unchanged (values included),
             had already failed before this one, since it last succeeded.
@@ -212,48 +211,6 @@ def _change_dict(change: StateChange) -> dict[str, Any]:
     }
 
 
-class _Reason:
-    """Why a requirement is met, in the singular and the plural (one failure or several)."""
-
-    __slots__ = ("plural", "singular")
-
-    def __init__(self, singular: str, plural: str | None = None) -> None:
-        # Built by concatenation, never str.format: the names in it are user text.
-        self.singular = one_line(singular)
-        self.plural = one_line(plural if plural is not None else singular)
-
-
-@dataclass(slots=True)
-class _Requirement:
-    """What must happen before a failed operation may succeed."""
-
-    mode: str  # gone | rows | any | exists | absent
-    names: tuple[Name, ...]  # any of these; empty: the error named nothing
-    exclude: tuple[Name, ...]  # the failed operation's own tables
-    reason: _Reason | None = None  # set once satisfied
-    # Whether removing the dependency's rows can help: not when the error said
-    # an object (a foreign key, a view) depends on it, whatever its rows.
-    rows_help: bool = True
-    # Folded once (and again if the backend's dialect becomes known later).
-    keys: frozenset[str] = frozenset()
-    exclude_keys: frozenset[str] = frozenset()
-
-
-@dataclass(slots=True)
-class _Pending:
-    """A failure whose blockers the history watches."""
-
-    key: str
-    tool: str
-    operation: str
-    sequence: int
-    verb: str
-    targets: tuple[Name, ...]
-    requirements: list[_Requirement] = field(default_factory=list)
-    target_keys: frozenset[str] = frozenset()
-    unblocked: bool = False
-
-
 @dataclass(slots=True)
 class _Repeat:
     """A call that failed, and how often it failed unchanged since it last succeeded."""
@@ -266,6 +223,31 @@ class _Repeat:
     action: str
 
 
+@dataclass(slots=True)
+class _Shown:
+    """An entry among the shown ones, with what the summary and the relevance rule read."""
+
+    entry: HistoryEntry
+    row: tuple[str, str, str, str]  # prefix, operation, outcome, detail
+    changes: tuple[str, ...]  # its state changes, described
+    key: str  # the call's identity
+    names: tuple[Name, ...]  # what it names: see ExecutionHistory.summary_for
+
+
+def _named(parsed: ParsedStatement, response: StructuredErrorResponse | None) -> tuple[Name, ...]:
+    """The tables and objects a call names or changes, and those its error names."""
+    names = [*parsed.tables]
+    for change in parsed.changes:
+        names.append(change.name)
+        if change.new_name is not None:
+            names.append(change.new_name)
+    if response is not None:
+        names += [Name(unqualify(n)[0], True) for n in response.dependencies if n]
+        if not names:  # a call that names nothing: what its error names
+            names += [Name(unqualify(n)[0], True) for n in response.affected_resources if n]
+    return tuple(dict.fromkeys(names))
+
+
 def _loop_line(repeat: _Repeat, limit: int) -> str:
     advice = _LOOP_ADVICE.get(repeat.action, "change it before sending it again")
     return (
@@ -274,38 +256,17 @@ def _loop_line(repeat: _Repeat, limit: int) -> str:
     )
 
 
-def _result_rows(result: object) -> int | None:
-    """The row count a result reports (``rowcount``, ``affectedRows``, ``insertedCount``...)."""
-    value: object = None
-    if isinstance(result, bool):
-        return None
-    if isinstance(result, int):
-        value = result
-    elif isinstance(result, Mapping):
-        for key in _RESULT_ROW_KEYS:
-            if key in result:
-                value = result[key]
-                break
-    elif result is not None:
-        value = getattr(result, "rowcount", None)
-    if isinstance(value, list | tuple):
-        value = len(value)
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return value
-    return None
-
-
 def _compose(  # noqa: PLR0913 - the parts of the block, worked out once
     rows: list[tuple[str, str, str, str]],
     changes: list[str],
-    groups: list[tuple[_Reason | None, list[str]]],
+    groups: list[tuple[Reason | None, list[str]]],
     repeats: list[_Repeat],
     *,
     limit: int,
     omitted: int,
 ) -> str:
     """Render the block with operations shortened to *limit* characters."""
-    lines = [_OPEN, "Recent tool executions:"]
+    lines = [_OPEN, "Recent tool executions:"] if rows else [_OPEN]
     for prefix, operation, outcome, detail in rows:
         tail = f" ({shorten(detail, limit + 40)})" if detail else ""
         lines.append(f"- {prefix}{shorten(operation, limit)} → {outcome}{tail}")
@@ -344,9 +305,11 @@ class ExecutionHistory:
         db_type: The backend, for the SQL dialect and name case folding;
             when omitted, taken from each call's *db_type*, else from the
             backend that classified an error.
-        parser: ``"auto"`` (default) or ``"sqlglot"``: statements are read
-            with sqlglot when it is installed, else with bounded regexes;
-            ``"regex"``: with the regexes only.
+
+    Raises:
+        ValueError: *max_entries* is less than 1.
+        ImportError: sqlglot, which masks and reads the statements, is not
+            installed (``pip install 'localdata-errors[history]'``).
     """
 
     def __init__(
@@ -356,24 +319,22 @@ class ExecutionHistory:
         max_chars: int | None = None,
         max_pending: int = 20,
         db_type: str | None = None,
-        parser: Parser = "auto",
     ) -> None:
         if max_entries < 1:
             raise ValueError("max_entries must be at least 1")
+        if not _sqlglot.available():
+            raise ImportError(_NO_SQLGLOT)
         self.max_entries = max_entries
         self.max_chars = (
             max_chars if max_chars is not None else max(DEFAULT_MAX_CHARS * max_entries // 5, 400)
         )
         self.max_pending = max(max_pending, 1)
         self.db_type = db_type
-        self.parser: Parser = parser
         self._lock = threading.Lock()
-        self._entries: deque[HistoryEntry] = deque(maxlen=max_entries)
-        # What each entry contributes to the summary, rendered once when recorded.
-        self._rows: deque[tuple[tuple[str, str, str, str], tuple[str, ...]]] = deque(
-            maxlen=max_entries
-        )
-        self._pending: OrderedDict[str, _Pending] = OrderedDict()
+        # The shown entries, each with what it contributes to the summary,
+        # rendered once when recorded.
+        self._shown: deque[_Shown] = deque(maxlen=max_entries)
+        self._pending: OrderedDict[str, Pending] = OrderedDict()
         # Failed calls by key, for the loop guard (oldest forgotten first).
         self._failures: OrderedDict[str, _Repeat] = OrderedDict()
         self._sequence = 0
@@ -406,7 +367,10 @@ class ExecutionHistory:
                   ``statement`` (or a bare statement): its values,
                   bound parameters (``params`` / ``parameters``) and
                   credentials are masked before it is read or kept;
-                - any other mapping: shown in short form, credentials masked.
+                - any other mapping: kept as a call by its arguments'
+                  names (``lookup_customer(card=?)``; ``table``, filters
+                  and ``columns`` read as the table tools name them),
+                  never a value.
             result: The success's result, for row counts: a dict with
                 ``rowcount`` / ``affectedRows`` / ``insertedCount``, a cursor,
                 an int.
@@ -427,9 +391,8 @@ class ExecutionHistory:
             response = classify_error(error, dialect_hint)
         if dialect_hint is None and response is not None and response.backend != "generic":
             dialect_hint = response.backend
-        read = read_arguments(
-            tool, arguments, sqlglot_dialect(dialect_hint), dialect_hint, self.parser
-        )
+        # The dialect named for this call, else the one an earlier call revealed.
+        read = read_arguments(tool, arguments, sqlglot_dialect(dialect_hint) or self._dialect)
         operation = read.operation or tool
         with self._lock:
             dialect = sqlglot_dialect(dialect_hint)
@@ -468,11 +431,11 @@ class ExecutionHistory:
                     repeats=repeats,
                 )
                 self._apply_failure(read.key, entry, read.parsed, response)
-            self._entries.append(entry)
             # A structured call's rendering names its tool; a statement's does not.
             prefix = "" if entry.call is not None else f"{entry.tool}: "
-            self._rows.append(
-                (
+            self._shown.append(
+                _Shown(
+                    entry,
                     (
                         prefix,
                         entry.operation,
@@ -480,6 +443,8 @@ class ExecutionHistory:
                         entry.detail(),
                     ),
                     tuple(one_line(c.describe()) for c in entry.state_changes),
+                    read.key,
+                    _named(read.parsed, response),
                 )
             )
             return entry
@@ -504,7 +469,7 @@ class ExecutionHistory:
 
     def _repeats(self) -> list[_Repeat]:
         """The calls failing unchanged at least twice, whose latest failure is still shown."""
-        oldest_shown = self._sequence - len(self._entries) + 1
+        oldest_shown = self._sequence - len(self._shown) + 1
         found = [
             r for r in self._failures.values() if r.failures >= 2 and r.sequence >= oldest_shown
         ]
@@ -512,7 +477,7 @@ class ExecutionHistory:
 
     @staticmethod
     def _with_rows(changes: tuple[StateChange, ...], result: object) -> tuple[StateChange, ...]:
-        rows = _result_rows(result)
+        rows = result_rows(result)
         row_changes = [c for c in changes if c.action in {"inserted", "updated", "deleted"}]
         if rows is None or len(row_changes) != 1:
             return changes
@@ -521,8 +486,7 @@ class ExecutionHistory:
     def reset(self) -> None:
         """Forget everything: a new user request starts fresh."""
         with self._lock:
-            self._entries.clear()
-            self._rows.clear()
+            self._shown.clear()
             self._pending.clear()
             self._failures.clear()
             self._sequence = 0
@@ -533,7 +497,7 @@ class ExecutionHistory:
     def _key(self, name: Name) -> str:
         return fold_name(name.name, name.quoted, self._dialect)
 
-    def _fold(self, pending: _Pending) -> None:
+    def _fold(self, pending: Pending) -> None:
         pending.target_keys = frozenset(self._key(t) for t in pending.targets)
         for req in pending.requirements:
             req.keys = frozenset(self._key(n) for n in req.names)
@@ -547,113 +511,17 @@ class ExecutionHistory:
         response: StructuredErrorResponse,
     ) -> None:
         self._pending.pop(key, None)
-        requirements = self._requirements(parsed, response)
-        if not requirements:
+        needed = requirements(parsed, response, self._key)
+        if not needed:
             return
         targets = tuple(c.name for c in parsed.changes) or parsed.tables[:1]
-        pending = _Pending(
-            key, entry.tool, entry.operation, entry.sequence, parsed.verb, targets, requirements
+        pending = Pending(
+            key, entry.tool, entry.operation, entry.sequence, parsed.verb, targets, needed
         )
         self._fold(pending)
         self._pending[key] = pending
         while len(self._pending) > self.max_pending:
             self._pending.popitem(last=False)
-
-    def _requirements(
-        self, parsed: ParsedStatement, response: StructuredErrorResponse
-    ) -> list[_Requirement]:
-        kind = response.kind
-        own = tuple(c.name for c in parsed.changes) or parsed.tables[:1]
-        stored = [Name(unqualify(n)[0], True) for n in response.dependencies if n]
-        if kind is Kind.DEPENDENT_OBJECTS_STILL_EXIST or (
-            response.info.tool_error_type is ToolErrorType.FOREIGN_KEY_CONSTRAINT
-        ):
-            if kind is Kind.DEPENDENT_OBJECTS_STILL_EXIST or parsed.verb in _GONE_VERBS:
-                mode = "gone"
-            elif parsed.verb in _ROWS_VERBS:
-                mode = "rows"
-            else:
-                mode = "any"  # UPDATE, or a call that names no change: parent or child side
-            own_keys = {self._key(n) for n in own}
-            deps = [n for n in stored if self._key(n) not in own_keys]
-            rows_help = kind is not Kind.DEPENDENT_OBJECTS_STILL_EXIST
-            if not deps:
-                return [_Requirement(mode, (), own, rows_help=rows_help)]
-            return [_Requirement(mode, (d,), own, rows_help=rows_help) for d in deps]
-        if kind in {Kind.UNDEFINED_TABLE, Kind.DUPLICATE_TABLE}:
-            named = [Name(unqualify(n)[0], True) for n in response.affected_resources if n]
-            if kind is Kind.UNDEFINED_TABLE:
-                names = tuple(named[:1]) or parsed.tables
-                return [_Requirement("exists", names, ())] if names else []
-            names = tuple(named[:1]) or own
-            return [_Requirement("absent", names, ())] if names else []
-        return []
-
-    def _satisfies(self, req: _Requirement, verb: str, change: StateChange) -> bool:
-        action = change.action
-        if req.mode in {"gone", "rows", "any"}:
-            if change.object_type != "table":
-                return action == "dropped" and change.object_type == "schema" and not req.names
-            name_key = self._key(change.name)
-            if req.keys:
-                if name_key not in req.keys:
-                    return False
-            elif name_key in req.exclude_keys:
-                return False
-            gone = (
-                action in _GONE
-                or (action == "altered" and change.detail is not None)
-                # SQLite's DROP TABLE deletes the rows first, so only referencing
-                # rows block it; elsewhere the foreign key itself does.
-                or (
-                    action in _ROWS_GONE
-                    and req.rows_help
-                    and (verb != "DROP" or self._dialect in {"sqlite", None})
-                )
-            )
-            rows = action == "inserted" and change.rows != 0
-            if req.mode == "gone":
-                return gone and change.rows != 0
-            if req.mode == "rows":
-                return rows
-            return gone or rows
-        if req.mode == "exists":
-            if action == "created":
-                return self._key(change.name) in req.keys
-            return (
-                action == "renamed"
-                and change.new_name is not None
-                and self._key(change.new_name) in req.keys
-            )
-        if req.mode == "absent":
-            return action in _GONE and self._key(change.name) in req.keys
-        return False
-
-    @staticmethod
-    def _reason(req: _Requirement, change: StateChange) -> _Reason:
-        name = change.name.name
-        if req.mode == "exists":
-            return _Reason(f"table {change.new_name.name if change.new_name else name} now exists")
-        if req.mode == "absent":
-            return _Reason(f"table {name} no longer exists")
-        if not req.names:
-            what = change.describe()
-            return _Reason(what + " since it failed", what + " since they failed")
-        if change.action == "inserted":
-            tail = " parent table " + name + " has new rows"
-        elif change.action in _GONE:
-            tail = " dependency " + name + " no longer exists"
-        elif change.action == "altered":
-            return _Reason(
-                "a constraint on its dependency " + name + " was dropped",
-                "a constraint on their dependency " + name + " was dropped",
-            )
-        else:
-            return _Reason(
-                "rows were removed from its dependency " + name,
-                "rows were removed from their dependency " + name,
-            )
-        return _Reason("its" + tail, "their" + tail)
 
     def _apply_success(
         self, key: str, parsed: ParsedStatement, changes: tuple[StateChange, ...]
@@ -661,7 +529,7 @@ class ExecutionHistory:
         self._pending.pop(key, None)  # the retried operation succeeded
         if not changes:
             return
-        dropped = {self._key(c.name) for c in changes if c.action in _GONE}
+        dropped = {self._key(c.name) for c in changes if c.action in GONE}
         for pending_key, pending in list(self._pending.items()):
             if pending.verb == "DROP" and pending.target_keys and pending.target_keys <= dropped:
                 del self._pending[pending_key]  # what it meant to drop is gone
@@ -672,8 +540,8 @@ class ExecutionHistory:
                 if req.reason is not None:
                     continue
                 for change in changes:
-                    if self._satisfies(req, pending.verb, change):
-                        req.reason = self._reason(req, change)
+                    if satisfies(req, pending.verb, change, self._key, self._dialect):
+                        req.reason = reason(req, change)
                         break
             pending.unblocked = all(r.reason is not None for r in pending.requirements)
 
@@ -692,20 +560,28 @@ class ExecutionHistory:
                 self._cached = self._render()
             return self._cached
 
-    def _unblocked(self) -> list[_Pending]:
+    def _unblocked(self) -> list[Pending]:
         # Insertion order is failure order: a failure that repeats is re-inserted.
         return [p for p in self._pending.values() if p.unblocked]
 
     def _render(self) -> str:
-        if not self._entries:
+        if not self._shown:
             return ""
-        # The parts are worked out once; only their shortening varies below.
-        rows = [row for row, _ in reversed(self._rows)]
-        changes = [c for _, described in self._rows for c in described]
+        # The parts are worked out once; only their shortening varies in _fit.
+        rows = [shown.row for shown in reversed(self._shown)]
+        changes = [c for shown in self._shown for c in shown.changes]
+        return self._fit(rows, changes, self._unblocked_groups(self._unblocked()), self._repeats())
+
+    def _fit(
+        self,
+        rows: list[tuple[str, str, str, str]],
+        changes: list[str],
+        groups: list[tuple[Reason | None, list[str]]],
+        repeats: list[_Repeat],
+    ) -> str:
+        """The block of these parts within `max_chars`: shortened, then the oldest rows left out."""
         if len(changes) > _MAX_CHANGES:
             changes = [*changes[:_MAX_CHANGES], f"+{len(changes) - _MAX_CHANGES} more"]
-        groups = self._unblocked_groups()
-        repeats = self._repeats()
         budget = self.max_chars
         text = ""
         for limit in _SQL_LIMITS:
@@ -722,21 +598,83 @@ class ExecutionHistory:
         room = max(budget - len(_CLOSE) - 1, len(_OPEN) + 2)
         return shorten(text[: -len(_CLOSE) - 1], room) + "\n" + _CLOSE
 
-    def _unblocked_groups(self) -> list[tuple[_Reason | None, list[str]]]:
+    @staticmethod
+    def _unblocked_groups(unblocked: list[Pending]) -> list[tuple[Reason | None, list[str]]]:
         """(reason, operations) pairs, oldest failure first; at most a few operations."""
-        unblocked = self._unblocked()
-        groups: dict[str, tuple[_Reason, list[str]]] = {}
+        groups: dict[str, tuple[Reason, list[str]]] = {}
         for pending in unblocked[:_MAX_UNBLOCKED]:
             reasons = [r.reason for r in pending.requirements if r.reason is not None]
-            reason = _Reason(
+            reason = Reason(
                 "; ".join(dict.fromkeys(r.singular for r in reasons)),
                 "; ".join(dict.fromkeys(r.plural for r in reasons)),
             )
             groups.setdefault(reason.singular, (reason, []))[1].append(pending.operation)
-        out: list[tuple[_Reason | None, list[str]]] = list(groups.values())
+        out: list[tuple[Reason | None, list[str]]] = list(groups.values())
         if len(unblocked) > _MAX_UNBLOCKED:
             out.append((None, [f"+{len(unblocked) - _MAX_UNBLOCKED} more"]))
         return out
+
+    def summary_for(self, entry: HistoryEntry) -> str:
+        """
+        The block of what bears on one failed call, for its error; ``""`` when nothing does.
+
+        Where `summary` shows every recent call, this shows only what
+        concerns *entry*, so that a note about one call is never attached to
+        the error of another:
+
+        - the shown calls that name one of its objects: a table or other
+          object the failed call names or would change, or a dependency its
+          error names (for a call that names none, what its error names);
+          its own earlier failures are left to the loop guard's line;
+        - that the same call, unchanged, has failed before (the loop
+          guard's line, from its second failure on);
+        - the state changes of those objects;
+        - the failed calls that a change since makes worth repeating
+          ("Possibly unblocked"), when it is this call or one that names one
+          of its objects.
+
+        Nothing else: an unrelated failure, another call's loop, changes of
+        other tables.  Names compare as the unblocking rules compare them
+        (the backend's case rules, schema ignored).
+
+        Args:
+            entry: A failed entry, as `record` returned it.
+
+        Returns:
+            A ``<TOOL_EXECUTION_SUMMARY>`` block (newest first, within
+            `max_chars`), or ``""`` for a success, an entry no longer shown,
+            or a failure nothing bears on.
+        """
+        with self._lock:
+            target = next((shown for shown in self._shown if shown.entry == entry), None)
+            if target is None or target.entry.success:
+                return ""
+            keys = {self._key(n) for n in target.names}
+            rows = [
+                shown.row
+                for shown in reversed(self._shown)
+                if shown is not target
+                and not (shown.key == target.key and not shown.entry.success)
+                and not keys.isdisjoint(self._key(n) for n in shown.names)
+            ]
+            changes = [
+                described
+                for shown in self._shown
+                for change, described in zip(shown.entry.state_changes, shown.changes, strict=True)
+                if self._key(change.name) in keys
+                or (change.new_name is not None and self._key(change.new_name) in keys)
+            ]
+            unblocked = [
+                p
+                for p in self._unblocked()
+                if p.key == target.key
+                or not keys.isdisjoint(p.target_keys.union(*(r.keys for r in p.requirements)))
+            ]
+            repeat = self._failures.get(target.key)
+            repeats = [repeat] if repeat is not None and repeat.failures >= 2 else []
+            if not (rows or changes or unblocked or repeats):
+                return ""
+            return self._fit(rows, changes, self._unblocked_groups(unblocked), repeats)
 
     def to_dict(self) -> dict[str, Any]:
         """
@@ -751,8 +689,8 @@ class ExecutionHistory:
         with self._lock:
             unblocked = self._unblocked()
             return {
-                "entries": [e.to_dict() for e in reversed(self._entries)],
-                "state_changes": [c.describe() for e in self._entries for c in e.state_changes],
+                "entries": [s.entry.to_dict() for s in reversed(self._shown)],
+                "state_changes": [c.describe() for s in self._shown for c in s.entry.state_changes],
                 "possibly_unblocked": [
                     {
                         "tool": p.tool,
@@ -798,4 +736,4 @@ class ExecutionHistory:
 
     def __len__(self) -> int:
         with self._lock:
-            return len(self._entries)
+            return len(self._shown)

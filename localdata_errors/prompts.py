@@ -21,9 +21,10 @@ ERROR_HANDLING_GUIDANCE: Final = """\
 When a tool call fails, read its structured error before acting:
 1. error_type says what went wrong; dependencies name what must change first;
    affected_resources name the tables, columns and constraints involved.
-2. Check <TOOL_EXECUTION_SUMMARY> for state changes since the failure. Retry a
-   call listed as "Possibly unblocked" exactly as you first sent it (same
-   arguments, same values): its dependencies were resolved.
+2. Check <TOOL_EXECUTION_SUMMARY> (in your context, or in an error when earlier
+   calls bear on it) for state changes since the failure. Retry a call listed
+   as "Possibly unblocked" exactly as you first sent it (same arguments, same
+   values): its dependencies were resolved.
 3. Otherwise apply suggested_actions (fix the SQL, handle the dependency first).
 4. If is_retryable is false, never repeat the same call unchanged.
 5. If is_retryable is true, wait briefly and retry; roll back first if told to.

@@ -394,7 +394,7 @@ def test_parameters_and_credentials_are_never_kept(db: sqlite3.Connection) -> No
     text = history.summary() + repr(history.to_dict())
     for secret in ("hunter2secret", "s3cr3tpw", "tiger123", "tiger456"):
         assert secret not in text
-    assert "- connect: dsn=***, password=***, database=prod → FAILED (" in text
+    assert "- connect(dsn=?, password=?, database=?) → FAILED (" in text
     assert "- execute_sql: CREATE USER bob WITH PASSWORD ? → SUCCESS" in text
     assert "- execute_sql: ALTER USER bob IDENTIFIED BY ? → SUCCESS" in text
 
@@ -453,10 +453,10 @@ def test_record_accepts_exceptions_and_responses_and_other_tools(db: sqlite3.Con
     assert not entry.is_retryable
     entry = history.record("list_tables", {"schema": "main"}, result=["customers"])
     assert entry.success
-    assert entry.operation == "schema=main"
+    assert entry.operation == "list_tables(schema=?)"
     entry = history.record("describe", None)
     assert entry.operation == "describe"
-    assert "- list_tables: schema=main → SUCCESS" in history.summary()
+    assert "- list_tables(schema=?) → SUCCESS" in history.summary()
 
 
 def test_concurrent_records_are_all_kept() -> None:
@@ -491,8 +491,8 @@ def test_odd_arguments_are_tolerated() -> None:
     history.record("execute_sql", odd, result=object())
     history.record("execute_sql", {"sql": 42, "params": None}, result={"rowcount": "many"})
     assert history.summary().splitlines()[2:6] == [
-        "- execute_sql: sql=42, params=[masked] → SUCCESS",
-        "- execute_sql: execute_sql → SUCCESS",
+        "- execute_sql(sql=?, params=?) → SUCCESS",
+        "- execute_sql(?) → SUCCESS",
         "- execute_sql: DROP TABLE sales → SUCCESS (table sales dropped)",
         "State changes: table sales dropped.",
     ]

@@ -14,7 +14,6 @@ import re
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -257,9 +256,8 @@ def _every_path(history: ExecutionHistory, name: str) -> None:
 
 
 @pytest.mark.parametrize("name", FORMAT_NAMES)
-@pytest.mark.parametrize("parser", ["auto", "regex"])
-def test_format_strings_in_names_are_only_text(name: str, parser: Any) -> None:
-    history = ExecutionHistory(max_entries=10, max_chars=10_000, parser=parser)
+def test_format_strings_in_names_are_only_text(name: str) -> None:
+    history = ExecutionHistory(max_entries=10, max_chars=10_000)
     _every_path(history, name)
     summary = history.summary()
     data = history.to_dict()
@@ -363,10 +361,10 @@ def test_statement_literals_are_masked_before_they_are_kept(db: sqlite3.Connecti
             "SELECT ?, ?, ?, $1 FROM a$b",
         ),
         ("postgres", 'SELECT "col 1" FROM "Order Lines"', 'SELECT "col 1" FROM "Order Lines"'),
-        ("mysql", 'SELECT "text", `col 1` FROM t # note', "SELECT ?, `col 1` FROM t  "),
+        ("mysql", 'SELECT "text", `col 1` FROM t # note', "SELECT ?, `col 1` FROM t "),
         ("tsql", "SELECT [col 1] FROM t WHERE n = N'x'", "SELECT [col 1] FROM t WHERE n = ?"),
         ("oracle", "SELECT q'[it's]' FROM dual WHERE a = :1", "SELECT ? FROM dual WHERE a = :1"),
-        (None, "SELECT 1 /* 2 */ -- 3", "SELECT ?    "),  # each comment becomes one space
+        (None, "SELECT 1 /* 2 */ -- 3", "SELECT ? "),  # comments become one space
         (None, "SELECT 'open", "SELECT ?"),
         (None, 'SELECT "open name 7', "SELECT ?"),
     ],
@@ -394,11 +392,8 @@ def test_mask_values(dialect: str | None, sql: str, masked: str) -> None:
         ("SET PASSWORD = hunter2", (), "SET PASSWORD = ?"),
         ("CREATE USER bob WITH PASSWORD 'tiger'", (), "CREATE USER bob WITH PASSWORD ?"),
         ("CONNECT scott/tiger@orcl", (), "CONNECT scott/?@orcl"),
-        (
-            "UPDATE users SET password = 'x', api_key = 'y'",
-            (),
-            "UPDATE users SET password = ?, api_key = ?",
-        ),
+        # After a credential, everything: where a bare value ends cannot be told.
+        ("UPDATE users SET password = 'x', api_key = 'y'", (), "UPDATE users SET password = ?"),
     ],
 )
 def test_credentials_and_bound_values_never_survive_masking(
@@ -430,13 +425,12 @@ def test_a_huge_statement_is_cut_before_it_is_masked() -> None:
     assert [c.describe() for c in entry.state_changes] == ["1 row inserted into t"]
 
 
-def test_an_argument_is_cut_first_and_a_secret_across_the_cut_is_masked() -> None:
+def test_an_arguments_value_is_never_kept_however_long() -> None:
     history = ExecutionHistory()
     value = "x" * 25 + "postgresql://app:s3cr3tpw@db/prod" + "y" * 100_000
     entry = history.record("connect", {"target": value, "note": "password=hunter2 and more"})
-    assert "s3cr" not in entry.operation
-    assert "hunt" not in entry.operation
-    assert entry.operation == "target=" + "x" * 25 + "postgresql://a…, note=password=*** and more"
+    assert entry.operation == "connect(target=?, note=?)"
+    assert "s3cr" not in repr(history.to_dict())
 
 
 FRAGMENTS = st.sampled_from(

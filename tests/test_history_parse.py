@@ -1,7 +1,7 @@
 """
-What a statement changes: sqlglot and the regex fallback agree where both
-apply, the fallback answers without sqlglot, only masked text is parsed, and
-no input makes parsing fail or crawl.
+What a statement changes, as sqlglot reads it: only masked text is parsed,
+no input makes parsing fail or crawl, and without sqlglot no history is
+created (one line names the extra to install).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from localdata_errors._sqlmask import mask_values
 from localdata_errors._statechange import Name, fold_name, parse_statement
 
 # (db_type, statement, what it changes): written from what the statement does in
-# SQL, not from any reader's output.  Every reader must agree on each.
+# SQL, not from the reader's output.
 CASES: list[tuple[str, str, list[str]]] = [
     ("postgresql", "DROP TABLE customers", ["table customers dropped"]),
     (
@@ -87,32 +87,20 @@ CASES: list[tuple[str, str, list[str]]] = [
 
 
 @pytest.mark.parametrize(("db_type", "sql", "expected"), CASES)
-@pytest.mark.parametrize("parser", ["auto", "regex"])
-def test_sqlglot_and_the_regexes_agree(
-    db_type: str, sql: str, expected: list[str], parser: _statechange.Parser
-) -> None:
-    parsed = parse_statement(sql, db_type, parser)
+def test_what_a_statement_changes(db_type: str, sql: str, expected: list[str]) -> None:
+    parsed = parse_statement(sql, db_type)
     assert [c.describe() for c in parsed.changes] == expected
-    assert parsed.parser == ("regex" if parser == "regex" else "sqlglot")
+    assert parsed.parser == "sqlglot"
 
 
 @pytest.mark.parametrize(("db_type", "sql", "expected"), CASES)
-def test_masking_first_changes_nothing_the_readers_find(
+def test_masking_first_changes_nothing_the_reader_finds(
     db_type: str, sql: str, expected: list[str]
 ) -> None:
     # The history parses the masked text only; masking must not hide a change.
     masked = mask_values(sql, sqlglot_dialect(db_type))
-    for parser in ("auto", "regex"):
-        parsed = parse_statement(masked, db_type, parser)  # type: ignore[arg-type]
-        assert [c.describe() for c in parsed.changes] == expected, (parser, masked)
-
-
-@pytest.mark.parametrize(("db_type", "sql", "expected"), CASES)
-@pytest.mark.usefixtures("without_sqlglot")
-def test_without_sqlglot_auto_is_the_regexes(db_type: str, sql: str, expected: list[str]) -> None:
-    parsed = parse_statement(sql, db_type)
-    assert parsed.parser == "regex"
-    assert [c.describe() for c in parsed.changes] == expected
+    parsed = parse_statement(masked, db_type)
+    assert [c.describe() for c in parsed.changes] == expected, masked
 
 
 def test_sqlglot_finds_what_the_first_words_do_not_say() -> None:
@@ -161,9 +149,9 @@ def test_no_value_reaches_sqlglot(monkeypatch: pytest.MonkeyPatch) -> None:
     history = ExecutionHistory(db_type="postgresql")
     history.record(
         "execute_sql",
-        {"sql": "UPDATE users SET token = 'tok-8812-secret' WHERE id = 4471 -- note 9931"},
+        {"sql": "UPDATE users SET note = 'tok-8812-secret' WHERE id = 4471 -- note 9931"},
     )
-    assert seen == ["UPDATE users SET token = ? WHERE id = ?  "]
+    assert seen == ["UPDATE users SET note = ? WHERE id = ? "]
     assert "rows updated in users" in history.summary()
 
 
@@ -177,12 +165,15 @@ def without_sqlglot(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 @pytest.mark.usefixtures("without_sqlglot")
-def test_without_sqlglot_the_fallback_still_answers() -> None:
-    batch = parse_statement("DROP TABLE a; DROP TABLE `b`", "mysql")
-    assert [c.describe() for c in batch.changes] == ["table a dropped", "table b dropped"]
-    assert batch.parser == "regex"
-    cte = parse_statement("WITH x AS (SELECT 1) SELECT * FROM x", "postgresql")
-    assert cte.changes == ()
+def test_without_sqlglot_no_history_is_created() -> None:
+    from localdata_errors.history import ExecutionHistory
+
+    with pytest.raises(ImportError) as raised:
+        ExecutionHistory()
+    message = str(raised.value)
+    assert "\n" not in message
+    assert "sqlglot" in message
+    assert "pip install 'localdata-errors[history]'" in message
 
 
 def test_tables_named_by_a_read_are_listed() -> None:
@@ -207,9 +198,8 @@ def test_tables_named_by_a_read_are_listed() -> None:
         "EXEC sp_rename '" + "'" * 8000,
     ],
 )
-@pytest.mark.parametrize("parser", ["auto", "regex"])
-def test_weird_input_never_raises(sql: str, parser: _statechange.Parser) -> None:
-    parsed = parse_statement(sql, "postgresql", parser)
+def test_weird_input_never_raises(sql: str) -> None:
+    parsed = parse_statement(sql, "postgresql")
     assert isinstance(parsed.changes, tuple)
     assert all(len(c.name.name) <= 130 for c in parsed.changes)
 

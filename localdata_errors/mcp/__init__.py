@@ -49,6 +49,7 @@ from localdata_errors.mcp._results import (
     ToolInputError,
     anticipated_error_payload,
     classified_payload,
+    compact_payload,
     internal_error_payload,
     is_database_error,
     make_response,
@@ -264,7 +265,10 @@ def _record(  # noqa: PLR0913 - mirrors ExecutionHistory.record's keywords
         arguments = _jsonable_arguments(arguments)
     try:
         entry = history.record(tool_name, arguments, error=error, result=result, db_type=db_type)
-        summary = history.summary()
+        # A failure carries only what bears on it (ExecutionHistory.summary_for),
+        # never notes about other calls; a history without that method, all of it.
+        bearing = getattr(history, "summary_for", None)
+        summary = bearing(entry) if error is not None and bearing else history.summary()
     except Exception:  # the history is an aid; the tool's answer matters more
         logger.warning("execution history failed while recording %s", tool_name, exc_info=True)
         return _Recorded()
@@ -427,6 +431,7 @@ def install_structured_errors(  # noqa: PLR0913 - keyword-only settings of one i
     database_errors: tuple[type[BaseException], ...] = (),
     secrets: Iterable[object] = (),
     history_arguments: Callable[[str, dict[str, Any]], Any] | None = None,
+    compact: bool = False,
 ) -> MCPServer[Any]:
     """
     Make every tool of an ``MCPServer`` fail with structured errors.
@@ -450,6 +455,8 @@ def install_structured_errors(  # noqa: PLR0913 - keyword-only settings of one i
             records, e.g. a ``localdata_errors.history.StructuredCall``, so the
             history shows what was called (never the values) and knows what
             the call changed.
+        compact: Render failures in the compact form (`compact_payload`: the
+            tool shape and what the tool added) instead of the JSON-RPC shape.
 
     Returns:
         The same server, for chaining.
@@ -484,35 +491,43 @@ def install_structured_errors(  # noqa: PLR0913 - keyword-only settings of one i
             recorded_call = _record(
                 current, name, recorded, error=failure.response, db_type=db_type
             )
+            payload = (
+                compact_payload(failure.payload, failure.response) if compact else failure.payload
+            )
             return error_result(
-                failure.payload,
+                payload,
                 redact(recorded_call.summary, masked) if masked else recorded_call.summary,
                 response=failure.response,
                 repeated=recorded_call.repeated,
             )
-        if isinstance(result, CallToolResult) and current is not None:
+        if isinstance(result, CallToolResult) and result.is_error:
+            # A decorated tool already rendered its failure: record the answer
+            # it was rendered from, and attach the summary.
             structured = result.structured_content
-            if result.is_error:
-                # A decorated tool already rendered its failure: record the answer
-                # it was rendered from, and attach the summary.
-                response = _rendered_response(result)
-                recorded_call = _record(current, name, recorded, error=response, db_type=db_type)
-                if isinstance(structured, dict) and recorded_call.summary:
-                    summary = recorded_call.summary
-                    return error_result(
-                        dict(structured),
-                        redact(summary, masked) if masked else summary,
-                        response=response,
-                        repeated=recorded_call.repeated,
-                    )
-            else:
-                _record(
-                    current,
-                    name,
-                    recorded,
-                    result=structured if isinstance(structured, dict) else None,
-                    db_type=db_type,
+            response = _rendered_response(result)
+            rendered = (
+                _record(current, name, recorded, error=response, db_type=db_type)
+                if current is not None
+                else None
+            )
+            summary = "" if rendered is None else rendered.summary
+            if isinstance(structured, dict) and (summary or compact):
+                payload = compact_payload(structured, response) if compact else dict(structured)
+                return error_result(
+                    payload,
+                    redact(summary, masked) if masked else summary,
+                    response=response,
+                    repeated=None if rendered is None else rendered.repeated,
                 )
+        elif isinstance(result, CallToolResult) and current is not None:
+            structured = result.structured_content
+            _record(
+                current,
+                name,
+                recorded,
+                result=structured if isinstance(structured, dict) else None,
+                db_type=db_type,
+            )
         return result
 
     # The SDK's own handler calls ``self.call_tool``: an instance attribute is

@@ -28,6 +28,7 @@ __all__ = [
     "ToolInputError",
     "anticipated_error_payload",
     "classified_payload",
+    "compact_payload",
     "internal_error_payload",
     "is_database_error",
     "make_response",
@@ -150,6 +151,55 @@ def classified_payload(
     if details:
         payload["details"].update(details)
     return payload
+
+
+# What `StructuredErrorResponse.to_jsonrpc_error` puts in `details` from the
+# answer itself; any other key there is what a tool added (hints, fields).
+_ANSWER_DETAILS: Final = frozenset(
+    {
+        "kind",
+        "is_retryable",
+        "action",
+        "retry_safety",
+        "database_error_code",
+        "backend",
+        "retry_after_ms",
+        "sqlstate",
+        "database",
+        "constraint",
+        "schema",
+        "affected_resources",
+        "dependencies",
+    }
+)
+
+
+def compact_payload(payload: JSONDict, response: StructuredErrorResponse) -> JSONDict:
+    """
+    The compact form of a failure: the tool shape, and what the tool added.
+
+    The JSON-RPC shape names the kind three times (`error_type`,
+    `error_code`, `details.kind`) and adds a JSON-RPC code, a timestamp, the
+    tool's name and both `backend` and `database`.  The compact form is
+    `StructuredErrorResponse.to_tool_error` (nothing empty, nothing that only
+    restates another field), with the keys a tool added to `details` (the
+    names it suggests, the fields an invalid call got wrong, the argument it
+    asks for) beside them.
+
+    Args:
+        payload: The JSON-RPC payload (`classified_payload`).
+        response: The answer it was rendered from.
+
+    Returns:
+        The compact payload.
+    """
+    out = response.to_tool_error()
+    details = payload.get("details")
+    if isinstance(details, dict):
+        for key, value in details.items():
+            if key not in _ANSWER_DETAILS and key not in out and value not in (None, "", [], {}):
+                out[key] = value
+    return out
 
 
 def response_from_payload(payload: object) -> StructuredErrorResponse | None:

@@ -68,6 +68,11 @@ class ServerSettings:
         create: Create a SQLite or DuckDB file that does not exist (by
             default such a URL is an error: a mistyped path is not a new
             empty database).
+        verbose_errors: Render failures in the full JSON-RPC shape
+            (`StructuredErrorResponse.to_jsonrpc_error`: the kind as a
+            JSON-RPC code and a timestamp, every detail); by default they are
+            compact, the tool shape and the server's own hints, which is what
+            a model reads.
         transport: ``stdio`` or ``http``.
         host: The HTTP address.
         port: The HTTP port.
@@ -85,6 +90,7 @@ class ServerSettings:
     allow_multi_statement: bool = False
     allow_privileged_login: bool = False
     create: bool = False
+    verbose_errors: bool = False
     transport: str = "stdio"
     host: str = "127.0.0.1"
     port: int = 8000
@@ -228,6 +234,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         "file is an error)",
     )
     parser.add_argument(
+        "--verbose-errors",
+        action="store_true",
+        help="render failures in the full JSON-RPC shape (a JSON-RPC code, a timestamp, every "
+        "detail) instead of the compact tool shape",
+    )
+    parser.add_argument(
         "--max-rows", type=_positive_int, default=1000, help="row cap for results (default: 1000)"
     )
     parser.add_argument(
@@ -308,6 +320,7 @@ def from_arguments(
         allow_multi_statement=args.allow_multi_statement,
         allow_privileged_login=args.allow_privileged_login,
         create=args.create,
+        verbose_errors=args.verbose_errors,
         transport=args.transport,
         host=host,
         port=args.port,

@@ -143,6 +143,8 @@ def _history_factory() -> Callable[[], HistoryLike] | None:
         from localdata_errors.history import (  # noqa: PLC0415 - optional, may be absent
             ExecutionHistory,
         )
+
+        ExecutionHistory()  # raises ImportError without sqlglot, which reads the statements
     except ImportError:
         logger.info("localdata_errors.history is not available: errors carry no history")
         return None
@@ -288,10 +290,12 @@ def build_server(settings: ServerSettings | None = None) -> MCPServer[Any]:
         except LoginError:
             db.dispose()
             raise
-    return _serve(db, settings.name)
+    return _serve(db, settings.name, verbose_errors=settings.verbose_errors)
 
 
-def _serve(db: Database, name: str = "localdata-errors-sql") -> MCPServer[Any]:
+def _serve(
+    db: Database, name: str = "localdata-errors-sql", *, verbose_errors: bool = False
+) -> MCPServer[Any]:
     """The server for a `Database` already built: its tools, its errors, its history."""
     logger.info(
         "serving %s (read_only=%s, max_rows=%d, timeout=%s)",
@@ -318,6 +322,7 @@ def _serve(db: Database, name: str = "localdata-errors-sql") -> MCPServer[Any]:
         db_type=db.db_type,
         history_per_session=_history_factory(),
         history_arguments=history_call,
+        compact=not verbose_errors,
     )
     return server
 

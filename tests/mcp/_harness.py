@@ -109,19 +109,28 @@ class _Calls:
         assert isinstance(payload, dict)
         text = result.content[0]
         assert json.loads(getattr(text, "text", "")) == payload
-        assert payload["success"] is False
-        assert payload["tool_name"] == tool
+        if "success" in payload:  # --verbose-errors: the JSON-RPC shape
+            assert payload["success"] is False
+            assert payload["tool_name"] == tool
+        else:  # the compact form: the tool shape, nothing empty
+            assert payload["status"] == "error"
+            assert not [k for k, v in payload.items() if v in (None, "", [], {})], payload
         return payload
 
 
 class InProcessServer(_Calls):
-    """The SQL tool server built in this process on *db*, and a client session to it."""
+    """
+    The SQL tool server built in this process on *db*, and a client session to it.
 
-    def __init__(self, db: Database) -> None:
+    Failures come in the JSON-RPC shape unless `compact=True`, as with `StdioServer`.
+    """
+
+    def __init__(self, db: Database, *, compact: bool = False) -> None:
         self.db = db
         self._portal_cm = start_blocking_portal()
         self.portal = self._portal_cm.__enter__()
-        self._client_cm = self.portal.wrap_async_context_manager(Client(server_module._serve(db)))
+        server = server_module._serve(db, verbose_errors=not compact)
+        self._client_cm = self.portal.wrap_async_context_manager(Client(server))
         self.client = self._client_cm.__enter__()
 
     def close(self) -> None:
@@ -134,10 +143,17 @@ class InProcessServer(_Calls):
 
 
 class StdioServer(_Calls):
-    """A server subprocess and an initialised client session, usable from sync tests."""
+    """
+    A server subprocess and an initialised client session, usable from sync tests.
 
-    def __init__(self, url: str, *flags: str) -> None:
+    Failures come in the JSON-RPC shape (`--verbose-errors`: every detail,
+    for tests of what the server decided); `compact=True` runs the server's
+    default form, the one a model reads.
+    """
+
+    def __init__(self, url: str, *flags: str, compact: bool = False) -> None:
         self.url = url
+        flags = flags if compact else ("--verbose-errors", *flags)
         self.flags = flags
         self.errlog = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 - closed in close()
         self._portal_cm = start_blocking_portal()

@@ -213,7 +213,9 @@ def histories(monkeypatch: pytest.MonkeyPatch) -> list[ExecutionHistory]:
 
 def replay(url: str, calls: list[tuple[str, dict[str, Any]]], after: Any) -> None:
     """Run *calls* in one client session of a freshly built server, calling *after* each."""
-    settings = server_module.ServerSettings(url, max_rows=5, timeout=5, create=True)
+    settings = server_module.ServerSettings(
+        url, max_rows=5, timeout=5, create=True, verbose_errors=True
+    )
     server = server_module.build_server(settings)
 
     async def run() -> None:
@@ -261,15 +263,20 @@ def test_the_history_records_what_was_called(
     payload_dependencies: dict[int, list[str]] = {}
 
     def after(step: int, result: Any) -> None:
-        tool, _arguments, succeeds, shown = SCRIPT[step]
+        tool, arguments, succeeds, shown = SCRIPT[step]
         assert result.is_error is not succeeds, (step, result.structured_content)
         sent[shown] = tool == "execute_sql"
         if not succeeds:
             failed.add(shown)
             payload = result.structured_content
             payload_dependencies[step] = payload["details"].get("dependencies", [])
-            check_summary(payload["history"], sent, failed)
-            assert json.dumps(payload).count(shown) >= 1
+            # What is attached bears on this failure: calls on its table or dependency.
+            block = payload.get("history", "")
+            check_summary(block, sent, failed)
+            named = {str(arguments.get("table")), *payload_dependencies[step]}
+            for line in block.splitlines()[1:-1]:
+                if line.startswith("- "):
+                    assert any(name in line for name in named), (step, line)
         (history,) = histories
         data = history.to_dict()
         entry = data["entries"][0]
@@ -277,7 +284,6 @@ def test_the_history_records_what_was_called(
         assert entry["outcome"] == ("success" if succeeds else "failed")
         if tool != "execute_sql":
             call = entry["call"]
-            arguments = SCRIPT[step][1]
             assert call["table"] == arguments.get("table")
             assert [(f["column"], f["operator"]) for f in call["filters"]] == [
                 (f["column"], f["operator"]) for f in arguments.get("filters", [])
@@ -352,9 +358,10 @@ def test_names_that_look_like_format_strings(
 
     try:
         replay(shop.url, calls, after)
-        summary = payloads[-1]["history"]
+        assert "history" not in payloads[-1]  # nothing bears on describe_table(nowhere)
         (history,) = histories
-        assert summary == history.summary() == summaries[-1]
+        summary = history.summary()
+        assert summary == summaries[-1]
         assert not any("Secret" in text for text in summaries)
         shown = [summary.splitlines() for summary in summaries]
         assert '- describe_table("p{0}") → SUCCESS' in shown[1]
@@ -447,7 +454,7 @@ def test_a_repeat_is_forgotten_once_the_call_succeeds(
     assert payloads[3]["success"] is True
     # Failing again after a success starts a new count.
     assert "repeated_call" not in payloads[5]
-    assert "Repeated failures" not in payloads[5]["history"]
+    assert "Repeated failures" not in payloads[5].get("history", "")
 
 
 @pytest.mark.parametrize("shop", ["sqlite"], indirect=True)
@@ -474,3 +481,30 @@ def test_the_history_keeps_the_answer_it_was_given() -> None:
     assert (entry.kind, entry.action, entry.repeats) == ("deadlock_detected", "retry", 1)
     assert entry.action == Action.RETRY.value
     assert "the code retries it after a back-off" in history.summary()
+
+
+@pytest.mark.parametrize("shop", ["sqlite"], indirect=True)
+def test_an_error_carries_no_note_about_another_call(
+    shop: Backend, histories: list[ExecutionHistory]
+) -> None:
+    """A loop on one statement is not told to an unrelated failure, as it used to be."""
+    selec = ("execute_sql", {"sql": "SELEC * FROM customers"})
+    update = (
+        "update_rows",
+        {
+            "table": "no_such_table",
+            "values": {"name": NEW_CUSTOMER},
+            "filters": [{"column": "id", "operator": "=", "value": MISSING_ID}],
+        },
+    )
+    payloads: list[Any] = []
+    replay(
+        shop.url, [selec, selec, selec, update], lambda _i, r: payloads.append(r.structured_content)
+    )
+    assert "`SELEC * FROM customers` 3 times unchanged" in payloads[2]["history"]
+    assert payloads[3]["success"] is False
+    assert "history" not in payloads[3]
+    assert NEW_CUSTOMER not in json.dumps(payloads)
+    assert str(MISSING_ID) not in json.dumps(payloads)
+    (history,) = histories
+    assert "SELEC" in history.summary()  # the whole summary still shows it

@@ -2,10 +2,11 @@
 A scripted agent proves that an agent can act on the answers alone.
 
 `Agent` is a deterministic policy standing in for a model and the code
-around it.  It reads ONLY the structured fields of the tool results:
-``details.action``, ``retry_safety``, ``retry_after_ms``, ``dependencies``,
-``dependency_role``, ``did_you_mean``, ``required_arguments``,
-``affected_resources``, and the data of a success.  It never reads a
+around it.  It reads ONLY the structured fields of the tool results, in the server's
+default (compact) form: ``action``, ``retry_safety``, ``retry_after_ms``,
+``dependencies``, ``dependency_role``, ``did_you_mean``,
+``required_arguments``, ``affected_resources``, ``kind``, and the data of a
+success.  It never reads a
 message or a suggestion.  It runs against real servers (SQLite, PostgreSQL,
 MariaDB) through the real MCP client and counts, per scenario:
 
@@ -81,7 +82,8 @@ class Agent:
         if not result.is_error:
             self.tally.server_recoveries += len(content.get("recovered", []))
         else:
-            self.seen.append(str(content["error_code"]))
+            # The compact form leaves `kind` out when it only repeats `error_type`.
+            self.seen.append(str(content.get("kind", content["error_type"])).upper())
         return not result.is_error, content
 
     def do(
@@ -98,7 +100,7 @@ class Agent:
             ok, out = self.send(tool, arguments)
             if ok:
                 return out
-            details = out["details"]
+            details = out
             action = details.get("action")
             if action in ("retry", "reconnect", "rollback") and retries < self.max_retries:
                 if not writes or details.get("retry_safety") == "safe":
@@ -377,7 +379,7 @@ def test_a_wrong_password_stops_after_one_call(
     agent = Agent(serve(wrong_password_url, create=True))
     assert agent.do("list_tables", {}, writes=False) is None
     assert agent.stopped is not None
-    details = agent.stopped["details"]
+    details = agent.stopped
     assert details["action"] == "stop"
     # PostgreSQL 28P01 and MariaDB 1045 are a wrong password; SQLite cannot open the file.
     expected = "CONNECTION_MISCONFIGURED" if shop.name == "sqlite" else "INVALID_PASSWORD"
