@@ -169,7 +169,7 @@ def serve(shop: Backend) -> Iterator[Callable[..., InProcessServer]]:
 
     def build(url: str | None = None, **options: Any) -> InProcessServer:
         options.setdefault("timeout", 10)
-        made.append(InProcessServer(Database(url or shop.url, **options)))
+        made.append(InProcessServer(Database(url or shop.url, **options), compact=True))
         return made[-1]
 
     yield build
