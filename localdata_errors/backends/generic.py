@@ -136,6 +136,8 @@ _RULES: Final[Sequence[tuple[Kind, tuple[str, ...]]]] = (
             "too many clients",
             "connection limit exceeded",
             "too many connections for role",
+            # PostgreSQL's 53300 for the last slots (14-17, every wording).
+            "remaining connection slots are reserved for",
             "pool limit",
             "queuepool limit",
             "connection pool exhausted",

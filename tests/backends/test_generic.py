@@ -165,3 +165,21 @@ def test_vendor_wordings(message: str, kind: Kind) -> None:
 )
 def test_the_noun_before_a_missing_name_decides(message: str, kind: Kind) -> None:
     assert classify_message(message, "generic").kind is kind
+
+
+@pytest.mark.parametrize("db_type", ["postgresql", "generic"])
+@pytest.mark.parametrize(
+    "message",
+    [
+        # PostgreSQL 16's and 17's wordings of 53300 too_many_connections
+        # (src/backend/utils/init/postinit.c; errcodes.txt: 53300).
+        "remaining connection slots are reserved for roles with the SUPERUSER attribute",
+        "remaining connection slots are reserved for roles with privileges of the "
+        '"pg_use_reserved_connections" role',
+        # PostgreSQL 14's and 15's.
+        "remaining connection slots are reserved for non-replication superuser connections",
+    ],
+)
+def test_reserved_connection_slots(message: str, db_type: str) -> None:
+    answer = classify_message(f"pq: {message}", db_type)
+    assert (answer.kind, answer.is_retryable) == (Kind.TOO_MANY_CONNECTIONS, True)
