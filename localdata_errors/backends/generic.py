@@ -51,6 +51,53 @@ _RULES: Final[Sequence[tuple[Kind, tuple[str, ...]]]] = (
             "conflict on tuple",
         ),
     ),
+    # Operating-system error names that name their cause in any language, as
+    # Node (libuv), Go and Rust print them: "connect ECONNREFUSED 127.0.0.1:3306",
+    # "getaddrinfo ENOTFOUND db", "read ECONNRESET"
+    # (https://nodejs.org/api/errors.html#common-system-errors); and the
+    # connect-phase wordings of the drivers that say nothing was sent: MySQL
+    # Connector/J's "The driver has not received any packets from the
+    # server", CR_CONNECTION_ERROR's "Can't connect to local MySQL server
+    # through socket" (no server listening there), Go's "dial unix ...:
+    # connect: no such file or directory" (the same, said by the system).
+    (
+        Kind.CONNECTION_FAILURE,
+        (
+            "econnrefused",
+            "ehostunreach",
+            "enetunreach",
+            "connect etimedout",
+            "driver has not received any packets from the server",
+            "can t connect to local mysql server through socket",
+            "connect no such file or directory",
+        ),
+    ),
+    (Kind.CONNECTION_MISCONFIGURED, ("getaddrinfo enotfound", "eai_noname")),
+    (Kind.CONNECTION_LOST, ("econnreset", "epipe")),
+    # The noun before a missing object's name says what is missing, whatever
+    # the name is: 'relation "role" does not exist' is a table, 'column "user"
+    # does not exist' a column (not a login's role or user, below).
+    # PostgreSQL names the table an object belongs to: "column "x" of relation
+    # "t" does not exist" (ALTER TABLE ... DROP COLUMN), "constraint "c" of
+    # relation "t"" / "for table "t"" (DROP, RENAME, VALIDATE CONSTRAINT),
+    # "trigger ... for table", "rule ... for relation", "policy ... for table":
+    # the object is missing, not the table (its 42703 and 42704).
+    (Kind.UNDEFINED_COLUMN, ("column * of relation * does not exist",)),
+    (
+        Kind.UNDEFINED_OBJECT,
+        (
+            "constraint * of relation * does not exist",
+            "constraint * for table * does not exist",
+            "trigger * for table * does not exist",
+            "rule * for relation * does not exist",
+            "policy * for table * does not exist",
+        ),
+    ),
+    (Kind.UNDEFINED_TABLE, ("relation * does not exist", "table * does not exist")),
+    (Kind.UNDEFINED_COLUMN, ("column * does not exist",)),
+    # Snowflake's "Object 'X' does not exist or not authorized" (002003,
+    # SQLSTATE 42S02): a missing object first, whatever its privileges.
+    (Kind.UNDEFINED_OBJECT, ("does not exist or not authorized",)),
     (
         Kind.INVALID_PASSWORD,
         (
@@ -89,6 +136,8 @@ _RULES: Final[Sequence[tuple[Kind, tuple[str, ...]]]] = (
             "too many clients",
             "connection limit exceeded",
             "too many connections for role",
+            # PostgreSQL's 53300 for the last slots (14-17, every wording).
+            "remaining connection slots are reserved for",
             "pool limit",
             "queuepool limit",
             "connection pool exhausted",
@@ -138,6 +187,10 @@ _RULES: Final[Sequence[tuple[Kind, tuple[str, ...]]]] = (
             "server has gone away",
             "broken pipe",
             "connection was killed",
+            # ODBC's 08S01 "Communication link failure" and Connector/J's
+            # CommunicationsException: the link failed under an open connection.
+            "communication link failure",
+            "communications link failure",
             "connection was closed",
             "connection has been closed",
             "connection not open",
@@ -178,6 +231,15 @@ _RULES: Final[Sequence[tuple[Kind, tuple[str, ...]]]] = (
             "connection error",
             "unable to establish connection",
             "could not establish connection",
+            # SqlClient's "A network-related or instance-specific error occurred
+            # while establishing a connection to SQL Server".
+            "error occurred while establishing a connection",
+            # mssql-jdbc's "The TCP/IP connection to the host h, port 1433 has
+            # failed", "The connection to the host h, named instance i failed";
+            # PgJDBC's "Connection to 127.0.0.1:5433 refused".
+            "connection to the host * failed",
+            "connection to the host * has failed",
+            "connection to * refused",
         ),
     ),
     (
@@ -282,6 +344,9 @@ _RULES: Final[Sequence[tuple[Kind, tuple[str, ...]]]] = (
             "tablespace is full",
         ),
     ),
+    # A quota of the account or project, used up (BigQuery's quotaExceeded:
+    # "Quota exceeded: Your project exceeded quota for ...").
+    (Kind.QUOTA_EXCEEDED, ("quota exceeded", "exceeded quota")),
     (
         Kind.DATA_CORRUPTED,
         (
@@ -347,22 +412,6 @@ _RULES: Final[Sequence[tuple[Kind, tuple[str, ...]]]] = (
     ),
     (Kind.CHECK_VIOLATION, ("check constraint", "violates check")),
     (Kind.EXCLUSION_VIOLATION, ("exclusion constraint",)),
-    # PostgreSQL names the table an object belongs to: "column "x" of relation
-    # "t" does not exist" (ALTER TABLE ... DROP COLUMN), "constraint "c" of
-    # relation "t"" / "for table "t"" (DROP, RENAME, VALIDATE CONSTRAINT),
-    # "trigger ... for table", "rule ... for relation", "policy ... for table":
-    # the object is missing, not the table (its 42703 and 42704).
-    (Kind.UNDEFINED_COLUMN, ("column * of relation * does not exist",)),
-    (
-        Kind.UNDEFINED_OBJECT,
-        (
-            "constraint * of relation * does not exist",
-            "constraint * for table * does not exist",
-            "trigger * for table * does not exist",
-            "rule * for relation * does not exist",
-            "policy * for table * does not exist",
-        ),
-    ),
     (
         Kind.UNDEFINED_TABLE,
         (
@@ -370,8 +419,6 @@ _RULES: Final[Sequence[tuple[Kind, tuple[str, ...]]]] = (
             "unknown table",
             "invalid object name",
             "table or view does not exist",
-            "relation * does not exist",
-            "table * does not exist",
             "table * doesn t exist",
             "table not found",
             "base table or view not found",
@@ -384,7 +431,6 @@ _RULES: Final[Sequence[tuple[Kind, tuple[str, ...]]]] = (
             "no such column",
             "unknown column",
             "invalid column name",
-            "column * does not exist",
             "column not found",
             "invalid identifier",
             "undefined column",

@@ -573,6 +573,11 @@ _CLIENT_RULES: Final[tuple[tuple[Kind, tuple[str, ...]], ...]] = (
             "too many clients",
             "too many connections",
             "pool exhausted",
+            # The server's 53300 for the last slots, in every version's words
+            # (14-15: "... for non-replication superuser connections", 16-17:
+            # "... for roles with the SUPERUSER attribute", "... with privileges
+            # of the "pg_use_reserved_connections" role"; postmaster.c).
+            "remaining connection slots are reserved for",
         ),
     ),
     (

@@ -29,7 +29,7 @@ from localdata_errors import (
     hookimpl,
 )
 
-__all__ = ["REASONS", "BigQueryMapper", "localdata_errors_mappers"]
+__all__ = ["MESSAGE_REASONS", "REASONS", "BigQueryMapper", "localdata_errors_mappers"]
 
 K = Kind
 
@@ -119,6 +119,26 @@ BY_TEXT: Final[tuple[tuple[str, re.Pattern[str], Kind], ...]] = (
 # JSON of an error object printed as text.
 _REASON_IN_TEXT = re.compile(r"""\breason['"]?:\s{0,4}['"]?([a-zA-Z]{2,64})\b""")
 _CHAIN_LIMIT: Final = 4
+#: The sentence each reason's message starts with, as BigQuery words it
+#: (https://cloud.google.com/bigquery/docs/error-messages): what a text
+#: printed without its reason (an HTTP error's str, "403 Quota exceeded: ...")
+#: still says.  An HTTP status alone does not: 403 is accessDenied,
+#: quotaExceeded and rateLimitExceeded alike.
+MESSAGE_REASONS: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "Quota exceeded": "quotaExceeded",
+        "Exceeded rate limits": "rateLimitExceeded",
+        "Not found": "notFound",
+        "Already Exists": "duplicate",
+        "Access Denied": "accessDenied",
+        "Resources exceeded": "resourcesExceeded",
+        "Response too large": "responseTooLarge",
+    }
+)
+_MESSAGE_REASON = re.compile(
+    r"(?:^|(?<=[\s'\"]))(" + "|".join(re.escape(m) for m in MESSAGE_REASONS) + r"):",
+    re.MULTILINE,
+)
 
 
 def _api_error(exc: BaseException | None) -> BaseException | None:
@@ -151,7 +171,10 @@ def _reason(error: ErrorInput, api_error: BaseException | None) -> str | None:
             if isinstance(reason, str) and 0 < len(reason) <= 64:
                 return reason
     match = _REASON_IN_TEXT.search(error.message)
-    return match.group(1) if match else None
+    if match is not None:
+        return match.group(1)
+    worded = _MESSAGE_REASON.search(error.message, 0, 4096)
+    return MESSAGE_REASONS[worded.group(1)] if worded else None
 
 
 def _split(qualified: str) -> tuple[str | None, str]:

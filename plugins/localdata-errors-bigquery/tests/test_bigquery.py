@@ -190,3 +190,38 @@ def test_an_unlisted_reason_keeps_its_name() -> None:
 def test_reason_given_as_code() -> None:
     answer = classify_message("Exceeded rate limits", db_type="bigquery", code="rateLimitExceeded")
     assert (answer.kind, answer.retry_safety) == (Kind.TOO_MANY_CONNECTIONS, RetrySafety.SAFE)
+
+
+@pytest.mark.parametrize(
+    ("text", "reason", "kind"),
+    [
+        # The messages of https://cloud.google.com/bigquery/docs/error-messages,
+        # printed as google-api-core's str() prints an HTTP error: the status
+        # and the message, without the reason.
+        (
+            "google.api_core.exceptions.Forbidden: 403 Quota exceeded: Your project exceeded "
+            "quota for free query bytes scanned.",
+            "quotaExceeded",
+            Kind.QUOTA_EXCEEDED,
+        ),
+        (
+            "403 Exceeded rate limits: too many table update operations for this table.",
+            "rateLimitExceeded",
+            Kind.TOO_MANY_CONNECTIONS,
+        ),
+        (
+            "Not found: Dataset my-dataset:my_table was not found in location US.",
+            "notFound",
+            Kind.UNDEFINED_SCHEMA,
+        ),
+    ],
+)
+def test_reason_read_from_the_message(text: str, reason: str, kind: Kind) -> None:
+    answer = classify_message(text, "bigquery")
+    assert (answer.database_error_code, answer.kind) == (reason, kind)
+
+
+def test_a_status_alone_names_no_reason() -> None:
+    # 403 is accessDenied, quotaExceeded and rateLimitExceeded alike.
+    answer = classify_message("403 Forbidden", "bigquery")
+    assert answer.database_error_code is None

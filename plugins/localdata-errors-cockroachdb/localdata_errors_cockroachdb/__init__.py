@@ -34,7 +34,7 @@ from localdata_errors import (
 )
 from localdata_errors_cockroachdb._codes import CODES
 
-__all__ = ["RETRY_REASONS", "CockroachDBRefiner", "localdata_errors_mappers"]
+__all__ = ["RETRY_ERRORS", "RETRY_REASONS", "CockroachDBRefiner", "localdata_errors_mappers"]
 
 _SCAN: Final = 4096
 
@@ -53,12 +53,28 @@ RETRY_REASONS: Final[tuple[str, ...]] = (
     "ABORT_REASON_NEW_LEASE_PREVENTS_TXN",
     "ABORT_REASON_TIMESTAMP_CACHE_REJECTED",
 )
+#: The error types CockroachDB names in its transaction retry errors.
+RETRY_ERRORS: Final[tuple[str, ...]] = (
+    "restart transaction",
+    "TransactionRetryWithProtoRefreshError",
+    "TransactionRetryError",
+    "TransactionAbortedError",
+    "WriteTooOldError",
+)
 # Every transaction retry error says "restart transaction"; the error types
 # and reasons identify one even where a tool dropped that prefix.
-_RETRY: Final = re.compile(
-    r"restart transaction|TransactionRetryWithProtoRefreshError|TransactionRetryError"
-    r"|TransactionAbortedError|WriteTooOldError|" + "|".join(re.escape(r) for r in RETRY_REASONS)
+_RETRY: Final = re.compile("|".join(re.escape(r) for r in (*RETRY_ERRORS, *RETRY_REASONS)))
+# Without a SQLSTATE, the error as CockroachDB prints it: "restart transaction:"
+# before the error's type, or the type with its detail ("TransactionAbortedError(
+# ABORT_REASON_...)"), not those words anywhere (a constraint's name).
+_RETRY_PRINTED: Final = re.compile(
+    r"restart transaction: [A-Za-z]{1,64}Error\b"
+    r"|\b(?:TransactionRetryWithProtoRefreshError|TransactionRetryError|TransactionAbortedError"
+    r"|WriteTooOldError)[:(]"
 )
+# "All transaction retry errors use the SQLSTATE error code 40001"
+# (https://www.cockroachlabs.com/docs/stable/transaction-retry-error-reference).
+_RETRY_CODE: Final = "40001"
 _AMBIGUOUS: Final = "result is ambiguous"
 _AMBIGUOUS_CODE: Final = "40003"
 
@@ -104,8 +120,14 @@ class CockroachDBRefiner(ErrorRefiner):
     aliases = ("crdb", "cockroach")
     refines = ("postgresql",)
     display_name = "CockroachDB"
-    # Its own SQLSTATEs, and the two PostgreSQL codes it gives its own meaning.
-    claims = RefinerClaims(codes=frozenset({*CODES, "40001", _AMBIGUOUS_CODE}))
+    # Its own SQLSTATEs, the two PostgreSQL codes it gives its own meaning, and
+    # the names of its retry errors where a tool printed no SQLSTATE (Go's
+    # "pq: restart transaction: ...", a log line): nothing else recognised them.
+    claims = RefinerClaims(
+        codes=frozenset({*CODES, _RETRY_CODE, _AMBIGUOUS_CODE}),
+        markers=(*RETRY_ERRORS, *RETRY_REASONS),
+        kinds=frozenset({Kind.UNKNOWN}),
+    )
 
     def refine_error(self, error: ErrorInput, base: MappedError | None) -> MappedError | None:
         """
@@ -120,6 +142,12 @@ class CockroachDBRefiner(ErrorRefiner):
         """
         state = _sqlstate(error, base)
         if state is None:
+            if (base is None or base.kind is Kind.UNKNOWN) and _RETRY_PRINTED.search(
+                error.message, 0, _SCAN
+            ):
+                # A retry error printed without its SQLSTATE: its name says 40001.
+                retry = (None, RetrySafety.SAFE, None)
+                return _with(base, _RETRY_CODE, Kind.SERIALIZATION_FAILURE, retry)
             return None
         entry = CODES.get(state)
         if entry is not None:
@@ -127,7 +155,7 @@ class CockroachDBRefiner(ErrorRefiner):
             _, kind, retryable, safety, after_ms = entry
             return _with(base, state, kind, (retryable, safety, after_ms))
         head = error.message[:_SCAN]
-        if state == "40001" and _RETRY.search(head):
+        if state == _RETRY_CODE and _RETRY.search(head):
             # The transaction was aborted: retry it whole, from BEGIN.
             return _with(base, state, Kind.SERIALIZATION_FAILURE, (None, RetrySafety.SAFE, None))
         if state == _AMBIGUOUS_CODE and _AMBIGUOUS in head:
@@ -145,7 +173,7 @@ class CockroachDBRefiner(ErrorRefiner):
             ``{"XXA00": Kind.INTERNAL_ERROR, "40003": Kind.STATEMENT_COMPLETION_UNKNOWN, ...}``.
         """
         codes = {code: entry[1] for code, entry in CODES.items()}
-        codes["40001"] = Kind.SERIALIZATION_FAILURE
+        codes[_RETRY_CODE] = Kind.SERIALIZATION_FAILURE
         codes[_AMBIGUOUS_CODE] = Kind.STATEMENT_COMPLETION_UNKNOWN
         return codes
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from localdata_errors import ErrorMapperRegistry, Kind, classify_error
+from localdata_errors import ErrorMapperRegistry, Kind, classify_error, classify_message
 
 psycopg = pytest.importorskip("psycopg")
 asyncpg = pytest.importorskip("asyncpg")
@@ -159,3 +159,36 @@ def test_generated_codes_match_the_generator() -> None:
         check=False,
     )
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Go's lib/pq prints the message without the SQLSTATE
+        # (https://github.com/cockroachdb/cockroach/issues/45921).
+        "pq: restart transaction: TransactionRetryWithProtoRefreshError: TransactionRetryError: "
+        'retry txn (RETRY_SERIALIZABLE): "sql txn" id=eaff4515 key=/Table/SystemConfigSpan/Start',
+        "ERROR: restart transaction: TransactionRetryWithProtoRefreshError: TransactionRetryError: "
+        "retry txn (RETRY_SERIALIZABLE - failed preemptive refresh)",
+    ],
+)
+def test_retry_errors_printed_without_their_sqlstate(text: str) -> None:
+    # "All transaction retry errors use the SQLSTATE error code 40001"
+    # (https://www.cockroachlabs.com/docs/stable/transaction-retry-error-reference):
+    # the error's name is enough to know it, once the text reaches PostgreSQL's mapper.
+    answer = classify_message(text, "postgresql")
+    assert (answer.backend, answer.kind, answer.database_error_code) == (
+        "cockroachdb",
+        Kind.SERIALIZATION_FAILURE,
+        "40001",
+    )
+    assert (answer.action, answer.retry_safety) == ("retry", "safe")
+
+
+def test_retry_words_alone_do_not_claim_a_postgresql_answer() -> None:
+    # A PostgreSQL error the base mapper recognised is not CockroachDB's for a
+    # word in its text.
+    answer = classify_message(
+        'duplicate key value violates unique constraint "restart transaction"', "postgresql"
+    )
+    assert (answer.backend, answer.kind) == ("postgresql", Kind.UNIQUE_VIOLATION)

@@ -86,7 +86,9 @@ def _signature(template: str) -> str:
 _PGBOUNCER: Final = _compile(_TEMPLATES)
 # What a template's text can start with: a place starting otherwise is skipped.
 _STARTS: Final = frozenset(t[:2] for t in _TEMPLATES)
-_LEADS: Final = ("FATAL:  ", "ERROR:  ")
+# libpq's leads, and PgBouncer's own log line for a client it disconnects
+# ("pooler error: client_login_timeout"; "Pooler Error: " before 1.8).
+_LEADS: Final = ("FATAL:  ", "ERROR:  ", "pooler error: ", "Pooler Error: ")
 
 
 def _pgbouncer(message: str) -> re.Match[str] | None:
@@ -146,17 +148,31 @@ _RELAYED: Final = frozenset(
     }
 )
 
-_SUPAVISOR_CODE: Final = re.compile(rf"{_LEAD}\((?P<code>E[A-Z]{{2,40}})\) ", re.MULTILINE)
-#: Supavisor's wording before it coded its errors -> the code it has now.
+# Supavisor's errors reach users through every PostgreSQL client, each with its
+# own lead: libpq's "FATAL:  ", pgx's and Prisma's "FATAL: " (one space),
+# node-postgres's "error: ", or none.
+_SUPAVISOR_LEAD: Final = r"(?:^|\b(?:FATAL|ERROR|error):[ ]{1,2})"
+_SUPAVISOR_CODE: Final = re.compile(
+    rf"{_SUPAVISOR_LEAD}\((?P<code>E[A-Z]{{2,40}})\) ", re.MULTILINE
+)
+#: Supavisor's wording before it coded its errors -> the code it has now
+#: (its lib/supavisor/errors/*.ex keep the texts: "Tenant or user not found",
+#: "Max client connections reached"), and the coded messages printed without
+#: their code ("Address not in tenant allow_list: {...}").  Each is
+#: Supavisor's own sentence, matched wherever it starts a message.
 _SUPAVISOR_OLD_WORDING: Final = {
-    "EMAXCONN": "Max client connections reached",
-    "ENOTFOUND": "Tenant or user not found",
+    "EMAXCONN": ("Max client connections reached",),
+    "ENOTFOUND": ("Tenant or user not found", "Tenant not found"),
+    "EADDRNOTALLOWED": ("Address not in tenant allow_list",),
 }
-_SUPAVISOR_OLD_TEXTS: Final = tuple(_SUPAVISOR_OLD_WORDING.values())
+_SUPAVISOR_OLD_TEXTS: Final = tuple(t for texts in _SUPAVISOR_OLD_WORDING.values() for t in texts)
 _SUPAVISOR_OLD: Final = re.compile(
-    rf"{_LEAD}(?:"
-    + "|".join(f"(?P<{code}>{re.escape(text)})" for code, text in _SUPAVISOR_OLD_WORDING.items())
-    + ")",
+    r"(?:^|(?<=[\s:\"'\[]))(?:"
+    + "|".join(
+        f"(?P<{code}>{'|'.join(re.escape(text) for text in texts)})"
+        for code, texts in _SUPAVISOR_OLD_WORDING.items()
+    )
+    + r")\b",
     re.MULTILINE | re.IGNORECASE,
 )
 

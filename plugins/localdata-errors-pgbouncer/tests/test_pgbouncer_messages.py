@@ -165,3 +165,56 @@ def test_plain_postgresql_errors_are_left_alone() -> None:
 def test_message_only_input() -> None:
     answer = classify_message("no more connections allowed (max_client_conn)", "pgbouncer")
     assert (answer.backend, answer.kind) == ("pgbouncer", Kind.TOO_MANY_CONNECTIONS)
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "kind"),
+    [
+        # Supavisor's messages as PostgreSQL clients print them
+        # (https://supabase.com/docs/guides/database/supavisor; the texts of
+        # supabase/supavisor's lib/supavisor/errors): pgx and Prisma's one-space
+        # "FATAL: ", node-postgres's "error: ", a wrapper's prefix, none.
+        ("FATAL: Tenant or user not found", "ENOTFOUND", Kind.INVALID_AUTHORIZATION),
+        (
+            "Error querying the database: FATAL: Tenant or user not found",
+            "ENOTFOUND",
+            Kind.INVALID_AUTHORIZATION,
+        ),
+        (
+            "server error (FATAL: Tenant or user not found (SQLSTATE XX000))",
+            "ENOTFOUND",
+            Kind.INVALID_AUTHORIZATION,
+        ),
+        ("Error: FATAL: Tenant not found", "ENOTFOUND", Kind.INVALID_AUTHORIZATION),
+        (
+            "FATAL: Address not in tenant allow_list: {14, 191, 33, 93}",
+            "EADDRNOTALLOWED",
+            Kind.INVALID_AUTHORIZATION,
+        ),
+        (
+            "error: Max client connections reached\n    at Parser.parseErrorMessage",
+            "EMAXCONN",
+            Kind.TOO_MANY_CONNECTIONS,
+        ),
+    ],
+)
+def test_supavisor_as_clients_print_it(text: str, code: str, kind: Kind) -> None:
+    answer = classify_message(text, "postgresql")
+    assert (answer.backend, answer.database_error_code, answer.kind) == ("supavisor", code, kind)
+
+
+def test_supavisor_wording_inside_a_word_is_not_claimed() -> None:
+    answer = classify_message('relation "xtenant or user not found" does not exist', "postgresql")
+    assert answer.backend == "postgresql"
+
+
+def test_pgbouncer_log_line_of_a_disconnected_client() -> None:
+    # PgBouncer logs "pooler error: <reason>" for a client it disconnects;
+    # client_login_timeout: the client did not log in within that time
+    # (https://www.pgbouncer.org/config.html#client_login_timeout).
+    line = (
+        "2019-12-11 10:19:10.557 24802 WARNING C-0x1ee0ef0: (nodb)/(nouser)@10.11.1.107:11048 "
+        "Pooler Error: client_login_timeout"
+    )
+    answer = classify_message(line, "postgresql")
+    assert (answer.backend, answer.kind) == ("pgbouncer", Kind.CONNECTION_FAILURE)

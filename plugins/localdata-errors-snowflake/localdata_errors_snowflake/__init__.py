@@ -26,7 +26,7 @@ from localdata_errors import (
     hookimpl,
 )
 
-__all__ = ["CODES", "SnowflakeMapper", "localdata_errors_mappers"]
+__all__ = ["CODES", "MESSAGE_CODES", "SnowflakeMapper", "localdata_errors_mappers"]
 
 K = Kind
 
@@ -135,6 +135,27 @@ _NAMES: Final[Mapping[str, re.Pattern[str]]] = MappingProxyType(
 )
 
 
+#: Server messages by their number, for texts that print the message without
+#: it: the connector's 250001 (ER_FAILED_TO_CONNECT_TO_DB) carries the
+#: server's refusal after "Failed to connect to DB: host:443.", and a client
+#: other than the connector (ODBC, JDBC through R or Perl) may print the
+#: message alone.  The sentences are Snowflake's own, as its documentation
+#: quotes them with their numbers.
+MESSAGE_CODES: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        # https://docs.snowflake.com/en/sql-reference/sql/use-warehouse
+        "No active warehouse selected in the current session": "000606",
+        # https://docs.snowflake.com/en/user-guide/admin-user-management (390100)
+        "Incorrect username or password was specified": "390100",
+        "Incorrect username or password specified": "390100",
+    }
+)
+_MESSAGE_CODE = re.compile("|".join(re.escape(m) for m in MESSAGE_CODES))
+# The connector's 250001 when the account name does not resolve to a
+# Snowflake account: "Failed to connect to DB. Verify the account name is correct".
+_ACCOUNT_NAME: Final = "Verify the account name is correct"
+
+
 def _six(value: object) -> str | None:
     if isinstance(value, bool):
         return None
@@ -195,6 +216,16 @@ class SnowflakeMapper(BackendMapper):
         exc = error.exception
         reauthenticate = exc is not None and type(exc).__name__ == "ReauthenticationRequest"
         code, sqlstate = _code(error)
+        if code is None or code == "250001":
+            carried = _MESSAGE_CODE.search(error.message, 0, 4096)
+            if carried is not None:
+                # The server's own refusal decides, under the connector's number.
+                rule = CODES[MESSAGE_CODES[carried.group()]]
+                return MappedError(
+                    rule.kind, code=code, sqlstate=sqlstate, retry_safety=rule.retry_safety
+                )
+            if code is not None and _ACCOUNT_NAME in error.message:
+                return MappedError(Kind.CONNECTION_MISCONFIGURED, code=code, sqlstate=sqlstate)
         if code is None:
             return None
         rule = CODES.get(code)

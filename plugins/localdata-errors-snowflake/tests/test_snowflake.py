@@ -161,3 +161,36 @@ def test_an_unlisted_number_is_kept() -> None:
         )
     )
     assert (answer.backend, answer.database_error_code) == ("snowflake", "090105")
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "kind"),
+    [
+        # The connector's 250001 carrying the server's refusal: the server's
+        # 390100 "Incorrect username or password was specified"
+        # (https://docs.snowflake.com/en/developer-guide/python-connector/python-connector-api).
+        (
+            "250001 (08001): Failed to connect to DB: xy12345.snowflakecomputing.com:443. "
+            "Incorrect username or password was specified.",
+            "250001",
+            Kind.INVALID_PASSWORD,
+        ),
+        # An account name that names no account: no retry can succeed.
+        (
+            "250001 (08001): Failed to connect to DB. Verify the account name is correct:",
+            "250001",
+            Kind.CONNECTION_MISCONFIGURED,
+        ),
+        # 000606's message printed without its number (Perl's DBD::ODBC)
+        # (https://docs.snowflake.com/en/sql-reference/sql/use-warehouse).
+        (
+            "No active warehouse selected in the current session.  Select an active warehouse "
+            "with the 'use warehouse' command.  (SQL-57P03)",
+            None,
+            Kind.CONNECTION_MISCONFIGURED,
+        ),
+    ],
+)
+def test_server_message_without_its_number(text: str, code: str | None, kind: Kind) -> None:
+    answer = classify_message(text, "snowflake")
+    assert (answer.database_error_code, answer.kind) == (code, kind)
