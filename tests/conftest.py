@@ -61,6 +61,13 @@ def require_server(name: str, host: str, port: int, env_hint: str) -> None:
     pytest.skip(message)
 
 
+def require_tool(message: str) -> None:
+    """Skip (or, in CI, where .ci/run installs it, fail) for want of a tool: *message* says how."""
+    if IN_CI:
+        pytest.fail(f"CI=true and {message}", pytrace=False)
+    pytest.skip(message)
+
+
 @pytest.fixture(scope="session")
 def pg_server() -> dict[str, object]:
     """Connection settings of the running PostgreSQL server (skips/fails when down)."""

@@ -31,6 +31,7 @@ from localdata_errors import (
 from localdata_errors._catalogue import build_catalogue, load_schema
 from localdata_errors.kinds import RetryStrategy, RollbackScope, ToolErrorType
 from localdata_errors.registry import ErrorMapperRegistry
+from tests.conftest import require_tool
 
 ROOT = Path(__file__).resolve().parent.parent
 READERS = ROOT / "docs" / "snippets" / "catalogue"
@@ -247,13 +248,13 @@ def export_file(tmp_path_factory: pytest.TempPathFactory, export: dict[str, Any]
 
 
 def _typescript(source: Path, out_dir: Path) -> tuple[str, Path]:
-    """Compile *source* with tsc (strict); return node and the compiled file, or skip."""
+    """Compile *source* with tsc (strict); return node and the compiled file."""
     tsc, node = shutil.which("tsc"), shutil.which("node")
     if tsc is None or node is None:
-        pytest.skip("needs Node and TypeScript: npm install -g typescript @types/node")
+        require_tool("needs Node and TypeScript: npm install -g typescript @types/node")
     types = Path(os.path.realpath(tsc)).parents[2] / "@types"
     if not (types / "node").is_dir():
-        pytest.skip(f"needs @types/node beside tsc ({types}): npm install -g @types/node")
+        require_tool(f"needs @types/node beside tsc ({types}): npm install -g @types/node")
     subprocess.run(
         [
             *(tsc, "--strict", "--target", "es2022", "--module", "commonjs", "--types", "node"),
@@ -296,7 +297,7 @@ def test_the_typescript_sidecar_gets_its_answer(tmp_path: Path) -> None:
 def test_the_go_reader_answers_as_classify(tmp_path: Path, export_file: Path) -> None:
     go = shutil.which("go")
     if go is None:
-        pytest.skip("needs Go (apt-get install golang-go)")
+        require_tool("needs Go (apt-get install golang-go)")
     binary = tmp_path / "reader"
     env = {**os.environ, "GOCACHE": str(tmp_path / "cache"), "GOPATH": str(tmp_path / "gopath")}
     subprocess.run(
