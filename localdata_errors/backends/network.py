@@ -18,9 +18,9 @@ write; mid-statement, a write may have committed.
 from __future__ import annotations
 
 import errno
-import socket
-import ssl
-from types import TracebackType
+import sys
+from functools import cache
+from types import ModuleType, TracebackType
 from typing import Final
 
 from localdata_errors._backends import PYTHONS_OWN_MODULES as _PYTHONS_OWN
@@ -35,20 +35,6 @@ NETWORK_ERRORS: Final = (OSError, EOFError)
 
 _SAFE: Final = RetrySafety.SAFE
 _IDEMPOTENT: Final = RetrySafety.IDEMPOTENT_ONLY
-
-# getaddrinfo's answers that mean "this name does not exist" (the same call
-# cannot succeed), as opposed to EAI_AGAIN, a resolver that may answer later.
-_NO_SUCH_HOST: Final = frozenset(
-    code
-    for code in (
-        getattr(socket, "EAI_NONAME", None),
-        getattr(socket, "EAI_NODATA", None),
-        getattr(socket, "EAI_SERVICE", None),
-        getattr(socket, "EAI_FAMILY", None),
-        getattr(socket, "EAI_ADDRFAMILY", None),
-    )
-    if code is not None
-)
 
 # errno -> kind, for OSErrors without a more specific class.
 _ERRNO_KINDS: Final[dict[int, Kind]] = {
@@ -72,12 +58,30 @@ _ERRNO_KINDS: Final[dict[int, Kind]] = {
     if (code := getattr(errno, name, None)) is not None
 }
 
-# getaddrinfo's error numbers by name, for the native code: "EAI_NONAME".
-_EAI_NAMES: Final[dict[int, str]] = {
-    value: name
-    for name in dir(socket)
-    if name.startswith("EAI_") and isinstance(value := getattr(socket, name), int)
-}
+# `socket` and `ssl` are not imported here: an exception of a module that was
+# never imported cannot have been raised, so they are read from sys.modules
+# when an answer needs them (and importing the package does not load them).
+
+
+@cache
+def _getaddrinfo_codes(socket: ModuleType) -> tuple[frozenset[int], dict[int, str]]:
+    """
+    getaddrinfo's answers that mean "this name does not exist" (the same call
+    cannot succeed, as opposed to EAI_AGAIN, a resolver that may answer later),
+    and its error numbers by name, for the native code ("EAI_NONAME").
+    """
+    no_such_host = frozenset(
+        code
+        for name in ("EAI_NONAME", "EAI_NODATA", "EAI_SERVICE", "EAI_FAMILY", "EAI_ADDRFAMILY")
+        if isinstance(code := getattr(socket, name, None), int)
+    )
+    names = {
+        value: name
+        for name in dir(socket)
+        if name.startswith("EAI_") and isinstance(value := getattr(socket, name), int)
+    }
+    return no_such_host, names
+
 
 _CONNECT_WORDS: Final = ("connect", "_connect", "__connect", "open_connection", "create_connection")
 _FRAME_LIMIT: Final = 64
@@ -135,14 +139,16 @@ def network_error(exc: BaseException, driver: str | None = None) -> MappedError 
     connecting = in_connect_phase(exc.__traceback__)
     code: str | None = type(exc).__name__
     kind: Kind | None = None
-    if isinstance(exc, socket.gaierror):
+    socket, ssl = sys.modules.get("socket"), sys.modules.get("ssl")
+    if socket is not None and isinstance(exc, socket.gaierror):
+        no_such_host, eai_names = _getaddrinfo_codes(socket)
         number = exc.errno
-        kind = Kind.CONNECTION_MISCONFIGURED if number in _NO_SUCH_HOST else Kind.CONNECTION_FAILURE
-        code = _EAI_NAMES.get(number, code) if isinstance(number, int) else code
+        kind = Kind.CONNECTION_MISCONFIGURED if number in no_such_host else Kind.CONNECTION_FAILURE
+        code = eai_names.get(number, code) if isinstance(number, int) else code
         connecting = True
-    elif isinstance(exc, ssl.SSLCertVerificationError):
+    elif ssl is not None and isinstance(exc, ssl.SSLCertVerificationError):
         kind, connecting = Kind.CONNECTION_MISCONFIGURED, True
-    elif isinstance(exc, ssl.SSLError):
+    elif ssl is not None and isinstance(exc, ssl.SSLError):
         kind = Kind.CONNECTION_FAILURE if connecting else Kind.CONNECTION_LOST
     elif isinstance(exc, TimeoutError):
         if connecting:
