@@ -34,7 +34,7 @@ from typing import Final, NamedTuple
 from localdata_errors._lazy import LazyPattern
 from localdata_errors.registry import MapperRegistry
 
-__all__ = ["SIGNS", "Reading", "Sign", "native_code", "read_signs"]
+__all__ = ["SIGNS", "Reading", "Sign", "is_plain", "native_code", "read_names", "read_signs"]
 
 
 class Sign(NamedTuple):
@@ -70,6 +70,12 @@ class Sign(NamedTuple):
 
 
 _STATE: Final = r"(?P<s>[0-9A-Z]{5})"
+#: DuckDB's labels, one per exception class ("Catalog Error: ", "Binder Error: ").
+DUCKDB_LABELS: Final = (
+    r"(?:Catalog|Binder|Parser|Constraint|Conversion|Invalid Input|Out of Range"
+    r"|Dependency|Transaction|Permission|IO|Serialization|Not implemented|Sequence"
+    r"|Interrupt|Syntax|Type Mismatch|Out of Memory|Internal) Error: "
+)
 
 #: Every format, most specific first (at one position the first that matches wins).
 SIGNS: Final[tuple[Sign, ...]] = (
@@ -317,6 +323,7 @@ SIGNS: Final[tuple[Sign, ...]] = (
         r"\b(?:DuckDBException|duckdb::)",
         ("DuckDBException", "duckdb::"),
     ),
+    Sign("duckdb-label", "any", "duckdb", None, r"\b" + DUCKDB_LABELS, (" Error: ",)),
     Sign(
         "jdbc-sqlite",
         "jdbc",
@@ -386,13 +393,48 @@ _OPENS: Final[dict[str, tuple[int, ...]]] = {}
 for _n, _sign in enumerate(SIGNS):
     for _trigger in _sign.triggers:
         _OPENS[_trigger] = (*_OPENS.get(_trigger, ()), _n)
-#: The cheap gate: every sign holds one of these (a digit, a colon, an
-#: underscore, a bracket, a parenthesis, a hash, a dot: one character class,
-#: which the engine scans fast); a plain
-#: message of words is read for names only.
-_GATE: Final = LazyPattern(r"[:\[(#_.0-9]")
-#: The words of a text, for the names of modules and products.
-_WORDS: Final = LazyPattern(r"[a-z][a-z0-9_.-]{2,127}")
+
+
+def _trie(literals: list[str]) -> str:
+    """
+    One pattern of the literals, their shared prefixes factored.
+
+    The engine then tries one branch per character, not one per literal.
+    """
+    tree: dict[str, dict] = {}  # type: ignore[type-arg]  # a tree of characters
+    for literal in literals:
+        node = tree
+        for char in literal:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:  # type: ignore[type-arg]
+        ends = "" in node
+        branches = [re.escape(char) + emit(child) for char, child in sorted(node.items()) if char]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        if ends:
+            return f"(?:{body})?" if len(branches) == 1 else body + "?"
+        return body
+
+    return emit(tree)
+
+
+#: Every trigger, found in one pass (a trie: a plain alternation of literals
+#: costs the engine one try per literal at every position).
+_TRIGGERS: Final = LazyPattern(_trie(sorted(_OPENS)))
+#: A trigger -> the signs it and every trigger inside it open.
+_INSIDE: Final = {
+    trigger: tuple(sorted({n for inner in _OPENS if inner in trigger for n in _OPENS[inner]}))
+    for trigger in _OPENS
+}
+#: The characters every sign holds one of (a digit, a colon, an underscore, a
+#: bracket, a parenthesis, a hash, a dot).
+_MARKS: Final = frozenset(":[(#_.0123456789")
+#: A text of words and spaces only: no mark, no punctuation (one character
+#: class, which the engine scans fast; such a text has no format's sign).
+_PLAIN: Final = LazyPattern(r"[:\[(#_.0-9'\",;!?/\\-]")
 
 
 class Reading(NamedTuple):
@@ -413,6 +455,8 @@ class Reading(NamedTuple):
     start: int
     sign: str | None
 
+
+_NOTHING: Final = Reading(None, None, None, 0, None)
 
 # What one match says: (backend or None, code kind, code, sqlstate, start, sign index).
 _Found = tuple[str | None, str | None, str | None, str | None, int, int]
@@ -493,9 +537,18 @@ _LIMIT: Final = 16 * 1024
 _MOST: Final = 64
 
 
-def _names(registry: MapperRegistry) -> dict[str, str]:
-    """Every registered backend's module and product names (lower case) -> its name."""
-    words: dict[str, str] = {}
+class _NameTable(NamedTuple):
+    """The registry's module and product names, as the text's words find them."""
+
+    #: The first word of every name: the gate.
+    keys: frozenset[bytes]
+    #: First word -> (the name's words, its backend), longest first.
+    starts: dict[bytes, tuple[tuple[tuple[bytes, ...], str], ...]]
+
+
+def _names(registry: MapperRegistry) -> _NameTable:
+    """Every registered backend's module and product names, as words, -> its name."""
+    starts: dict[bytes, list[tuple[tuple[bytes, ...], str]]] = {}
     for info in registry.list_mappers():
         display = getattr(info.mapper, "display_name", None)
         names = [info.name, *info.aliases, *info.driver_modules]
@@ -506,21 +559,47 @@ def _names(registry: MapperRegistry) -> dict[str, str]:
                 if " " in part:
                     names.append(part.partition(" ")[2])
         for name in names:
-            word = name.lower().strip()
-            if len(word) >= 4 and word != "generic":
-                words.setdefault(word, info.name)
-                if " " in word:
-                    _FIRST_WORDS.add(word.partition(" ")[0])
-    return words
+            lowered = name.lower().strip()
+            if len(lowered) < 4 or lowered == "generic":
+                continue
+            words = tuple(_words(lowered))
+            if not words:
+                continue
+            entries = starts.setdefault(words[0], [])
+            if all(known != words for known, _ in entries):
+                entries.append((words, info.name))
+    return _NameTable(
+        frozenset(starts),
+        {
+            first: tuple(sorted(entries, key=lambda e: -len(e[0])))
+            for first, entries in starts.items()
+        },
+    )
 
 
-_NAMES: dict[int, tuple[object, dict[str, str]]] = {}
-#: The first words of two-word names ("sql server", "google bigquery").
-_FIRST_WORDS: set[str] = set()
+#: Every byte but a lower-case letter and a digit -> a space.
+_SPACES: Final = bytes(
+    c if chr(c).isascii() and (chr(c).islower() or chr(c).isdigit()) else 32 for c in range(256)
+)
+#: The marks, as bytes.
+_MARK_BYTES: Final = "".join(sorted(_MARKS)).encode()
 
 
-def _by_names(text: str, registry: MapperRegistry) -> str | None:
-    """The backend a module or product name in the text names (a refiner before its base)."""
+def _words(lowered: str) -> list[bytes]:
+    """
+    A lowered text's words: its runs of ASCII letters and digits.
+
+    Bytes, because `bytes.translate` and `bytes.split` are the cheapest
+    tokenizer the standard library has (no regex state, no per-character
+    dictionary): the names' gate costs little on a text that has none.
+    """
+    return lowered.encode("ascii", "ignore").translate(_SPACES).split()
+
+
+_NAMES: dict[int, tuple[object, _NameTable]] = {}
+
+
+def _name_table(registry: MapperRegistry) -> _NameTable:
     # The registry's tables are rebuilt on every change: their identity is the key.
     tables = registry._current()
     entry = _NAMES.get(id(tables))
@@ -528,31 +607,61 @@ def _by_names(text: str, registry: MapperRegistry) -> str | None:
         if len(_NAMES) > 8:  # registries that change keep a few, not all
             _NAMES.clear()
         entry = _NAMES[id(tables)] = (tables, _names(registry))
-    words = entry[1]
+    return entry[1]
+
+
+def _by_names(words: list[bytes], table: _NameTable, registry: MapperRegistry) -> str | None:
+    """The backend a module or product name among the words names (a refiner before its base)."""
     first: str | None = None
-    tokens = _WORDS.get().findall(text.lower(), 0, _LIMIT)
-    for at, token in enumerate(tokens):
-        token = token.rstrip(".-_")  # noqa: PLW2901 - the word without its closing dot
-        name = words.get(token)
-        if name is None and "." in token:
-            # A class path: its module prefixes ("mysql.connector.errors").
-            name = words.get(token.partition(".")[0]) or words.get(token.rpartition(".")[0])
-        if name is None and at + 1 < len(tokens) and token in _FIRST_WORDS:
-            name = words.get(f"{token} {tokens[at + 1].rstrip('.-_')}")
+    for at, word in enumerate(words):
+        entries = table.starts.get(word)
+        if entries is None:
+            continue
+        name = next(
+            (owner for seq, owner in entries if tuple(words[at : at + len(seq)]) == seq), None
+        )
         if name is None:
             continue
         if first is None:
             first = name
         elif name != first and _refines(registry, name, first):
             return name
-        if at >= _LIMIT // 4:
-            break
     return first
 
 
 def _refines(registry: MapperRegistry, name: str, base: str) -> bool:
     refines: object = getattr(registry.lookup(name), "refines", None)
     return isinstance(refines, tuple | list) and base in refines
+
+
+def is_plain(text: str) -> bool:
+    """
+    Whether the text is words and spaces only (no digit, no punctuation).
+
+    Such a text carries no format's sign and no leading form (every one
+    holds a digit, a colon, a dot, a bracket...): only a name can name its
+    backend (`read_names`).  One character class, scanned fast: the cost of a
+    plain message.
+    """
+    return _PLAIN.get().search(text, 0, _LIMIT) is None
+
+
+def read_names(text: str, registry: MapperRegistry) -> str | None:
+    """
+    The backend a product or module name among the text's words names.
+
+    Args:
+        text: A text of words (`is_plain`).
+        registry: The registered mappers (their names are the signs).
+
+    Returns:
+        The backend's name, or `None`.
+    """
+    words = _words(text[:_LIMIT].lower())
+    table = _name_table(registry)
+    if table.keys.isdisjoint(words):
+        return None
+    return _by_names(words, table, registry)
 
 
 def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) -> Reading:
@@ -567,13 +676,26 @@ def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) 
     Returns:
         What the signs say; every field `None` when the text has none.
     """
-    found: list[_Found] = []
     head = text if len(text) <= _LIMIT else text[:_LIMIT]
+    table = _name_table(registry)
+    lowered = head.lower().encode("ascii", "ignore")
+    marked = len(lowered.translate(None, _MARK_BYTES)) < len(lowered)
+    words = lowered.translate(_SPACES).split()
+    if not marked and table.keys.isdisjoint(words):
+        # No mark and no name: no sign (the cost of a message without one).
+        return _NOTHING if backend is None else Reading(backend, None, None, 0, None)
+    found: list[_Found] = []
     opened: set[int] = set()
-    if _GATE.get().search(head) is not None:
-        for trigger, signs in _OPENS.items():
-            if trigger in head:
-                opened.update(signs)
+    if marked:
+        # Every trigger's start, overlaps included: a search from one past
+        # the last hit; a shorter trigger inside a hit is in the text too.
+        triggers = _TRIGGERS.get()
+        hit = triggers.search(head)
+        for _ in range(_LIMIT):
+            if hit is None:
+                break
+            opened.update(_INSIDE[hit.group()])
+            hit = triggers.search(head, hit.start() + 1)
     for n in sorted(opened):
         for count, match in enumerate(_PATTERNS[n].get().finditer(text, 0, _LIMIT)):
             one = _found(n, match)
@@ -590,10 +712,10 @@ def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) 
                 named, sign = one[0], one[5]
                 break
     if named is None:
-        named = _by_names(text, registry) if text else None
+        named = _by_names(words, table, registry)
     elif backend is None:
         # A product name may name a system that speaks this backend's protocol.
-        refiner = _by_names(text, registry)
+        refiner = _by_names(words, table, registry)
         if refiner is not None and _refines(registry, refiner, named):
             named = refiner
     sqlstate = next((one[3] for one in found if one[3] is not None), None)

@@ -19,7 +19,7 @@ import re
 from typing import Final, NamedTuple
 
 from localdata_errors._lazy import LazyPattern
-from localdata_errors._textread import read_signs
+from localdata_errors._textread import DUCKDB_LABELS, is_plain, read_names, read_signs
 from localdata_errors.registry import MapperRegistry, default_registry
 
 __all__ = ["Detected", "detect"]
@@ -66,6 +66,8 @@ _FORMS: Final = LazyPattern(
 )
 # The exception line of a pasted traceback: not indented, "module.Class: ...".
 _RAISED: Final = LazyPattern(r"(?m)^(?=[A-Za-z_])(?:[\w]{1,64}\.){1,8}[\w$]{1,64}:[ \t]")
+# A Python or Java class path inside a text, after a prefix: "module.Class: ".
+_INNER: Final = LazyPattern(r"(?<![\w.$])(?:[A-Za-z_][\w]{0,64}\.){1,8}[A-Za-z_][\w$]{0,64}:[ \t]")
 # SQLAlchemy's prefix: "(psycopg.errors.UndefinedTable) relation ...".
 _WRAPPED: Final = LazyPattern(r"\((?P<cls>(?:[\w]{1,64}\.){1,8}[\w$]{1,64})\)\s")
 # The mysql/mariadb client's line, after whatever it echoed before it.
@@ -84,11 +86,7 @@ _SQLITE_JDBC: Final = LazyPattern(
 # psql's verbose lines after the message.
 _PSQL_STATE: Final = LazyPattern(r"(?m)^SQLSTATE:\ ([0-9A-Z]{5})\s*$")
 # DuckDB's labels: "Catalog Error: ...", "Binder Error: ...".
-_DUCKDB_LABEL: Final = LazyPattern(
-    r"\A\s{0,16}(?:Catalog|Binder|Parser|Constraint|Conversion|Invalid Input|Out of Range"
-    r"|Dependency|Transaction|Permission|IO|Serialization|Not implemented|Sequence"
-    r"|Interrupt|Syntax|Type Mismatch|Out of Memory|Internal) Error: "
-)
+_DUCKDB_LABEL: Final = LazyPattern(r"\A\s{0,16}" + DUCKDB_LABELS)
 # The vendors' JDBC packages, by backend.
 _JDBC: Final = (
     ("org.postgresql.", "postgresql"),
@@ -176,6 +174,11 @@ def detect(text: str, registry: MapperRegistry | None = None) -> Detected | None
         keyword fallback answers then).
     """
     registry = registry or default_registry()
+    if is_plain(text):
+        # Every leading form and every sign holds a digit or a punctuation
+        # mark: a text of words is read for names only.
+        named = read_names(text, registry)
+        return None if named is None else Detected(named, None, None, text.strip(), None)
     found = _leading(text, registry)
     if found is not None and found.code is not None:
         return found
@@ -186,6 +189,14 @@ def detect(text: str, registry: MapperRegistry | None = None) -> Detected | None
         return found._replace(code=signs.code, sqlstate=found.sqlstate or signs.sqlstate)
     if signs.backend is None:
         return None
+    inner = _INNER.get().search(text, 0, 8192)
+    if inner is not None and inner.start() > 0:
+        # A log's or a wrapper's prefix before a form: the form's reading.
+        found = _leading(text[inner.start() :], registry)
+        if found is not None:
+            if found.code is None and signs.code is not None:
+                return found._replace(code=signs.code, sqlstate=found.sqlstate or signs.sqlstate)
+            return found
     return Detected(signs.backend, signs.code, signs.sqlstate, text[signs.start :].strip(), None)
 
 

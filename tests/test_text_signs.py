@@ -87,3 +87,59 @@ def test_symbol_is_its_code(db_type: str, symbol: str, number: int | str) -> Non
     by_number = classify_message("", db_type=db_type, code=number)
     assert by_symbol.kind == by_number.kind
     assert by_symbol.database_error_code == by_number.database_error_code
+
+
+def _texts() -> list[str]:
+    from tests.text_corpus import load
+
+    texts = [case.text for case in load()]
+    return [*texts, *(text.upper() for text in texts), *(text.lower() for text in texts)]
+
+
+def test_the_trigger_search_finds_every_trigger_the_text_holds() -> None:
+    # The one-pass search (overlaps included) against the plain loop of `in`.
+    from localdata_errors import _textread
+
+    triggers = _textread._TRIGGERS.get()
+    for text in _texts():
+        head = text[: _textread._LIMIT]
+        found: set[int] = set()
+        hit = triggers.search(head)
+        while hit is not None:
+            found.update(_textread._INSIDE[hit.group()])
+            hit = triggers.search(head, hit.start() + 1)
+        want = {n for trigger, signs in _textread._OPENS.items() if trigger in head for n in signs}
+        assert found == want, text[:80]
+
+
+def test_a_text_of_words_has_no_leading_form_and_no_sign() -> None:
+    # What lets `detect` read a plain text for names only.
+    from localdata_errors import _textread
+    from localdata_errors.detect import _leading
+    from localdata_errors.registry import default_registry
+
+    registry = default_registry()
+    plain = [text for text in _texts() if _textread.is_plain(text)]
+    assert plain  # the corpus has some
+    for text in plain:
+        assert _leading(text, registry) is None, text[:80]
+        reading = _textread.read_signs(text, registry)
+        assert reading.code is None, text[:80]
+        assert reading.backend == _textread.read_names(text, registry), text[:80]
+
+
+@pytest.mark.parametrize(
+    ("text", "backend"),
+    [
+        ("MySQL server has gone away", "mysql"),
+        ("SQLite database is locked", "sqlite"),
+        ("lost connection to the PostgreSQL server", "postgresql"),
+        ("Microsoft SQL Server refused the login", "mssql"),
+        ("connection refused while reading the table list", None),
+    ],
+)
+def test_a_plain_text_is_named_by_its_product(text: str, backend: str | None) -> None:
+    from localdata_errors._textread import read_names
+    from localdata_errors.registry import default_registry
+
+    assert read_names(text, default_registry()) == backend
