@@ -236,8 +236,8 @@ def classify_record(
 
     Without *db_type*, the readings are first shown to `detect`, which finds
     a form that names the backend (a driver's exception class, psql's
-    `ERROR:  `, `ORA-`, ...) at the start of a text; the first reading it
-    claims is classified.  Else, unless the record was logged at a level
+    `ERROR:  `, `ORA-`, ...); the first reading it claims with a code is
+    classified, else the first it claims.  Else, unless the record was logged at a level
     below an error (`INFO`, `WARNING`, ...), the keyword fallback reads the
     first reading (a log's lines are mostly not database errors: each costs
     one classification).
@@ -253,11 +253,16 @@ def classify_record(
     reg = registry or default_registry()
     readings = list(_readings(record))
     if db_type is None:
+        named: StructuredErrorResponse | None = None
         for text in readings:
             if detect(text, reg) is not None:
                 resp = classify_message(text, registry=reg)
-                if _named(resp):
+                if _named(resp) and resp.database_error_code is not None:
                     return resp
+                if named is None and _named(resp):
+                    named = resp  # a later reading may carry the code too
+        if named is not None:
+            return named
         if _below_error(record.first):
             return None  # a warning's words alone do not make it a database error
     for text in readings[:_FALLBACK_TRIED]:

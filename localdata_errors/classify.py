@@ -28,6 +28,7 @@ from typing import Final
 
 from localdata_errors._backends import PYTHONS_OWN_MODULES, normalize_db_type
 from localdata_errors._chain import chain, is_sqlalchemy
+from localdata_errors._textread import native_code
 from localdata_errors._warn import warn_once
 from localdata_errors.backends.generic import generic_answer, keyword_kind
 from localdata_errors.backends.network import network_error
@@ -656,6 +657,9 @@ def classify_message(  # noqa: PLR0913 - the public signature: text, code, and o
     try:
         text = safe_text(message)
         reg = registry or default_registry()
+        if isinstance(code, str) and db_type is not None:
+            # A symbol is a code: ER_NO_SUCH_TABLE is 1146, UniqueViolation 23505.
+            code = native_code(normalize_db_type(db_type), code.strip())
         found = detect(text, reg) if db_type is None and code is None else None
         if found is None:
             return _classify(text, db_type, code, database=database, secrets=secrets, registry=reg)

@@ -19,6 +19,7 @@ import re
 from typing import Final, NamedTuple
 
 from localdata_errors._lazy import LazyPattern
+from localdata_errors._textread import DUCKDB_LABELS, is_plain, read_names, read_signs
 from localdata_errors.registry import MapperRegistry, default_registry
 
 __all__ = ["Detected", "detect"]
@@ -65,6 +66,8 @@ _FORMS: Final = LazyPattern(
 )
 # The exception line of a pasted traceback: not indented, "module.Class: ...".
 _RAISED: Final = LazyPattern(r"(?m)^(?=[A-Za-z_])(?:[\w]{1,64}\.){1,8}[\w$]{1,64}:[ \t]")
+# A Python or Java class path inside a text, after a prefix: "module.Class: ".
+_INNER: Final = LazyPattern(r"(?<![\w.$])(?:[A-Za-z_][\w]{0,64}\.){1,8}[A-Za-z_][\w$]{0,64}:[ \t]")
 # SQLAlchemy's prefix: "(psycopg.errors.UndefinedTable) relation ...".
 _WRAPPED: Final = LazyPattern(r"\((?P<cls>(?:[\w]{1,64}\.){1,8}[\w$]{1,64})\)\s")
 # The mysql/mariadb client's line, after whatever it echoed before it.
@@ -83,11 +86,7 @@ _SQLITE_JDBC: Final = LazyPattern(
 # psql's verbose lines after the message.
 _PSQL_STATE: Final = LazyPattern(r"(?m)^SQLSTATE:\ ([0-9A-Z]{5})\s*$")
 # DuckDB's labels: "Catalog Error: ...", "Binder Error: ...".
-_DUCKDB_LABEL: Final = LazyPattern(
-    r"\A\s{0,16}(?:Catalog|Binder|Parser|Constraint|Conversion|Invalid Input|Out of Range"
-    r"|Dependency|Transaction|Permission|IO|Serialization|Not implemented|Sequence"
-    r"|Interrupt|Syntax|Type Mismatch|Out of Memory|Internal) Error: "
-)
+_DUCKDB_LABEL: Final = LazyPattern(r"\A\s{0,16}" + DUCKDB_LABELS)
 # The vendors' JDBC packages, by backend.
 _JDBC: Final = (
     ("org.postgresql.", "postgresql"),
@@ -160,15 +159,49 @@ def detect(text: str, registry: MapperRegistry | None = None) -> Detected | None
     """
     The backend, code and message of an error pasted as a tool printed it.
 
+    The forms a text starts with are read first (the message the mapper
+    reads follows them); then the signs anywhere in it
+    (`localdata_errors._textread`): a code in any language's format, a
+    driver's class, a product name.
+
     Args:
         text: The error's text.
         registry: Whose driver modules name a Python class's backend; the
             default registry when omitted.
 
     Returns:
-        What the text says, or `None` when its form names no backend (the
+        What the text says, or `None` when nothing in it names a backend (the
         keyword fallback answers then).
     """
+    registry = registry or default_registry()
+    if is_plain(text):
+        # Every leading form and every sign holds a digit or a punctuation
+        # mark: a text of words is read for names only.
+        named = read_names(text, registry)
+        return None if named is None else Detected(named, None, None, text.strip(), None)
+    found = _leading(text, registry)
+    if found is not None and found.code is not None:
+        return found
+    signs = read_signs(text, registry, None if found is None else found.backend)
+    if found is not None:
+        if signs.code is None:
+            return found
+        return found._replace(code=signs.code, sqlstate=found.sqlstate or signs.sqlstate)
+    if signs.backend is None:
+        return None
+    inner = _INNER.get().search(text, 0, 8192)
+    if inner is not None and inner.start() > 0:
+        # A log's or a wrapper's prefix before a form: the form's reading.
+        found = _leading(text[inner.start() :], registry)
+        if found is not None:
+            if found.code is None and signs.code is not None:
+                return found._replace(code=signs.code, sqlstate=found.sqlstate or signs.sqlstate)
+            return found
+    return Detected(signs.backend, signs.code, signs.sqlstate, text[signs.start :].strip(), None)
+
+
+def _leading(text: str, registry: MapperRegistry) -> Detected | None:
+    """What a text says by the form it starts with (a traceback's by its last line)."""
     if "Traceback (most recent call last):" in text:
         raised = None
         for raised in _RAISED.get().finditer(text, 0, 65536):  # noqa: B007 - the last one is raised
@@ -180,7 +213,7 @@ def detect(text: str, registry: MapperRegistry | None = None) -> Detected | None
         if wrapped is not None:
             # SQLAlchemy's own text (str() of its exception): the driver's
             # class in parentheses, then the driver's message.
-            return detect(f"{wrapped.group('cls')}: {text[wrapped.end() :]}", registry)
+            return _leading(f"{wrapped.group('cls')}: {text[wrapped.end() :]}", registry)
     match = _FORMS.get().match(text)
     if match is not None:
         group = match.lastgroup
@@ -205,8 +238,8 @@ def detect(text: str, registry: MapperRegistry | None = None) -> Detected | None
             wrapped = _WRAPPED.get().match(rest)
             if wrapped is not None and match.group("cls").startswith("sqlalchemy."):
                 # SQLAlchemy's text: the driver's class, then the driver's message.
-                return detect(f"{wrapped.group('cls')}: {rest[wrapped.end() :]}", registry)
-            owner = _class_backend(match.group("cls"), registry or default_registry())
+                return _leading(f"{wrapped.group('cls')}: {rest[wrapped.end() :]}", registry)
+            owner = _class_backend(match.group("cls"), registry)
             if owner is not None:
                 backend, driver = owner
                 rest = text[match.end() :].strip()

@@ -1,0 +1,795 @@
+"""
+The signs an error text carries of its backend and its native code, as data.
+
+Every language's drivers and every client print an error their own way:
+go-sql-driver's `Error 1205 (HY000): ...`, pgx's `(SQLSTATE 40001)`, lib/pq's
+`pq: ...`, JDBC's `SQLState: 08S01`, .NET's
+`Npgsql.PostgresException (0x80004005): 42P01: ...`, Node's
+`code: 'ER_NO_SUCH_TABLE'` and `errno: 1146`, PHP PDO's
+`SQLSTATE[HY000] [2002]`, Ruby's `PG::UniqueViolation`, sqlcmd's
+`Msg 208, Level 16`, Oracle's `ORA-00942`, a Python driver's
+`(1040, 'Too many connections')`.  Each of those ways is one row of `SIGNS`:
+a named pattern, the backend it belongs to (or none: a SQLSTATE is every
+backend's), and what its code group holds.  `read_signs` finds them anywhere in
+the text (prefixes, log lines and stack traces around them do not hide them),
+in one pass of one compiled alternation, linear in the text.
+
+Where no format names the backend, the text may still name it: a driver
+module (every registered mapper's `driver_modules`), a product name (every
+registered mapper's name, aliases and display name).  Those signs come from
+the registry, so a plugin's backend is found by its own names.
+
+Symbols are codes: MySQL's `ER_*`/`CR_*` names (generated from the servers'
+headers) and PostgreSQL's condition and class names (`unique_violation`,
+`UniqueViolation`, `PG::UniqueViolation`) are read as the numbers and
+SQLSTATEs they stand for (`native_code`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Final, NamedTuple
+
+from localdata_errors._lazy import LazyPattern
+from localdata_errors.registry import MapperRegistry
+
+__all__ = ["SIGNS", "Reading", "Sign", "is_plain", "native_code", "read_names", "read_signs"]
+
+
+class Sign(NamedTuple):
+    """
+    One way an error is printed.
+
+    Attributes:
+        name: The format's name (`go-sql-driver`, `pgx`, `pdo`).
+        family: Who prints it (`go`, `jdbc`, `php`...).
+        backend: The backend it belongs to; `None` when any backend prints it.
+        code: What its `c` group holds: `errno` (a MySQL number), `sqlstate`,
+            `oracle` (`ORA-00942`), `mssql` (a SQL Server message number),
+            `sqlite` (a result name), `mysql-symbol`, `pg-class` (a
+            PostgreSQL class name), `number` (a native number of a backend the
+            rest of the text names), `pdo` (PHP PDO's driver number); `None`
+            when it names the backend only.  Its `s` group, where it has one,
+            holds a SQLSTATE.
+        pattern: The regular expression (groups `c` and `s`, each optional).
+        triggers: Literal text every match holds one of: a sign is tried
+            only on a text that holds one (found by one pass of a pattern of
+            plain literals, which the regex engine scans fast).
+        cut: Whether the mapper reads the text from this sign on (what comes
+            before it is a log's or a wrapper's prefix).
+    """
+
+    name: str
+    family: str
+    backend: str | None
+    code: str | None
+    pattern: str
+    triggers: tuple[str, ...]
+    cut: bool = False
+
+
+_STATE: Final = r"(?P<s>[0-9A-Z]{5})"
+#: DuckDB's labels, one per exception class ("Catalog Error: ", "Binder Error: ").
+DUCKDB_LABELS: Final = (
+    r"(?:Catalog|Binder|Parser|Constraint|Conversion|Invalid Input|Out of Range"
+    r"|Dependency|Transaction|Permission|IO|Serialization|Not implemented|Sequence"
+    r"|Interrupt|Syntax|Type Mismatch|Out of Memory|Internal) Error: "
+)
+
+#: Every format, most specific first (at one position the first that matches wins).
+SIGNS: Final[tuple[Sign, ...]] = (
+    # -- codes that name their backend --------------------------------------
+    Sign(
+        "oracle-code",
+        "any",
+        "oracle",
+        "oracle",
+        r"\b(?P<c>(?:ORA|PLS|TNS|SP2|DPY|DPI)-\d{4,5})\b",
+        ("ORA-", "PLS-", "TNS-", "SP2-", "DPY-", "DPI-"),
+        cut=True,
+    ),
+    Sign(
+        "mysql-client",
+        "mysql-cli",
+        "mysql",
+        "errno",
+        r"\b(?:ERROR|Error) (?P<c>[1-9]\d{3,4})(?: \(" + _STATE + r"\))?"
+        r"(?: at line \d{1,9})?(?: in file: '[^'\n]{0,256}')?: ",
+        ("ERROR ", "Error "),
+        cut=True,
+    ),
+    Sign(
+        "mysql-errno-state",
+        "any",
+        "mysql",
+        "errno",
+        r"(?<![\w(])(?P<c>[1-4]\d{3}) \(" + _STATE + r"\): ",
+        ("): ",),
+        cut=True,
+    ),
+    Sign(
+        "workbench",
+        "gui",
+        "mysql",
+        "errno",
+        r"\bError Code: (?P<c>[1-9]\d{3,4})[.:] ",
+        ("Error Code: ",),
+    ),
+    Sign(
+        "snowflake",
+        "any",
+        "snowflake",
+        None,
+        r"(?<![\w(])\d{6} \([0-9A-Z]{5}\): ",
+        ("): ",),
+        cut=True,
+    ),
+    Sign(
+        "clickhouse",
+        "any",
+        "clickhouse",
+        None,
+        r"\bCode: \d{1,4}[.,] (?:e\.displayText\(\) = )?DB::",
+        ("Code: ",),
+        cut=True,
+    ),
+    Sign("clickhouse-exception", "any", "clickhouse", None, r"\bDB::Exception\b", ("DB::",)),
+    Sign(
+        "sqlcmd",
+        "sqlcmd",
+        "mssql",
+        "mssql",
+        r"\b(?:Msg|Meldung|Mens\.) (?P<c>\d{1,6}), (?:Level|Ebene|Nivel|Niveau) \d",
+        ("Msg ", "Meldung ", "Mens. "),
+    ),
+    Sign(
+        "pyodbc-number",
+        "python-driver",
+        "mssql",
+        "mssql",
+        r"\((?P<c>\d{1,6})\) \(SQL[A-Z][A-Za-z]{2,24}\)",
+        (") (SQL",),
+    ),
+    Sign("odbc-sqlserver", "any", "mssql", None, r"SQL Server\]", ("SQL Server]",)),
+    Sign("dblib", "python-driver", "mssql", None, r"\bDB-Lib error message \d", ("DB-Lib",)),
+    Sign(
+        "sqlclient",
+        "dotnet",
+        "mssql",
+        None,
+        r"\b(?:Microsoft\.Data\.SqlClient|System\.Data\.SqlClient)|(?<![\w.])SqlException\b",
+        ("SqlClient", "SqlException"),
+    ),
+    Sign(
+        "tedious",
+        "node",
+        "mssql",
+        None,
+        r"\b(?:tedious|TinyTds::|mssql: )",
+        ("tedious", "TinyTds", "mssql: "),
+    ),
+    Sign(
+        "jdbc-mssql",
+        "jdbc",
+        "mssql",
+        None,
+        r"\b(?:com\.microsoft\.sqlserver|SQLServerException)\b",
+        ("com.microsoft.sqlserver", "SQLServerException"),
+    ),
+    Sign(
+        "npgsql",
+        "dotnet",
+        "postgresql",
+        "sqlstate",
+        r"\bNpgsql\.PostgresException \(0x[0-9A-Fa-f]{8}\): (?P<c>[0-9A-Z]{5}): ",
+        ("Npgsql.PostgresException",),
+    ),
+    Sign(
+        "npgsql-name",
+        "dotnet",
+        "postgresql",
+        None,
+        r"\b(?:Npgsql|PostgresException)\b",
+        ("Npgsql", "PostgresException"),
+    ),
+    Sign(
+        "pgx", "go", "postgresql", "sqlstate", r"\(SQLSTATE (?P<c>[0-9A-Z]{5})\)", ("(SQLSTATE ",)
+    ),
+    Sign("go-pg", "go", "postgresql", "sqlstate", r"\bERROR #(?P<c>[0-9A-Z]{5}) ", ("ERROR #",)),
+    Sign(
+        "psql-verbose",
+        "psql",
+        "postgresql",
+        "sqlstate",
+        r"\b(?:ERROR|FATAL|PANIC): {1,2}(?P<c>[0-9A-Z]{5}): ",
+        ("ERROR: ", "FATAL: ", "PANIC: "),
+    ),
+    Sign(
+        "psql-state",
+        "psql",
+        "postgresql",
+        "sqlstate",
+        r"^SQLSTATE: (?P<c>[0-9A-Z]{5})\b",
+        ("SQLSTATE: ",),
+    ),
+    Sign(
+        "pgadmin",
+        "pgadmin",
+        "postgresql",
+        "sqlstate",
+        r"\bSQL state: (?P<c>[0-9A-Z]{5})\b",
+        ("SQL state: ",),
+    ),
+    Sign(
+        "dbeaver-pg",
+        "dbeaver",
+        "postgresql",
+        "sqlstate",
+        r"\bSQL Error \[(?P<c>[0-9A-Z]{5})\]: (?:ERROR|FATAL): ",
+        ("SQL Error [",),
+    ),
+    Sign(
+        "dbeaver",
+        "dbeaver",
+        None,
+        "number",
+        r"\bSQL Error \[(?P<c>-?\d{1,6})\] \[" + _STATE + r"\]",
+        ("SQL Error [",),
+    ),
+    Sign(
+        "libpq-level",
+        "psql",
+        "postgresql",
+        None,
+        r"\b(?:ERROR|FATAL|PANIC):  (?=\S)",
+        ("ERROR:  ", "FATAL:  ", "PANIC:  "),
+    ),
+    Sign(
+        "libpq-detail",
+        "psql",
+        "postgresql",
+        None,
+        r"^(?:DETAIL|HINT|CONTEXT|LINE \d{1,6}): ",
+        ("DETAIL: ", "HINT: ", "CONTEXT: ", "LINE "),
+    ),
+    Sign("lib-pq", "go", "postgresql", None, r"(?<![\w.])pq: ", ("pq: ",)),
+    Sign(
+        "ruby-pg",
+        "ruby",
+        "postgresql",
+        "pg-class",
+        r"\bPG::(?P<c>[A-Z][A-Za-z]{2,64})\b",
+        ("PG::",),
+    ),
+    Sign(
+        "python-pg-class",
+        "python-driver",
+        "postgresql",
+        "pg-class",
+        r"\b(?:psycopg2?|asyncpg)\.(?:errors|exceptions)\.(?P<c>[A-Z][A-Za-z]{2,64})\b",
+        ("psycopg", "asyncpg."),
+    ),
+    Sign(
+        "jdbc-pg",
+        "jdbc",
+        "postgresql",
+        None,
+        r"\b(?:org\.postgresql\.|PSQLException\b)",
+        ("org.postgresql.", "PSQLException"),
+    ),
+    Sign("ruby-mysql", "ruby", "mysql", None, r"\bMysql2?::", ("Mysql",)),
+    Sign(
+        "dotnet-mysql",
+        "dotnet",
+        "mysql",
+        None,
+        r"\b(?:MySqlConnector|MySql\.Data|MySqlException)\b",
+        ("MySql",),
+    ),
+    Sign(
+        "jdbc-mysql",
+        "jdbc",
+        "mysql",
+        None,
+        r"\b(?:com\.mysql\.|org\.mariadb\.jdbc|MySQL\w{0,40}Exception\b)",
+        ("com.mysql.", "org.mariadb.jdbc", "MySQL"),
+    ),
+    Sign(
+        "mysql-symbol",
+        "node",
+        "mysql",
+        "mysql-symbol",
+        r"\b(?P<c>(?:ER|CR)_[A-Z0-9_]{2,64})\b",
+        ("ER_", "CR_"),
+    ),
+    Sign(
+        "sqlite-result", "any", "sqlite", "sqlite", r"\b(?P<c>SQLITE_[A-Z_]{2,40})\b", ("SQLITE_",)
+    ),
+    Sign("ruby-sqlite", "ruby", "sqlite", None, r"\bSQLite3::", ("SQLite3::",)),
+    Sign(
+        "oracle-class",
+        "any",
+        "oracle",
+        None,
+        r"\b(?:Oracle\.ManagedDataAccess|OracleException|OCIError|oracle\.jdbc\.)",
+        ("Oracle.ManagedDataAccess", "OracleException", "OCIError", "oracle.jdbc."),
+    ),
+    Sign(
+        "duckdb-class",
+        "any",
+        "duckdb",
+        None,
+        r"\b(?:DuckDBException|duckdb::)",
+        ("DuckDBException", "duckdb::"),
+    ),
+    Sign("duckdb-label", "any", "duckdb", None, r"\b" + DUCKDB_LABELS, (" Error: ",)),
+    Sign(
+        "jdbc-sqlite",
+        "jdbc",
+        "sqlite",
+        None,
+        r"\b(?:org\.sqlite\.|SQLiteException\b)",
+        ("org.sqlite.", "SQLiteException"),
+    ),
+    # -- codes any backend prints -------------------------------------------
+    Sign(
+        "pdo",
+        "php",
+        None,
+        "pdo",
+        r"\bSQLSTATE\[" + _STATE + r"\](?:(?::[^:\n\[]{1,64}:)? \[?(?P<c>\d{1,6})\b)?",
+        ("SQLSTATE[",),
+        cut=True,
+    ),
+    Sign(
+        "hibernate",
+        "jdbc",
+        None,
+        "number",
+        r"\bSQL Error: (?P<c>-?\d{1,6}), SQLState: " + _STATE,
+        ("SQL Error: ",),
+    ),
+    Sign(
+        "python-tuple",
+        "python-driver",
+        None,
+        "number",
+        r"\((?P<c>[1-9]\d{3,4}), u?[\"']",
+        tuple(f"({digit}" for digit in "123456789"),
+    ),
+    Sign(
+        "error-number",
+        "any",
+        None,
+        "number",
+        r"\b(?:[Ee]rror ?[Cc]ode|ErrorCode|errno|[Ee]rror [Nn]umber|[Nn]umber|"
+        r"Message Code|native ?[Ee]rror)[\"']?(?: ?[:=]|\s?\|) ?[\"']?(?P<c>-?\d{1,6})\b",
+        ("rror", "rrno", "umber", "Code", "ative"),
+    ),
+    Sign(
+        "sqlstate",
+        "any",
+        None,
+        "sqlstate",
+        r"\b(?:SQL ?[Ss]tate|sqlstate|SQLSTATE)(?: is)?[\"']?(?: ?[:=] ?| )[\"']?"
+        r"(?P<c>[0-9A-Z]{5})\b",
+        ("SQLState", "SQL state", "SQLSTATE", "sqlstate", "SqlState", "SQL State"),
+    ),
+    Sign(
+        "odbc-state",
+        "any",
+        None,
+        "sqlstate",
+        r"\('(?P<c>[0-9A-Z]{5})', [\"']\[[0-9A-Z]{5}\]",
+        ("('",),
+    ),
+)
+
+#: Each sign's pattern, compiled on first use.
+_PATTERNS: Final = tuple(LazyPattern(sign.pattern, re.MULTILINE) for sign in SIGNS)
+#: Every trigger -> the signs it opens.
+_OPENS: Final[dict[str, tuple[int, ...]]] = {}
+for _n, _sign in enumerate(SIGNS):
+    for _trigger in _sign.triggers:
+        _OPENS[_trigger] = (*_OPENS.get(_trigger, ()), _n)
+
+
+def _trie(literals: list[str]) -> str:
+    """
+    One pattern of the literals, their shared prefixes factored.
+
+    The engine then tries one branch per character, not one per literal.
+    """
+    tree: dict[str, dict] = {}  # type: ignore[type-arg]  # a tree of characters
+    for literal in literals:
+        node = tree
+        for char in literal:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:  # type: ignore[type-arg]
+        ends = "" in node
+        branches = [re.escape(char) + emit(child) for char, child in sorted(node.items()) if char]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        if ends:
+            return f"(?:{body})?" if len(branches) == 1 else body + "?"
+        return body
+
+    return emit(tree)
+
+
+#: Every trigger, found in one pass (a trie: a plain alternation of literals
+#: costs the engine one try per literal at every position).
+_TRIGGERS: Final = LazyPattern(_trie(sorted(_OPENS)))
+#: A trigger -> the signs it and every trigger inside it open.
+_INSIDE: Final = {
+    trigger: tuple(sorted({n for inner in _OPENS if inner in trigger for n in _OPENS[inner]}))
+    for trigger in _OPENS
+}
+#: The characters every sign holds one of (a digit, a colon, an underscore, a
+#: bracket, a parenthesis, a hash, a dot).
+_MARKS: Final = frozenset(":[(#_.0123456789")
+#: A text of words and spaces only: no mark, no punctuation (one character
+#: class, which the engine scans fast; such a text has no format's sign).
+_PLAIN: Final = LazyPattern(r"[:\[(#_.0-9'\",;!?/\\-]")
+
+
+class Reading(NamedTuple):
+    """
+    What the signs of a text say.
+
+    Attributes:
+        backend: The backend they name, or `None`.
+        code: The native code, in the form the backend's mapper reads.
+        sqlstate: A SQLSTATE the text carries, or `None`.
+        start: Where the mapper's text begins (after a prefix), else 0.
+        sign: The name of the format that named the backend or the code.
+    """
+
+    backend: str | None
+    code: str | None
+    sqlstate: str | None
+    start: int
+    sign: str | None
+
+
+_NOTHING: Final = Reading(None, None, None, 0, None)
+
+# What one match says: (backend or None, code kind, code, sqlstate, start, sign index).
+_Found = tuple[str | None, str | None, str | None, str | None, int, int]
+
+
+def _mysql_symbol(symbol: str) -> int | None:
+    from localdata_errors.backends import _mysql_symbols  # noqa: PLC0415 - on first use
+
+    return _mysql_symbols.SYMBOLS.get(symbol)
+
+
+_BY_NAME: dict[str, str] = {}
+
+
+def pg_sqlstate(name: str) -> str | None:
+    """
+    The SQLSTATE of a PostgreSQL condition name or class name.
+
+    `unique_violation`, `UniqueViolation` (psycopg, Ruby's `PG::`) and
+    `UniqueViolationError` (asyncpg) are `23505`: the drivers name their
+    classes after errcodes.txt's condition names.
+    """
+    if not _BY_NAME:
+        from localdata_errors.backends import _postgresql_codes  # noqa: PLC0415 - on first use
+
+        for sqlstate, (condition, _kind) in _postgresql_codes.CODES.items():
+            camel = "".join(part.capitalize() for part in condition.split("_"))
+            for key in (condition, camel, camel + "Error"):
+                _BY_NAME.setdefault(key, sqlstate)
+    return _BY_NAME.get(name)
+
+
+def _pdo(number: str | None, state: str | None) -> tuple[str | None, str | None, str | None]:
+    """(backend, code kind, code) of PHP PDO's `SQLSTATE[...] [n]`."""
+    if number is None:
+        return None, None, None
+    value = int(number)
+    if value >= 1000:
+        return "mysql", "errno", number
+    if value == 7:
+        # pdo_pgsql: libpq's PGRES_FATAL_ERROR; the SQLSTATE is PostgreSQL's.
+        return "postgresql", "sqlstate", state
+    if state == "HY000":
+        # pdo_sqlite's "General error: 1 ...": SQLite's result code.
+        return "sqlite", None, None
+    return None, None, None
+
+
+def _found(n: int, match: re.Match[str]) -> _Found | None:
+    sign = SIGNS[n]
+    groups = match.groupdict()
+    code, state = groups.get("c"), groups.get("s")
+    backend, kind = sign.backend, sign.code
+    if kind == "mysql-symbol":
+        number = _mysql_symbol(code or "")
+        if number is None:
+            return None
+        kind, code = "errno", str(number)
+    elif kind == "pg-class":
+        kind, code = "sqlstate", pg_sqlstate(code or "")
+    elif kind == "pdo":
+        backend, kind, code = _pdo(code, state)
+    elif kind == "sqlstate":
+        state = code
+    return backend, kind, code, state, match.start(), n
+
+
+#: The code kinds each built-in backend's mapper reads, most native first.
+_ACCEPTS: Final[dict[str, tuple[str, ...]]] = {
+    "postgresql": ("sqlstate",),
+    "mysql": ("errno", "number", "sqlstate"),
+    "mssql": ("mssql", "number", "sqlstate"),
+    "oracle": ("oracle",),
+    "sqlite": ("sqlite",),
+}
+#: How much of a text is read for signs.
+_LIMIT: Final = 16 * 1024
+_MOST: Final = 64
+
+
+class _NameTable(NamedTuple):
+    """The registry's module and product names, as the text's words find them."""
+
+    #: The first word of every name: the gate.
+    keys: frozenset[bytes]
+    #: First word -> (the name's words, its backend), longest first.
+    starts: dict[bytes, tuple[tuple[tuple[bytes, ...], str], ...]]
+
+
+def _names(registry: MapperRegistry) -> _NameTable:
+    """Every registered backend's module and product names, as words, -> its name."""
+    starts: dict[bytes, list[tuple[tuple[bytes, ...], str]]] = {}
+    for info in registry.list_mappers():
+        display = getattr(info.mapper, "display_name", None)
+        names = [info.name, *info.aliases, *info.driver_modules]
+        if isinstance(display, str):
+            for segment in display.split(" / "):
+                part = segment.partition("(")[0].strip()
+                names.append(part)
+                if " " in part:
+                    names.append(part.partition(" ")[2])
+        for name in names:
+            lowered = name.lower().strip()
+            if len(lowered) < 4 or lowered == "generic":
+                continue
+            words = tuple(_words(lowered))
+            if not words:
+                continue
+            entries = starts.setdefault(words[0], [])
+            if all(known != words for known, _ in entries):
+                entries.append((words, info.name))
+    return _NameTable(
+        frozenset(starts),
+        {
+            first: tuple(sorted(entries, key=lambda e: -len(e[0])))
+            for first, entries in starts.items()
+        },
+    )
+
+
+#: Every byte but a lower-case letter and a digit -> a space.
+_SPACES: Final = bytes(
+    c if chr(c).isascii() and (chr(c).islower() or chr(c).isdigit()) else 32 for c in range(256)
+)
+#: The marks, as bytes.
+_MARK_BYTES: Final = "".join(sorted(_MARKS)).encode()
+
+
+def _words(lowered: str) -> list[bytes]:
+    """
+    A lowered text's words: its runs of ASCII letters and digits.
+
+    Bytes, because `bytes.translate` and `bytes.split` are the cheapest
+    tokenizer the standard library has (no regex state, no per-character
+    dictionary): the names' gate costs little on a text that has none.
+    """
+    return lowered.encode("ascii", "ignore").translate(_SPACES).split()
+
+
+_NAMES: dict[int, tuple[object, _NameTable]] = {}
+
+
+def _name_table(registry: MapperRegistry) -> _NameTable:
+    # The registry's tables are rebuilt on every change: their identity is the key.
+    tables = registry._current()
+    entry = _NAMES.get(id(tables))
+    if entry is None or entry[0] is not tables:
+        if len(_NAMES) > 8:  # registries that change keep a few, not all
+            _NAMES.clear()
+        entry = _NAMES[id(tables)] = (tables, _names(registry))
+    return entry[1]
+
+
+def _by_names(words: list[bytes], table: _NameTable, registry: MapperRegistry) -> str | None:
+    """The backend a module or product name among the words names (a refiner before its base)."""
+    first: str | None = None
+    for at, word in enumerate(words):
+        entries = table.starts.get(word)
+        if entries is None:
+            continue
+        name = next(
+            (owner for seq, owner in entries if tuple(words[at : at + len(seq)]) == seq), None
+        )
+        if name is None:
+            continue
+        if first is None:
+            first = name
+        elif name != first and _refines(registry, name, first):
+            return name
+    return first
+
+
+def _refines(registry: MapperRegistry, name: str, base: str) -> bool:
+    refines: object = getattr(registry.lookup(name), "refines", None)
+    return isinstance(refines, tuple | list) and base in refines
+
+
+def is_plain(text: str) -> bool:
+    """
+    Whether the text is words and spaces only (no digit, no punctuation).
+
+    Such a text carries no format's sign and no leading form (every one
+    holds a digit, a colon, a dot, a bracket...): only a name can name its
+    backend (`read_names`).  One character class, scanned fast: the cost of a
+    plain message.
+    """
+    return _PLAIN.get().search(text, 0, _LIMIT) is None
+
+
+def read_names(text: str, registry: MapperRegistry) -> str | None:
+    """
+    The backend a product or module name among the text's words names.
+
+    Args:
+        text: A text of words (`is_plain`).
+        registry: The registered mappers (their names are the signs).
+
+    Returns:
+        The backend's name, or `None`.
+    """
+    words = _words(text[:_LIMIT].lower())
+    table = _name_table(registry)
+    if table.keys.isdisjoint(words):
+        return None
+    return _by_names(words, table, registry)
+
+
+def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) -> Reading:
+    """
+    The backend and the native code the text's signs name.
+
+    Args:
+        text: The error text.
+        registry: The registered mappers (their names and modules are signs).
+        backend: The backend, when already known: only its codes are read.
+
+    Returns:
+        What the signs say; every field `None` when the text has none.
+    """
+    head = text if len(text) <= _LIMIT else text[:_LIMIT]
+    table = _name_table(registry)
+    lowered = head.lower().encode("ascii", "ignore")
+    marked = len(lowered.translate(None, _MARK_BYTES)) < len(lowered)
+    words = lowered.translate(_SPACES).split()
+    if not marked and table.keys.isdisjoint(words):
+        # No mark and no name: no sign (the cost of a message without one).
+        return _NOTHING if backend is None else Reading(backend, None, None, 0, None)
+    found: list[_Found] = []
+    opened: set[int] = set()
+    if marked:
+        # Every trigger's start, overlaps included: a search from one past
+        # the last hit; a shorter trigger inside a hit is in the text too.
+        triggers = _TRIGGERS.get()
+        hit = triggers.search(head)
+        for _ in range(_LIMIT):
+            if hit is None:
+                break
+            opened.update(_INSIDE[hit.group()])
+            hit = triggers.search(head, hit.start() + 1)
+    for n in sorted(opened):
+        for count, match in enumerate(_PATTERNS[n].get().finditer(text, 0, _LIMIT)):
+            one = _found(n, match)
+            if one is not None:
+                found.append(one)
+            if count >= _MOST:
+                break
+    found.sort(key=lambda one: one[4])
+    named = backend
+    sign: int | None = None
+    if named is None:
+        for one in found:
+            if one[0] is not None:
+                named, sign = one[0], one[5]
+                break
+    if named is None:
+        named = _by_names(words, table, registry)
+    elif backend is None:
+        # A product name may name a system that speaks this backend's protocol.
+        refiner = _by_names(words, table, registry)
+        if refiner is not None and _refines(registry, refiner, named):
+            named = refiner
+    sqlstate = next((one[3] for one in found if one[3] is not None), None)
+    if named is None:
+        named = _by_code(found)
+    accepts = _ACCEPTS.get(_base(registry, named) if named is not None else "", ())
+    code: str | None = None
+    start = 0
+    for kind in accepts:
+        for one in found:
+            if (
+                one[1] == kind
+                and one[2] is not None
+                and (one[0] is None or one[0] == named or kind == "sqlstate")
+            ):
+                code, start = one[2], one[4] if SIGNS[one[5]].cut else 0
+                sign = sign if sign is not None else one[5]
+                break
+        if code is not None:
+            break
+    if code is None:
+        cut = next((one[4] for one in found if SIGNS[one[5]].cut and one[0] == named), 0)
+        start = cut
+    return Reading(named, code, sqlstate, start, None if sign is None else SIGNS[sign].name)
+
+
+def _base(registry: MapperRegistry, name: str) -> str:
+    """A refiner's base backend (whose codes its texts carry), else the name itself."""
+    refines: object = getattr(registry.lookup(name), "refines", None)
+    if isinstance(refines, tuple | list) and refines and isinstance(refines[0], str):
+        return refines[0]
+    return name
+
+
+def _by_code(found: list[_Found]) -> str | None:
+    """The backend a code's own form names, where no other sign does."""
+    for _backend, kind, code, state, _start, _n in found:
+        if state is not None and state[2:].find("P") >= 0:
+            return "postgresql"  # the P subclasses are PostgreSQL's own
+        if kind == "number" and code is not None and code.isdigit() and _is_mysql_number(code):
+            return "mysql"
+    return None
+
+
+def _is_mysql_number(code: str) -> bool:
+    from localdata_errors.backends import _mysql_symbols  # noqa: PLC0415 - on first use
+
+    if not _NUMBERS:
+        _NUMBERS.update(_mysql_symbols.SYMBOLS.values())
+    return int(code) in _NUMBERS
+
+
+_NUMBERS: set[int] = set()
+
+#: A symbol given as a code, per backend: what it stands for.
+_SYMBOLS: Final[dict[str, Callable[[str], str | None]]] = {
+    "mysql": lambda s: None if (n := _mysql_symbol(s)) is None else str(n),
+    "postgresql": pg_sqlstate,
+}
+
+
+def native_code(backend: str, code: str) -> str:
+    """
+    The native code a symbol stands for (`ER_NO_SUCH_TABLE` -> `1146`), else the code.
+
+    Args:
+        backend: The backend's canonical name.
+        code: The code as given.
+
+    Returns:
+        The number or SQLSTATE the mapper reads.
+    """
+    reader = _SYMBOLS.get(backend)
+    if reader is None or not code[:1].isalpha():
+        return code
+    name = code.rpartition("::")[2].rpartition(".")[2]
+    return reader(name) or code

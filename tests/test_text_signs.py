@@ -1,0 +1,145 @@
+"""
+The text reader's signs on real printings, and symbols read as codes.
+
+Expected codes are the vendors' (MySQL's error reference, PostgreSQL's
+Appendix A, Oracle's and SQL Server's message lists), not the tables'.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from localdata_errors import classify_message
+
+
+@pytest.mark.parametrize(
+    ("text", "backend", "code"),
+    [
+        (
+            "Error 1205 (HY000): Lock wait timeout exceeded; try restarting transaction",
+            "mysql",
+            "1205",
+        ),
+        ('pq: relation "users" does not exist', "postgresql", None),
+        (
+            "ERROR: could not serialize access due to concurrent update (SQLSTATE 40001)",
+            "postgresql",
+            "40001",
+        ),
+        (
+            'Npgsql.PostgresException (0x80004005): 42P01: relation "x" does not exist',
+            "postgresql",
+            "42P01",
+        ),
+        (
+            "Microsoft.Data.SqlClient.SqlException (0x80131904): Login failed for user 'sa'.",
+            "mssql",
+            None,
+        ),
+        ("Error: ER_NO_SUCH_TABLE: Table 'test.x' doesn't exist", "mysql", "1146"),
+        ("SQLITE_BUSY: database is locked", "sqlite", "SQLITE_BUSY"),
+        (
+            "PHP Fatal error:  Uncaught PDOException: SQLSTATE[HY000] [2002] Connection refused",
+            "mysql",
+            "2002",
+        ),
+        (
+            'SQLSTATE[08006] [7] FATAL:  password authentication failed for user "x"',
+            "postgresql",
+            "08006",
+        ),
+        (
+            'PG::UniqueViolation: ERROR:  duplicate key value violates unique constraint "k"',
+            "postgresql",
+            "23505",
+        ),
+        (
+            'Exception in thread "main" java.sql.SQLSyntaxErrorException: '
+            "ORA-00942: table or view does not exist",
+            "oracle",
+            "ORA-00942",
+        ),
+        ("OperationalError: (1040, 'Too many connections')", "mysql", "1040"),
+        ("Msg 208, Level 16, State 1, Line 1\nInvalid object name 'x'.", "mssql", "208"),
+    ],
+)
+def test_sign_names_backend_and_code(text: str, backend: str, code: str | None) -> None:
+    answer = classify_message(text)
+    assert answer.backend == backend
+    if code is not None:
+        assert answer.database_error_code == code
+
+
+@pytest.mark.parametrize(
+    ("db_type", "symbol", "number"),
+    [
+        ("mysql", "ER_NO_SUCH_TABLE", 1146),
+        ("mysql", "ER_LOCK_DEADLOCK", 1213),
+        ("mysql", "CR_SERVER_GONE_ERROR", 2006),
+        ("postgresql", "unique_violation", "23505"),
+        ("postgresql", "UniqueViolation", "23505"),
+        ("postgresql", "PG::UniqueViolation", "23505"),
+        ("postgresql", "UndefinedTableError", "42P01"),
+    ],
+)
+def test_symbol_is_its_code(db_type: str, symbol: str, number: int | str) -> None:
+    by_symbol = classify_message("", db_type=db_type, code=symbol)
+    by_number = classify_message("", db_type=db_type, code=number)
+    assert by_symbol.kind == by_number.kind
+    assert by_symbol.database_error_code == by_number.database_error_code
+
+
+def _texts() -> list[str]:
+    from tests.text_corpus import load
+
+    texts = [case.text for case in load()]
+    return [*texts, *(text.upper() for text in texts), *(text.lower() for text in texts)]
+
+
+def test_the_trigger_search_finds_every_trigger_the_text_holds() -> None:
+    # The one-pass search (overlaps included) against the plain loop of `in`.
+    from localdata_errors import _textread
+
+    triggers = _textread._TRIGGERS.get()
+    for text in _texts():
+        head = text[: _textread._LIMIT]
+        found: set[int] = set()
+        hit = triggers.search(head)
+        while hit is not None:
+            found.update(_textread._INSIDE[hit.group()])
+            hit = triggers.search(head, hit.start() + 1)
+        want = {n for trigger, signs in _textread._OPENS.items() if trigger in head for n in signs}
+        assert found == want, text[:80]
+
+
+def test_a_text_of_words_has_no_leading_form_and_no_sign() -> None:
+    # What lets `detect` read a plain text for names only.
+    from localdata_errors import _textread
+    from localdata_errors.detect import _leading
+    from localdata_errors.registry import default_registry
+
+    registry = default_registry()
+    plain = [text for text in _texts() if _textread.is_plain(text)]
+    assert plain  # the corpus has some
+    for text in plain:
+        assert _leading(text, registry) is None, text[:80]
+        reading = _textread.read_signs(text, registry)
+        assert reading.code is None, text[:80]
+        assert reading.backend == _textread.read_names(text, registry), text[:80]
+
+
+@pytest.mark.parametrize(
+    ("text", "backend"),
+    [
+        ("MySQL server has gone away", "mysql"),
+        ("SQLite database is locked", "sqlite"),
+        ("lost connection to the PostgreSQL server", "postgresql"),
+        ("Microsoft SQL Server refused the login", "mssql"),
+        ("connection refused while reading the table list", None),
+    ],
+)
+def test_a_plain_text_is_named_by_its_product(text: str, backend: str | None) -> None:
+    from localdata_errors._textread import read_names
+    from localdata_errors.registry import default_registry
+
+    assert read_names(text, default_registry()) == backend
