@@ -32,6 +32,9 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from typing import IO, BinaryIO, Final, NamedTuple
 
+from localdata_errors._textread import read_signs
+from localdata_errors.registry import default_registry
+
 __all__ = ["HEAD_CHARS", "LINE_LIMIT", "TAIL_CHARS", "LogRecord", "open_log", "read_records"]
 
 #: The longest line read at once, in bytes; the rest of a longer line is skipped.
@@ -71,11 +74,24 @@ _FRAME: Final = re.compile(
 # What makes a record worth classifying, in a line lowered to lower case (a
 # case-blind pattern is several times slower to search).
 _ERRORISH: Final = re.compile(
-    r"error|exception|fatal|panic|fail|denied|deadlock|violat|refused|timeout|timed out"
+    r"error|exception|fatal|panic|fail|denied|deadlock|violat|refused|timeout|timed out|invalid"
     r"|could not|cannot|can't|unable to|no such|does not exist|doesn't exist|too many"
     r"|ora-\d|tns-\d|sqlstate|sqlite_|msg \d"
 )
 _TRACEBACK: Final = "Traceback (most recent call last):"
+
+
+def _errorish(text: str) -> bool:
+    """
+    Whether a line looks like part of an error: an error word (English), or a
+    sign the text reader knows, in any language: a native code in a known
+    format (`1046 (3D000): ...`, `Meldung 207, Ebene 16`), a driver's prefix
+    (`pq: `), a backend's name.
+    """
+    if _ERRORISH.search(text.lower()) is not None:
+        return True
+    signs = read_signs(text, default_registry())
+    return signs.code is not None or signs.backend is not None
 
 
 class LogRecord(NamedTuple):
@@ -142,10 +158,15 @@ class _More:
 
     def add(self, text: str) -> None:
         if (self.open_traceback and text[:1].isspace()) or _FRAME.match(text) is not None:
-            # Frames and the source lines under them name code, not the error.
+            # Frames and the source lines under them name code, not the error;
+            # but the code's path names its driver (site-packages/psycopg,
+            # node_modules/tedious): kept in the head, within its bound.
+            if self.head_chars + len(text) <= HEAD_CHARS and not self.tail:
+                self.head.append(text)
+                self.head_chars += len(text) + 1
             return
         if not self.errorish:
-            self.errorish = _ERRORISH.search(text.lower()) is not None
+            self.errorish = _errorish(text)
         if text.startswith(_TRACEBACK):
             self.open_traceback = True
         elif self.open_traceback and not text[:1].isspace():
@@ -237,7 +258,7 @@ def read_records(
         if first is not None and (more.errorish if more else errorish):
             yield first._replace(rest=more.text()) if more else first
         first = LogRecord(number, timestamp, text, "")
-        errorish = _ERRORISH.search(text.lower()) is not None
+        errorish = _errorish(text)
         more = None
     if progress is not None:
         progress(number, done)

@@ -225,7 +225,11 @@ def _below_error(first: str) -> bool:
 
 
 def _named(resp: StructuredErrorResponse) -> bool:
-    return resp.backend != "generic" or resp.database_error_code is not None
+    # A backend's code, or its name with a kind: a line that only names a
+    # product ("connected to PostgreSQL 16") is no error.
+    return resp.database_error_code is not None or (
+        resp.backend != "generic" and resp.kind is not Kind.UNKNOWN
+    )
 
 
 def classify_record(

@@ -521,6 +521,12 @@ def _found(n: int, match: re.Match[str]) -> _Found | None:
         backend, kind, code = _pdo(code, state)
     elif kind == "sqlstate":
         state = code
+    if state is not None and state.isalpha():
+        # Five capitals and no digit are a word (`ERROR: ERROR:  ...`), not a
+        # SQLSTATE: every code the standard, ODBC and PostgreSQL define holds one.
+        if kind == "sqlstate":
+            return None
+        state = None
     return backend, kind, code, state, match.start(), n
 
 

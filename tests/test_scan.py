@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from localdata_errors import classify_message
+from localdata_errors import Kind, classify_message
 from localdata_errors._logread import LINE_LIMIT, read_records
 from localdata_errors._scan import Progress, classify_record
 from localdata_errors.cli import main
@@ -192,18 +192,24 @@ def test_an_error_text_in_a_log_line_gives_the_texts_own_answer() -> None:
 
     checked = 0
     for case in load():
+        if case.language != "en":
+            continue  # a log line is kept for its error words, which are English ones
         alone = classify_message(case.text)
-        if alone.backend == "generic" and alone.database_error_code is None:
-            continue
+        if alone.database_error_code is None and (
+            alone.backend == "generic" or alone.kind is Kind.UNKNOWN
+        ):
+            continue  # nothing a summary could act on: scan leaves such lines out
         for framing in _FRAMINGS:
             log = f"2024-05-01 12:00:00,001 INFO app: ok\n{framing}{case.text}\n"
             records = list(read_records(io.BytesIO(log.encode())))
             answers = [classify_record(r, None) for r in records]
             got = [(a.backend, a.kind, a.database_error_code) for a in answers if a is not None]
-            assert got == [(alone.backend, alone.kind, alone.database_error_code)], (
-                case.id,
-                framing,
-            )
+            assert len(got) == 1, (case.id, framing, got)
+            backend, kind, code = got[0]
+            # The same backend and kind; the code the text carries (a log may
+            # give one the text alone did not: the psql form after its prefix).
+            assert (backend, kind) == (alone.backend, alone.kind), (case.id, framing)
+            assert alone.database_error_code in (None, code), (case.id, framing)
             checked += 1
     assert checked > 400
 

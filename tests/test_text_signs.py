@@ -7,9 +7,11 @@ Appendix A, Oracle's and SQL Server's message lists), not the tables'.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from localdata_errors import classify_message
+from localdata_errors import Kind, classify_message
 
 
 @pytest.mark.parametrize(
@@ -143,3 +145,22 @@ def test_a_plain_text_is_named_by_its_product(text: str, backend: str | None) ->
     from localdata_errors.registry import default_registry
 
     assert read_names(text, default_registry()) == backend
+
+
+def test_a_sqlstate_holds_a_digit_so_a_word_is_not_read_as_one() -> None:
+    # The rule the reader relies on, held against the lists that define codes.
+    errcodes = sorted(Path("/usr/share/postgresql").glob("*/errcodes.txt"))
+    if not errcodes:
+        pytest.skip("PostgreSQL's errcodes.txt is not installed")
+    codes = [
+        line.split()[0]
+        for line in errcodes[-1].read_text().splitlines()
+        if line[:5].isalnum() and len(line.split()[0]) == 5
+    ]
+    assert len(codes) > 200
+    assert all(any(ch.isdigit() for ch in code) for code in codes)
+    answer = classify_message(
+        'production.ERROR: ERROR:  duplicate key value violates unique constraint "u"'
+    )
+    assert answer.database_error_code != "ERROR"
+    assert answer.kind is Kind.UNIQUE_VIOLATION
