@@ -32,6 +32,7 @@ from collections.abc import Iterable, Mapping
 from itertools import islice
 from typing import Final
 
+from localdata_errors import _token_rules
 from localdata_errors._lazy import LazyPattern
 from localdata_errors._log import log_once
 from localdata_errors._sqlread import CREDENTIAL_WORD, read_credentials
@@ -212,6 +213,78 @@ _TRIGGER_BEFORE_SLASH: Final = LazyPattern(_PLACES)
 # AWS temporary access key ids; "asia" is searched for on its own, as its
 # letters are too common to start a branch of the pattern above with.
 _ASIA: Final = LazyPattern(r"(?<![a-z0-9])asia[a-z0-9]{16}(?![a-z0-9])")
+# -- token shapes --------------------------------------------------------------------
+#
+# The shapes of API tokens (GitHub's ghp_..., OpenAI's sk-proj-..., a JWT...)
+# come from gitleaks' maintained rule set, generated into `_token_rules`.
+# Every match of every rule holds a run of `_token_rules.MIN_RUN` letters,
+# digits, "_" or "-": that run is the one gate, looked for with
+# bytes.translate and a substring search (both at C speed, linear).  Only a
+# text that has one is searched for each rule's key words (str's `in`), and
+# only a rule one of whose key words it holds is run.
+
+_TOKEN_CHARS: Final = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+_TOKEN_TABLE: Final = bytes(0x61 if i in _TOKEN_CHARS else 0x20 for i in range(256))
+_TOKEN_RUN: Final = b"a" * _token_rules.MIN_RUN
+
+
+def _token_spans(text: str, folded: str, first: bool = False) -> list[_Span]:
+    """The tokens of the generated rules in *text* (only the first, with *first*)."""
+    if len(text) < _token_rules.MIN_RUN or _TOKEN_RUN not in folded.encode(
+        "ascii", "replace"
+    ).translate(_TOKEN_TABLE):
+        return []
+    spans: list[_Span] = []
+    for keywords, pattern in zip(_token_rules.KEYWORDS, _token_rules.PATTERNS, strict=True):
+        if not any(keyword in folded for keyword in keywords):
+            continue
+        for match in islice(pattern.get().finditer(text), MAX_SITES):
+            # The secret is the rule's first group that took part, else the match.
+            group = next(
+                (g for g in range(1, (match.re.groups or 0) + 1) if match.start(g) >= 0), 0
+            )
+            spans.append(match.span(group))
+            if first:
+                return spans
+    if spans:
+        spans += _cut_copies(text, spans)
+    return spans
+
+
+_TOKEN_RUN_AT: Final = LazyPattern(r"[A-Za-z0-9_-]*+")
+
+
+def _cut_copies(text: str, spans: list[_Span]) -> list[_Span]:
+    """
+    Copies of each token cut by an excerpt (DuckDB's `LINE 1: ...ghp_abc...`).
+
+    A server that cuts its excerpt to a width leaves a token's first or last
+    characters, which no rule matches any more: wherever the token's first
+    (or last) `MIN_RUN` characters occur, the run of token characters
+    around them is masked.
+    """
+    found: list[_Span] = []
+    reversed_text = text[::-1]
+    run = _TOKEN_RUN_AT.get()
+    for start, end in spans[:MAX_SITES]:
+        token = text[start:end]
+        if len(token) < 2 * _token_rules.MIN_RUN:
+            continue
+        head, tail = token[: _token_rules.MIN_RUN], token[-_token_rules.MIN_RUN :]
+        at = text.find(head)
+        while at >= 0 and len(found) < MAX_SITES:
+            stop = run.match(text, at).end()  # type: ignore[union-attr]  # "*+" always matches
+            found.append((at, stop))
+            at = text.find(head, stop)
+        at = text.find(tail)
+        while at >= 0 and len(found) < 2 * MAX_SITES:
+            stop = at + len(tail)
+            back = run.match(reversed_text, len(text) - stop).end()  # type: ignore[union-attr]
+            found.append((len(text) - back, stop))
+            at = text.find(tail, stop)
+    return found
+
+
 # -- reading a value -----------------------------------------------------------------
 
 # Each ends at its closing quote, or at the end of the text when that is
@@ -680,6 +753,7 @@ def _credential_spans(text: str, folded: str, site: _Site | None) -> tuple[list[
         site = _search(folded, resume)
     if "asia" in folded:
         spans += [found.span() for found in islice(_ASIA.get().finditer(folded), MAX_SITES)]
+    spans += _token_spans(text, folded)
     return spans, capped
 
 
@@ -840,7 +914,11 @@ def may_hold_secret(text: str) -> bool:
     match = _TRIGGER.get().search(folded)
     if match is not None and match.lastgroup == "at":
         match = _beyond_at(folded, match)
-    return match is not None or ("asia" in folded and _ASIA.get().search(folded) is not None)
+    return (
+        match is not None
+        or ("asia" in folded and _ASIA.get().search(folded) is not None)
+        or bool(_token_spans(text, folded, first=True))
+    )
 
 
 def credentials_in(text: str) -> tuple[str, ...]:
@@ -859,8 +937,6 @@ def credentials_in(text: str) -> tuple[str, ...]:
     """
     folded = _fold(text)
     site = _first_site(folded)
-    if site is None and "asia" not in folded:
-        return ()
     return _values(text, _credential_spans(text, folded, site)[0])
 
 
@@ -1051,7 +1127,7 @@ _NOTHING: Final[tuple[()]] = ()
 def _redact(text: str, values: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     folded = _fold(text)
     site = _first_site(folded)
-    if site is None and not values and "asia" not in folded:
+    if site is None and not values and not may_hold_secret(text):
         return text, _NOTHING
     spans, capped = _credential_spans(text, folded, site)
     found: tuple[str, ...] = _NOTHING
