@@ -226,6 +226,10 @@ _ASIA: Final = LazyPattern(r"(?<![a-z0-9])asia[a-z0-9]{16}(?![a-z0-9])")
 _TOKEN_CHARS: Final = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 _TOKEN_TABLE: Final = bytes(0x61 if i in _TOKEN_CHARS else 0x20 for i in range(256))
 _TOKEN_RUN: Final = b"a" * _token_rules.MIN_RUN
+_RULES_BY_KEYWORD: Final[dict[str, tuple[int, ...]]] = {}
+for _index, _keywords in enumerate(_token_rules.KEYWORDS):
+    for _keyword in _keywords:
+        _RULES_BY_KEYWORD[_keyword] = (*_RULES_BY_KEYWORD.get(_keyword, ()), _index)
 
 
 def _token_spans(text: str, folded: str, first: bool = False) -> list[_Span]:
@@ -235,9 +239,12 @@ def _token_spans(text: str, folded: str, first: bool = False) -> list[_Span]:
     ).translate(_TOKEN_TABLE):
         return []
     spans: list[_Span] = []
-    for keywords, pattern in zip(_token_rules.KEYWORDS, _token_rules.PATTERNS, strict=True):
-        if not any(keyword in folded for keyword in keywords):
-            continue
+    # Each distinct key word is looked for once; then the rules that hold one run, in order.
+    held = sorted(
+        {i for keyword, rules in _RULES_BY_KEYWORD.items() if keyword in folded for i in rules}
+    )
+    for index in held:
+        pattern = _token_rules.PATTERNS[index]
         for match in islice(pattern.get().finditer(text), MAX_SITES):
             # The secret is the rule's first group that took part, else the match.
             group = next(
