@@ -48,11 +48,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from functools import cache
 from typing import Any, Final
 
-from localdata_errors import _sqlglot
-from localdata_errors._backends import BACKENDS
+from localdata_errors._sqlread import (
+    _credential_start,
+    _known_dialects,
+    _Reading,
+    _reading,
+    _tokens,
+)
 from localdata_errors.redact import MASK, redact
 
 __all__ = ["LITERAL", "compact_values", "mask_statement", "mask_values"]
@@ -69,159 +73,16 @@ _REDACT_REACH: Final = 1024
 # A name as SQL writes one unquoted (letters, digits, _, $, #, @).  A word the
 # tokenizer made of anything else is a character sequence it could not read.
 _NAME: Final = re.compile(r"[\w$#@]+")
-# A credential key word: a name that ends in one (as in redaction's reading of
-# echoed statements).
-_CREDENTIAL: Final = re.compile(
-    r"""(?ix)(?:passw(?:or)?d|secret|token|credentials?|identified|key_?id|connection_?string
-            |(?:api|access|private|secret|account|master|encryption|sas)_?key)\Z"""
-)
-# Between a credential key word and its value: IDENTIFIED [WITH|VIA plugin]
-# BY|AS|USING, PASSWORD =, PASSWORD(...).
-_PLUGIN: Final = frozenset({"WITH", "VIA"})
-_BY: Final = frozenset({"BY", "AS", "USING"})
-_ASSIGN: Final = frozenset({"=", ":=", "=>", "("})
-# What ends a value, or shows the key word named a column in a list.
-_SEPARATORS: Final = frozenset({",", ")", ";", "(", "["})
 # sp_rename's arguments are object names written as strings (and its third
 # the sort of object): kept, as names are, when they read like names.
 _SP_RENAME: Final = "sp_rename"
 _SP_RENAME_ARGUMENT: Final = re.compile(r"[^\n]{1,256}")
-# How far SET PASSWORD FOR account = ... looks for its "=".
-_ACCOUNT_TOKENS: Final = 16
 # How a character of the text is rendered: kept, dropped (a comment: one
 # space for the run), or masked (a value: one "?" for the run).
 _KEEP: Final = 0
 _DROP: Final = 1
 _VALUE: Final = 2
 _RUNS: Final = re.compile(rb"\x00+|\x01+|\x02+")
-
-
-class _Reading:
-    """How one dialect's tokens are read: its tokenizer, its literal and type tokens."""
-
-    __slots__ = (
-        "colon",
-        "dot",
-        "hint",
-        "introducer",
-        "literals",
-        "number",
-        "operands",
-        "parameter",
-        "tokenizer",
-        "types",
-        "var",
-        "words",
-    )
-
-    def __init__(self, dialect: str | None) -> None:
-        module = _sqlglot.sqlglot()
-        if module is None:
-            raise ImportError("sqlglot is not installed (pip install 'localdata-errors[history]')")
-        token_type = module.tokens.TokenType
-        dialect_class = module.dialects.dialect.Dialect.get_or_raise(dialect)
-        base = dialect_class.tokenizer_class
-        # A command's text (MySQL's RENAME TABLE a TO b) is read as tokens like any
-        # other, not kept whole as one string: its values are masked, its names kept.
-        self.tokenizer: Any = type(f"Masking{base.__name__}", (base,), {"COMMANDS": set()})
-        # sqlglot names every kind of quoted literal *_STRING.
-        self.literals = frozenset(
-            t for t in token_type if t.name == "STRING" or t.name.endswith("_STRING")
-        ) | {token_type.NUMBER}
-        parser = dialect_class.parser_class
-        self.types = frozenset(parser.TYPE_TOKENS)
-        # What the grammar takes for a word: a bare value may be any of these.
-        self.words = frozenset(parser.ID_VAR_TOKENS) | {token_type.VAR, token_type.IDENTIFIER}
-        self.number = token_type.NUMBER
-        self.parameter = token_type.PARAMETER
-        self.hint = token_type.HINT
-        self.introducer = token_type.INTRODUCER
-        self.var = token_type.VAR
-        self.colon = token_type.COLON
-        self.dot = token_type.DOT
-        # What a sign glued after it belongs to (t.c, a[1:2]), not a sign of its own.
-        self.operands = self.literals | {
-            token_type.VAR,
-            token_type.IDENTIFIER,
-            token_type.R_PAREN,
-            token_type.R_BRACKET,
-        }
-
-
-@cache
-def _reading(dialect: str | None) -> _Reading:
-    return _Reading(dialect)
-
-
-@cache
-def _known_dialects() -> tuple[str, ...]:
-    return tuple(dict.fromkeys(b.sqlglot for b in BACKENDS.values()))
-
-
-def _tokens(sql: str, reading: _Reading, dialect: str | None) -> tuple[list[Any], int]:
-    """The tokens of *sql*, and where the text the tokenizer could read ends."""
-    tokenizer = reading.tokenizer(dialect=dialect)
-    try:
-        return list(tokenizer.tokenize(sql)), len(sql)
-    except Exception:  # noqa: BLE001 - an unterminated quote, or sqlglot's own failure
-        # The tokens read before the failure are whole; the rest is masked.
-        done = list(getattr(tokenizer, "tokens", None) or ())
-        return done, (done[-1].end + 1 if done else 0)
-
-
-def _upper(token: Any) -> str:
-    return str(token.text).upper()
-
-
-def _value_start(tokens: list[Any], at: int) -> int:
-    """Where the value of the credential key word before *at* starts (past its connectors)."""
-    size = len(tokens)
-    if at < size and _upper(tokens[at]) in _PLUGIN:
-        at += 2  # IDENTIFIED WITH plugin
-    if at < size and _upper(tokens[at]) in _BY:
-        at += 1
-    elif at < size and _upper(tokens[at]) == "FOR":
-        # SET PASSWORD FOR 'u'@'h' = value: the account is a name, the value follows "=".
-        for i in range(at + 1, min(at + 1 + _ACCOUNT_TOKENS, size)):
-            if tokens[i].text == "=":
-                return i + 1
-        return at + 1
-    while at < size and tokens[at].text in _ASSIGN:
-        at += 1
-    return at
-
-
-def _credential_start(tokens: list[Any], reading: _Reading) -> int | None:
-    """
-    Where the first credential's value starts: after a key word, past its connectors.
-
-    From there on the text is masked, quoted or not: a bare value's end
-    cannot be told (``PASSWORD $pw$a b, c$pw$`` read as MySQL is three
-    pieces of one secret), so everything after it goes, more than the secret,
-    never less.  A value is a literal, or a word the grammar takes for one
-    (``tiger``, ``first``), or several tokens glued together (``hun-ter2``);
-    a separator (``password,``), a key word of the grammar (``token FROM``)
-    or a data type (``password text``, a column declared) after the key word
-    says it named a column instead, and nothing is masked.
-    """
-    size = len(tokens)
-    for i, token in enumerate(tokens):
-        # The longest key word is 17 characters: a long name is read at its end only.
-        if token.token_type in reading.literals or not _CREDENTIAL.search(str(token.text)[-24:]):
-            continue
-        at = _value_start(tokens, i + 1)
-        if at >= size or tokens[at].text in _SEPARATORS:
-            continue
-        value = tokens[at]
-        kind = value.token_type
-        glued = (
-            at + 1 < size
-            and tokens[at + 1].start == value.end + 1
-            and tokens[at + 1].text not in _SEPARATORS
-        )
-        if kind in reading.literals or glued or (kind in reading.words - reading.types):
-            return int(value.start)
-    return None
 
 
 def _renamed_names(tokens: list[Any], reading: _Reading) -> set[int]:

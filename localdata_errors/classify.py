@@ -53,6 +53,7 @@ from localdata_errors.mapper import (
 )
 from localdata_errors.redact import (
     credentials_in,
+    credentials_in_statement,
     may_hold_secret,
     normalize_secrets,
     redact,
@@ -554,8 +555,24 @@ def _classify(  # noqa: PLR0913 - classify_message's arguments, passed on
     mapped = _map(exc, reading, db_type, None if code is None else _explicit_code(code), registry)
     decision = _decide(mapped[0], mapped[3], reading[3])
     masked = () if secrets is _NO_SECRETS else normalize_secrets(secrets)
+    if reading[0] is not exc and isinstance(exc, BaseException):
+        masked = (*masked, *_statement_credentials(exc))
     shown = database if isinstance(database, str) else None
     return _masked(reading, mapped, decision, shown, masked)
+
+
+def _statement_credentials(exc: BaseException) -> tuple[str, ...]:
+    """
+    The credentials of the statement a wrapper carries (SQLAlchemy's `.statement`).
+
+    A server may echo the statement from the value on (MariaDB's `near
+    'hunter2'`), without the key word that made it a password.
+    """
+    for link in chain(exc):
+        statement = getattr(link, "statement", None)
+        if isinstance(statement, str) and statement:
+            return credentials_in_statement(statement)
+    return ()
 
 
 def _explicit_code(code: object) -> str | int | None:

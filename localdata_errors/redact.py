@@ -29,17 +29,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from heapq import heapify, heappop, heappush
 from itertools import islice
-from typing import Final, NamedTuple
+from typing import Final
 
+from localdata_errors import _token_rules
 from localdata_errors._lazy import LazyPattern
 from localdata_errors._log import log_once
+from localdata_errors._sqlread import CREDENTIAL_WORD, read_credentials
 
 __all__ = [
     "MASK",
     "MIN_SECRET_LENGTH",
     "credentials_in",
+    "credentials_in_statement",
     "may_hold_secret",
     "normalize_secrets",
     "redact",
@@ -157,7 +159,8 @@ _PEM_REST = r"[a-z0-9 ]{0,40}private\ key[a-z ]{0,16}-----(?P<pem>)"
 _QUOTE = rf"""'(?<=[\ \\]')(?:(?<=near\ ')(?!'\ at\ line\ \d)(?={_LITQ})(?P<near_s>)
                       |(?<=near\ \\')(?!\\'\ at\ line\ \d)(?={_LITQ})(?P<near_e>)
                       |(?<=replace\ ')(?P<replace_s>)
-                      |(?<=replace\ \\')(?P<replace_e>))"""
+                      |(?<=replace\ \\')(?P<replace_e>)
+                      |(?<=near\ ')(?P<near_x>))"""
 _DOUBLE_QUOTE = rf'"(?<=\ ")(?:(?<=near\ ")(?={_LITQ})(?P<near_d>)|(?<=replace\ ")(?P<replace_d>))'
 # An excerpt cut on the left: LINE 1: ...SSWORD 'x' (PostgreSQL, DuckDB).
 # Then a quote within 64 characters with no line break before it: looked for
@@ -166,6 +169,8 @@ _DOUBLE_QUOTE = rf'"(?<=\ ")(?:(?<=near\ ")(?={_LITQ})(?P<near_d>)|(?<=replace\ 
 _CUT_QUOTE = r"""(?=[^']{0,64}+')(?=[^'\n]*+')(?P<cut>)"""
 _CUT = rf"""\.\.\.(?:(?<=line\ \d:\ \.\.\.)|(?<=line\ \d\d:\ \.\.\.)|(?<=line\ \d\d\d:\ \.\.\.))
     {_CUT_QUOTE}"""
+# The statement a server echoes from its start: LINE 1: ... (PostgreSQL, DuckDB).
+_LINE = r""":(?<=\d:)\ (?:(?<=line\ \d:\ )|(?<=line\ \d\d:\ )|(?<=line\ \d\d\d:\ ))(?P<line>)"""
 # Every place a credential may start.  Each key word is matched from a rarely
 # used letter (its "w", its "c", its "k"), with a look-behind for the letters
 # before it, so the scan stops at few places in ordinary text.
@@ -192,7 +197,10 @@ _PLACES = rf"""(?x)
     | {_QUOTE}
     | {_DOUBLE_QUOTE}
     | {_CUT}
+    | {_LINE}
     """
+#: A place the trigger matches: its start, its end, its kind (the branch's group).
+_Site = tuple[int, int, str]
 _TRIGGER: Final = LazyPattern(
     # scheme://user:password@host, Oracle's user/password@service: read backwards from the @
     _PLACES + "| @(?P<at>)"
@@ -205,180 +213,83 @@ _TRIGGER_BEFORE_SLASH: Final = LazyPattern(_PLACES)
 # AWS temporary access key ids; "asia" is searched for on its own, as its
 # letters are too common to start a branch of the pattern above with.
 _ASIA: Final = LazyPattern(r"(?<![a-z0-9])asia[a-z0-9]{16}(?![a-z0-9])")
-# The same, from its literal (for long texts): the engine skips to each "asia",
-# steps over the 16 characters after it and checks the one that follows first.
-_ASIA_FROM_LITERAL: Final = LazyPattern(
-    r"asia(?s:.{16})(?![a-z0-9])(?<![a-z0-9]asia(?s:.{16}))(?<=asia[a-z0-9]{16})"
-)
-
-# -- the same places, one key word at a time ------------------------------------------
+# -- token shapes --------------------------------------------------------------------
 #
-# The one pattern stops at every character that may begin a branch: in a long
-# text made of them ("====", "''''", "kkkk") it enters the alternation at each
-# one, some 20 ns a character.  On long texts the places are found family by
-# family instead.  Each family's pattern begins with several literal
-# characters (the key word, read from its start), which the engine finds by
-# skipping ahead at C speed (some 0.3 ns a character), then goes on with the
-# key word's branch of the one pattern, built from the same pieces; the key
-# word's own letters stand for the branch's look-behinds.  A family is
-# searched only when the characters its matches need occur in the text (one
-# memchr each), and the "@" of a URL or an Oracle connect string, a place on
-# its own, is found with str.find after the text's first "/".
-# tests/test_redaction_scan.py proves that the families find what the one
-# pattern finds.
+# The shapes of API tokens (GitHub's ghp_..., OpenAI's sk-proj-..., a JWT...)
+# come from gitleaks' maintained rule set, generated into `_token_rules`.
+# Every match of every rule holds a run of `_token_rules.MIN_RUN` letters,
+# digits, "_" or "-": that run is the one gate, looked for with
+# bytes.translate and a substring search (both at C speed, linear).  Only a
+# text that has one is searched for each rule's key words (str's `in`), and
+# only a rule one of whose key words it holds is run.
 
-#: From this length on a text is scanned family by family.
-LONG_TEXT: Final = 1024
-
-
-class _Family(NamedTuple):
-    """Part of the trigger's places, found from a literal."""
-
-    pattern: LazyPattern
-    #: Where the place a match finds begins: so many characters after the
-    #: match's start (before it when negative), or at the empty group of one
-    #: of these names (the one that took part).
-    lead: int | tuple[str, ...]
-    #: At most how many characters of a match come before the place.
-    back: int
-    #: Characters every match holds (its literal's).
-    letters: frozenset[str]
-    #: Which of `_CONTEXTS` the text must hold ("": none).
-    context: str
+_TOKEN_CHARS: Final = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+_TOKEN_TABLE: Final = bytes(0x61 if i in _TOKEN_CHARS else 0x20 for i in range(256))
+_TOKEN_RUN: Final = b"a" * _token_rules.MIN_RUN
+_RULES_BY_KEYWORD: Final[dict[str, tuple[int, ...]]] = {}
+for _index, _keywords in enumerate(_token_rules.KEYWORDS):
+    for _keyword in _keywords:
+        _RULES_BY_KEYWORD[_keyword] = (*_RULES_BY_KEYWORD.get(_keyword, ()), _index)
 
 
-def _family(
-    pattern: str, lead: int | tuple[str, ...], back: int, letters: str, context: str = ""
-) -> _Family:
-    return _Family(LazyPattern(f"(?x){pattern}"), lead, back, frozenset(letters), context)
-
-
-_FAMILIES: Final = (
-    # password, passwd, and pass=, passphrase= (whose place is the "=")
-    _family(
-        rf"""pass(?=[wp\ =])(?:(?P<s>)w(?:ord(?<=password)|d(?<=passwd)){_TAIL_W}
-                   |(?:phrase)?\ ?(?P<t>){_EQUALS})""",
-        ("s", "t"),
-        11,
-        "pas",
-        "clause",
-    ),
-    _family(rf"p{_PWD}", 1, 1, "pwd", "pair"),
-    _family(rf"secret{_TAIL_C}", 2, 2, "secrt", "pair or literal"),
-    _family(rf"credentials?{_TAIL_C}", 0, 0, "credntial", "pair or literal"),
-    _family(rf"token(?<!unrecognized\ token){_TAIL_K}", 2, 2, "tokn", "pair or literal"),
-    _family(
-        rf"""key(?=\s{{0,16}}+[-_i\\"'=:$enxbu_])
-             (?:[_-]?id|(?={_CONNECTOR})(?:{_KEY_LOOKBEHINDS})){_TAIL_K}""",
-        0,
-        0,
-        "key",
-        "pair or literal",
-    ),
-    _family(rf"akia{_AWS_TAIL}", 1, 1, "aki"),
-    _family(rf"connection{_CONNECTION_STRING}", 10, 10, "conecti_srg", "pair or literal"),
-    _family(rf"sig{_EQUALS}", 3, 3, "sig", "equals"),
-    _family(rf"signature{_EQUALS}", 9, 9, "signatureg", "equals"),
-    _family(rf"authorization{_TAIL_Z}", 7, 7, "authorizn", "pair"),
-    _family(rf"aiza{_AIZA_TAIL}", 2, 2, "aiz"),
-    _family(rf"identi{_IDENTIFIED_BY}", 6, 6, "identf"),
-    _family(_BEARER, 0, 0, "bear"),
-    # From "begin ", not the dashes: a run of dashes would stop a literal that
-    # begins with them at each one.
-    _family(rf"begin\ (?<={_PEM_BEGIN}){_PEM_REST}", -5, -5, "-beginpvatk"),
-    _family(rf"near\ \\?(?P<s>)(?:{_QUOTE}|{_DOUBLE_QUOTE})", ("s",), 6, "near", "quote"),
-    _family(rf"replace\ \\?(?P<s>)(?:{_QUOTE}|{_DOUBLE_QUOTE})", ("s",), 9, "replac", "quote"),
-    _family(rf"line\ \d{{1,3}}:\ (?P<s>)\.\.\.{_CUT_QUOTE}", ("s",), 10, "line:.'"),
-)
-
-# Their patterns, where tests/test_regex_safety.py's walk of the module finds them.
-_FAMILY_PATTERNS: Final = tuple(family.pattern for family in _FAMILIES)
-
-# What must occur in a text for a family's branch to match there: "=" or ":"
-# after a key (key=value), "'" or "$" (a SQL literal), "(" and a quote
-# (PASSWORD("x")), "=" (SET PASSWORD FOR u = ..., pass=).
-_CONTEXTS: Final = {
-    "": (frozenset(),),
-    "pair": (frozenset("="), frozenset(":")),
-    "pair or literal": (frozenset("="), frozenset(":"), frozenset("'"), frozenset("$")),
-    "clause": tuple(frozenset(c) for c in ("=", ":", "'", "$", '("')),
-    "equals": (frozenset("="),),
-    "quote": (frozenset("'"), frozenset('"')),
-}
-# Every character a family or a context asks for, looked up once per text.
-_GATES: Final = "".join(
-    sorted(
-        {c for family in _FAMILIES for c in family.letters}
-        | {c for options in _CONTEXTS.values() for option in options for c in option}
-        | set("asi")
+def _token_spans(text: str, folded: str, first: bool = False) -> list[_Span]:
+    """The tokens of the generated rules in *text* (only the first, with *first*)."""
+    if len(text) < _token_rules.MIN_RUN or _TOKEN_RUN not in folded.encode(
+        "ascii", "replace"
+    ).translate(_TOKEN_TABLE):
+        return []
+    spans: list[_Span] = []
+    # Each distinct key word is looked for once; then the rules that hold one run, in order.
+    held = sorted(
+        {i for keyword, rules in _RULES_BY_KEYWORD.items() if keyword in folded for i in rules}
     )
-)
-
-#: A place the trigger matches: its start, its end, its kind (the branch's group).
-_Site = tuple[int, int, str]
-# On the heap below: a place, and the family that found it (-1: an "@").
-_Found = tuple[int, int, str, int]
-
-
-def _found(folded: str, index: int, pos: int) -> _Found | None:
-    """The first place family *index* finds at or after *pos*."""
-    if index < 0:  # an "@" after the first "/" (see _TRIGGER_BEFORE_SLASH)
-        slash = folded.find("/")
-        at = -1 if slash < 0 else folded.find("@", max(pos, slash))
-        return None if at < 0 else (at, at + 1, "at", -1)
-    family = _FAMILIES[index]
-    pattern = family.pattern.get()
-    lead = family.lead
-    search_from = max(pos - family.back, 0)
-    while (match := pattern.search(folded, search_from)) is not None:
-        if isinstance(lead, int):
-            start = match.start() + lead
-        else:  # the one marker that took part
-            start = match.start(lead[0])
-            if start < 0:
-                start = match.start(lead[1])
-        if start >= pos:
-            return (start, match.end(), match.lastgroup, index)  # type: ignore[return-value]
-        search_from = match.start() + 1
-    return None
+    for index in held:
+        pattern = _token_rules.PATTERNS[index]
+        for match in islice(pattern.get().finditer(text), MAX_SITES):
+            # The secret is the rule's first group that took part, else the match.
+            group = next(
+                (g for g in range(1, (match.re.groups or 0) + 1) if match.start(g) >= 0), 0
+            )
+            spans.append(match.span(group))
+            if first:
+                return spans
+    if spans:
+        spans += _cut_copies(text, spans)
+    return spans
 
 
-class _Scan:
+_TOKEN_RUN_AT: Final = LazyPattern(r"[A-Za-z0-9_-]*+")
+
+
+def _cut_copies(text: str, spans: list[_Span]) -> list[_Span]:
     """
-    The trigger's places in one text, in order: what `_TRIGGER.search(folded, pos)`
-    finds, for any *pos* not before the last one asked for.
+    Copies of each token cut by an excerpt (DuckDB's `LINE 1: ...ghp_abc...`).
+
+    A server that cuts its excerpt to a width leaves a token's first or last
+    characters, which no rule matches any more: wherever the token's first
+    (or last) `MIN_RUN` characters occur, the run of token characters
+    around them is masked.
     """
-
-    __slots__ = ("_folded", "_heap", "asia")
-
-    def __init__(self, folded: str) -> None:
-        self._folded = folded
-        have = frozenset(c for c in _GATES if c in folded)
-        heap: list[_Found] = []
-        held = {"": True}  # each context looked at once, when a family needs it
-        for index, family in enumerate(_FAMILIES):
-            if not family.letters <= have:
-                continue
-            context = family.context
-            if context not in held:
-                held[context] = any(option <= have for option in _CONTEXTS[context])
-            if held[context] and (found := _found(folded, index, 0)) is not None:
-                heap.append(found)
-        if (found := _found(folded, -1, 0)) is not None:
-            heap.append(found)
-        heapify(heap)
-        self._heap = heap
-        #: Whether "asia" may occur (its letters do).
-        self.asia = {"a", "s", "i"} <= have
-
-    def after(self, pos: int) -> _Site | None:
-        """The first place at or after *pos*."""
-        heap = self._heap
-        while heap and heap[0][0] < pos:
-            found = _found(self._folded, heappop(heap)[3], pos)
-            if found is not None:
-                heappush(heap, found)
-        return heap[0][:3] if heap else None
+    found: list[_Span] = []
+    reversed_text = text[::-1]
+    run = _TOKEN_RUN_AT.get()
+    for start, end in spans[:MAX_SITES]:
+        token = text[start:end]
+        if len(token) < 2 * _token_rules.MIN_RUN:
+            continue
+        head, tail = token[: _token_rules.MIN_RUN], token[-_token_rules.MIN_RUN :]
+        at = text.find(head)
+        while at >= 0 and len(found) < MAX_SITES:
+            stop = run.match(text, at).end()  # type: ignore[union-attr]  # "*+" always matches
+            found.append((at, stop))
+            at = text.find(head, stop)
+        at = text.find(tail)
+        while at >= 0 and len(found) < 2 * MAX_SITES:
+            stop = at + len(tail)
+            back = run.match(reversed_text, len(text) - stop).end()  # type: ignore[union-attr]
+            found.append((len(text) - back, stop))
+            at = text.find(tail, stop)
+    return found
 
 
 # -- reading a value -----------------------------------------------------------------
@@ -770,27 +681,70 @@ def _search(folded: str, pos: int) -> _Site | None:
     return (match.start(), match.end(), match.lastgroup or "")
 
 
-def _first_site(folded: str) -> tuple[_Site | None, _Scan | None]:
-    """The first place and, on a long text, the scan that finds the next ones."""
-    if len(folded) < LONG_TEXT:
-        return _search(folded, 0), None
-    scan = _Scan(folded)
-    return scan.after(0), scan
+#: The most characters of one echoed statement read with the SQL tokenizer;
+#: past them, the excerpt is masked from its first credential key word on.
+EXCERPT_LIMIT: Final = 512
+#: How many echoed statements one text is read for; past them, each is
+#: masked from its first credential key word on.
+MAX_EXCERPTS: Final = 4
+_AT_LINE: Final = "' at line "
 
 
-def _credential_spans(
-    text: str, folded: str, site: _Site | None, scan: _Scan | None
-) -> tuple[list[_Span], int | None]:
+def _excerpt_end(folded: str, start: int, kind: str) -> int:
+    """Where the statement a server echoes from *start* ends."""
+    if kind == "line":
+        stop = folded.find("\n", start)
+        return len(folded) if stop < 0 else stop
+    # MariaDB, MySQL: ... near '<the rest of the statement>' at line 1 (the last such).
+    stop = folded.rfind(_AT_LINE, start)
+    return len(folded) if stop < 0 else stop
+
+
+def _excerpt(text: str, start: int, stop: int, spans: list[_Span], reads: list[int]) -> None:
+    """
+    Read the statement a server echoed, *text[start:stop]*, for its credentials.
+
+    The value after each credential key word is masked whether quoted or not
+    (`LINE 1: ALTER ROLE app PASSWORD hunter2`), and the rest of the excerpt
+    after it: where a bare value ends cannot be told.  Each value is also a
+    span of its own, so that `_values` finds it and its other occurrences
+    (`at or near "hunter2"`) are masked too.
+    """
+    excerpt = text[start:stop]
+    word = CREDENTIAL_WORD.get().search(excerpt)
+    if word is None:
+        return
+    reads[0] += 1
+    if len(excerpt) > EXCERPT_LIMIT or reads[0] > MAX_EXCERPTS:
+        spans.append((start + word.end(), stop))
+        return
+    found = read_credentials(excerpt)
+    if found.start is not None:
+        spans.append((start + found.start, stop))
+        spans += [(start + s, start + e) for s, e in found.values]
+
+
+def _first_site(folded: str) -> _Site | None:
+    """The first place (one pass of the one pattern)."""
+    return _search(folded, 0)
+
+
+def _credential_spans(text: str, folded: str, site: _Site | None) -> tuple[list[_Span], int | None]:
     """The credentials' spans, and where the rest is masked whole (past `MAX_SITES`)."""
     spans: list[_Span] = []
     sites = 0
     capped: int | None = None
+    read_to = 0  # how far echoed statements were read: each character once
+    reads = [0]
     while site is not None:
         start, end, kind = site
         sites += 1
         if sites > MAX_SITES:
             capped = start
             break
+        if kind in _EXCERPTS and end >= read_to:
+            read_to = _excerpt_end(folded, end, kind)
+            _excerpt(text, end, read_to, spans, reads)
         reader = _READERS.get(kind)
         span = reader(text, folded, start, end) if reader is not None else None
         resume = end
@@ -803,14 +757,15 @@ def _credential_spans(
                 # Read what was cut over again: if the cut fell inside a literal,
                 # its first quote closed it, and a clause may follow.
                 resume = end
-        site = _search(folded, resume) if scan is None else scan.after(resume)
-    if scan is not None:
-        if scan.asia:
-            asia = _ASIA_FROM_LITERAL.get().finditer(folded)
-            spans += [found.span() for found in islice(asia, MAX_SITES)]
-    elif "asia" in folded:
+        site = _search(folded, resume)
+    if "asia" in folded:
         spans += [found.span() for found in islice(_ASIA.get().finditer(folded), MAX_SITES)]
+    spans += _token_spans(text, folded)
     return spans, capped
+
+
+# The places where a server echoes the client's statement.
+_EXCERPTS: Final = frozenset({"line", "near_x", "near_s", "near_e"})
 
 
 def _replaced(text: str, folded: str, at: int, spans: list[_Span]) -> int:
@@ -962,20 +917,15 @@ def may_hold_secret(text: str) -> bool:
         `True` when `redact` would have to look closer.
     """
     folded = _fold(text)
-    if len(folded) < LONG_TEXT:
-        # `_search` written out: this is the probe of every classification.
-        match = _TRIGGER.get().search(folded)
-        if match is not None and match.lastgroup == "at":
-            match = _beyond_at(folded, match)
-        return match is not None or _has_asia(folded, None)
-    scan = _Scan(folded)
-    return scan.after(0) is not None or _has_asia(folded, scan)
-
-
-def _has_asia(folded: str, scan: _Scan | None) -> bool:
-    if scan is not None:
-        return scan.asia and _ASIA_FROM_LITERAL.get().search(folded) is not None
-    return "asia" in folded and _ASIA.get().search(folded) is not None
+    # `_search` written out: this is the probe of every classification.
+    match = _TRIGGER.get().search(folded)
+    if match is not None and match.lastgroup == "at":
+        match = _beyond_at(folded, match)
+    return (
+        match is not None
+        or ("asia" in folded and _ASIA.get().search(folded) is not None)
+        or bool(_token_spans(text, folded, first=True))
+    )
 
 
 def credentials_in(text: str) -> tuple[str, ...]:
@@ -993,10 +943,49 @@ def credentials_in(text: str) -> tuple[str, ...]:
         The values, each at least `MIN_SECRET_LENGTH` characters long.
     """
     folded = _fold(text)
-    site, scan = _first_site(folded)
-    if site is None and not _has_asia(folded, scan):
+    site = _first_site(folded)
+    return _values(text, _credential_spans(text, folded, site)[0])
+
+
+#: How much of a statement `credentials_in_statement` reads.
+STATEMENT_LIMIT: Final = 64 * 1024
+
+
+def credentials_in_statement(sql: object) -> tuple[str, ...]:
+    """
+    The credential values a SQL statement holds, read with the SQL tokenizer.  Never raises.
+
+    A server's message may echo a statement from the point it could not
+    parse on, after the key word that made the value a credential: MariaDB's
+    `near 'hunter2' at line 1` for `CREATE USER x IDENTIFIED BY hunter2`,
+    SQLite's `near "hunter2"`, SQL Server's `near 'hunter2'`.  Only the
+    statement tells that `hunter2` is a password.  Pass these values as
+    `secrets` to mask them wherever the message repeats them
+    (`classify_error` does so itself with the statement SQLAlchemy's
+    exceptions carry).
+
+    Every value after a credential key word counts, quoted or not
+    (`PASSWORD hunter2`, `IDENTIFIED WITH plugin BY 'x'`, `SET PASSWORD FOR
+    u = x`, `SECRET`, `KEY_ID`, `CREDENTIALS`...), read by every dialect the
+    package knows.  Without sqlglot, or where the tokenizer cannot read on,
+    every word after the first key word counts: what cannot be read is masked.
+
+    Args:
+        sql: The statement as sent (anything else: nothing).
+
+    Returns:
+        The values, quotes stripped, each at least `MIN_SECRET_LENGTH` long.
+    """
+    try:
+        if not isinstance(sql, str) or not sql:
+            return ()
+        sql = sql[:STATEMENT_LIMIT]
+        return _values(sql, list(read_credentials(sql).values))
+    except Exception as exc:  # noqa: BLE001 - a statement that cannot be read holds nothing known
+        _warn(
+            "statement:read", "could not read a statement for credentials: %s", type(exc).__name__
+        )
         return ()
-    return _values(text, _credential_spans(text, folded, site, scan)[0])
 
 
 #: How many characters in a row a name must share with a secret to be masked.
@@ -1144,10 +1133,10 @@ _NOTHING: Final[tuple[()]] = ()
 
 def _redact(text: str, values: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     folded = _fold(text)
-    site, scan = _first_site(folded)
-    if site is None and not values and not _has_asia(folded, scan):
+    site = _first_site(folded)
+    if site is None and not values and not may_hold_secret(text):
         return text, _NOTHING
-    spans, capped = _credential_spans(text, folded, site, scan)
+    spans, capped = _credential_spans(text, folded, site)
     found: tuple[str, ...] = _NOTHING
     if spans:
         # A credential masked in one place is masked wherever else it occurs.

@@ -1,0 +1,282 @@
+"""
+Generate `localdata_errors/_token_rules.py`: the token shapes redaction masks, from gitleaks.
+
+    python tools/generate_token_rules.py --source PATH/gitleaks.toml --upstream v8.30.0
+    python tools/generate_token_rules.py --source PATH/gitleaks.toml --check
+
+gitleaks (github.com/gitleaks/gitleaks, MIT) keeps the maintained rule set
+of credential shapes in `config/gitleaks.toml`: each rule an id, a Go
+regular expression and the key words one of which every match holds.  The
+source is not a package: pass the file of a checkout with `--source`
+(without it, the generator exits `SOURCE_MISSING`).  The module records the
+upstream version given with `--upstream` and the file's SHA-256, so
+`--check` fails on a file that is not the one the table came from.
+
+Kept: the rules that recognise a token by its own shape (`ghp_...`,
+`sk-ant-api03-...`, `xoxb-...`, `AKIA...`, a JWT).  Left out, each for its
+reason, listed in the module: rules that match a file path, and rules that
+recognise a value by the key word written before it (gitleaks' "semi
+generic" rules, `[\\w.-]{0,50}?(?:keyword)...`: the key=value readings of
+`localdata_errors.redact` cover those forms, and their nested bounded
+repetitions cost hundreds of steps per character in a backtracking engine);
+rules whose expression Python's `re` does not read as Go's RE2 does; and
+rules whose matches can be shorter than `MIN_RUN` characters of a token
+(redaction's one gate looks for such a run before any rule runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import re
+import sys
+import tomllib
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from re import _parser as sre_parse  # the parser's tree, to measure a match's token run
+from typing import Any, Final
+
+from _generated import source_missing, write_or_check
+
+ROOT: Final = Path(__file__).resolve().parent.parent
+OUTPUT: Final = ROOT / "localdata_errors" / "_token_rules.py"
+#: A match must hold a run of at least this many token characters (letters,
+#: digits, "_" and "-"): redaction's gate looks for one before any rule runs.
+MIN_RUN: Final = 16
+_TOKEN_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+# gitleaks' semi-generic rules open with a bounded lazy run before their key words.
+_SEMI_GENERIC: Final = re.compile(r"^(?:\(\?i\))?\[\\w\.-\]\{0,\d+\}\?")
+
+
+_POSIX: Final = {
+    "alnum": "a-zA-Z0-9",
+    "alpha": "a-zA-Z",
+    "digit": "0-9",
+    "lower": "a-z",
+    "upper": "A-Z",
+    "xdigit": "0-9A-Fa-f",
+    "word": "\\w",
+    "space": "\\s",
+}
+
+
+class SourceError(ValueError):
+    """The source holds something the generator does not understand."""
+
+
+def _is_token_char_set(node: Any) -> bool:
+    """Whether every character a node of the parse tree matches is a token character."""
+    op, arg = node
+    if op is sre_parse.LITERAL:
+        return chr(arg) in _TOKEN_CHARS
+    if op is sre_parse.IN:
+        for item_op, item in arg:
+            if item_op is sre_parse.LITERAL and chr(item) not in _TOKEN_CHARS:
+                return False
+            if item_op is sre_parse.RANGE and not all(
+                chr(c) in _TOKEN_CHARS for c in range(item[0], item[1] + 1)
+            ):
+                return False
+            if item_op is sre_parse.CATEGORY and item is not sre_parse.CATEGORY_WORD:
+                return False
+            if item_op is sre_parse.NEGATE:
+                return False
+        return True
+    return False
+
+
+_Run = tuple[int, int, int, bool]
+_REPEATS: Final = (sre_parse.MAX_REPEAT, sre_parse.MIN_REPEAT, sre_parse.POSSESSIVE_REPEAT)
+_ZERO_WIDTH: Final = (sre_parse.AT, sre_parse.ASSERT, sre_parse.ASSERT_NOT)
+
+
+def _sequence(nodes: Any) -> _Run:
+    """
+    (least run anywhere, least run at the start, least run at the end, all token characters).
+
+    A sequence joins the runs of its items; an alternation takes the least
+    of its branches; a repetition its least count of copies.
+    """
+    best = running = 0
+    start: int | None = None
+    whole = True
+    for node in nodes:
+        item = _node(node)
+        if item is None:
+            continue
+        item_best, item_start, item_end, item_whole = item
+        if item_whole:
+            running += item_best
+        else:
+            best = max(best, running + item_start, item_best)
+            if start is None:
+                start = running + item_start
+            running = item_end
+            whole = False
+        best = max(best, running)
+    if whole:
+        return running, running, running, True
+    return best, start or 0, running, False
+
+
+def _node(node: Any) -> _Run | None:
+    op, arg = node
+    if _is_token_char_set(node):
+        return 1, 1, 1, True
+    if op in _ZERO_WIDTH:
+        return None
+    if op is sre_parse.SUBPATTERN:
+        return _sequence(arg[3])
+    if op is sre_parse.BRANCH:
+        runs = [_sequence(branch) for branch in arg[1]]
+        if all(r[3] for r in runs):
+            least = min(r[0] for r in runs)
+            return least, least, least, True
+        return min(r[0] for r in runs), min(r[1] for r in runs), min(r[2] for r in runs), False
+    if op in _REPEATS:
+        low, _high, sub = arg
+        sub_best, sub_start, sub_end, sub_whole = _sequence(sub)
+        if sub_whole:
+            width = sub_best * low
+            return width, width, width, True
+        if low == 0:
+            return 0, 0, 0, False
+        return sub_best, sub_start, sub_end, False
+    return 0, 0, 0, False
+
+
+def least_run(regex: str) -> int:
+    """The least run of token characters every match of *regex* holds."""
+    return _sequence(sre_parse.parse(regex))[0]
+
+
+def _python_regex(regex: str) -> str:
+    """Go's RE2 syntax as Python's `re` reads it; SourceError where it cannot."""
+    converted = regex.replace(r"\z", r"\Z")
+    # POSIX classes inside a set.
+    for name, chars in _POSIX.items():
+        converted = converted.replace(f"[:{name}:]", chars)
+    # RE2 takes (?i) anywhere, for the rest of the group; Python only at the
+    # start.  Case-insensitive from the start matches more, never less: the
+    # mask is wider, never narrower.
+    if "(?i)" in converted[1:]:
+        converted = "(?i)" + converted.replace("(?i)", "")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            re.compile(converted)
+        except (re.error, FutureWarning) as exc:
+            raise SourceError(str(exc)) from None
+    return converted
+
+
+def read_rules(source: Path) -> tuple[list[tuple[str, tuple[str, ...], str]], list[str]]:
+    """The kept rules (id, key words, Python regex) and the left-out ones (id: reason)."""
+    config = tomllib.loads(source.read_text(encoding="utf-8"))
+    kept: list[tuple[str, tuple[str, ...], str]] = []
+    left: list[str] = []
+    seen: set[str] = set()
+    for rule in config.get("rules", ()):
+        rule_id = rule.get("id")
+        if not isinstance(rule_id, str) or rule_id in seen:
+            raise SourceError(f"a rule without an id, or one twice: {rule_id!r}")
+        seen.add(rule_id)
+        regex, keywords = rule.get("regex"), rule.get("keywords")
+        if "path" in rule or not isinstance(regex, str):
+            left.append(f"{rule_id}: matches a file path")
+            continue
+        if not keywords:
+            left.append(f"{rule_id}: no key words")
+            continue
+        if _SEMI_GENERIC.match(regex):
+            left.append(f"{rule_id}: a value recognised by the key word before it")
+            continue
+        try:
+            python = _python_regex(regex)
+        except SourceError as exc:
+            left.append(f"{rule_id}: not read by Python's re as by RE2 ({exc})")
+            continue
+        if least_run(python) < MIN_RUN:
+            left.append(f"{rule_id}: a match may hold fewer than {MIN_RUN} token characters")
+            continue
+        kept.append((rule_id, tuple(sorted({k.lower() for k in keywords})), python))
+    if not kept:
+        raise SourceError("no rule kept: is this gitleaks.toml?")
+    return kept, left
+
+
+def render(source: Path, upstream: str) -> str:
+    """The module's text."""
+    digest = hashlib.sha256(source.read_bytes()).hexdigest()
+    kept, left = read_rules(source)
+    lines = [
+        '"""',
+        "Token shapes redaction masks: generated from gitleaks' rule set.  Do not edit.",
+        "",
+        "Generated by tools/generate_token_rules.py from gitleaks' config/gitleaks.toml",
+        f"(github.com/gitleaks/gitleaks {upstream}, MIT; SHA-256 {digest[:16]}...).",
+        f"{len(kept)} rules kept; {len(left)} left out:",
+        "",
+        *(f"- {line}" for line in left),
+        '"""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "from typing import Final",
+        "",
+        "from localdata_errors._lazy import LazyPattern",
+        "",
+        '__all__ = ["KEYWORDS", "MIN_RUN", "PATTERNS", "RULE_IDS", "SOURCE_SHA256", "UPSTREAM"]',
+        "",
+        f"UPSTREAM: Final = {upstream!r}",
+        f"SOURCE_SHA256: Final = {digest!r}",
+        "#: Every match holds a run of at least this many letters, digits, '_' or '-'.",
+        f"MIN_RUN: Final = {MIN_RUN}",
+        "",
+        "# autogenerated: start",
+        "RULE_IDS: Final = (",
+        *(f"    {rule_id!r}," for rule_id, _, _ in kept),
+        ")",
+        "#: Each rule's key words, lower case: one of them is in every match.",
+        "KEYWORDS: Final = (",
+        *(f"    {keywords!r}," for _, keywords, _ in kept),
+        ")",
+        "PATTERNS: Final = (",
+        *(f"    LazyPattern({regex!r})," for _, _, regex in kept),
+        ")",
+        "# autogenerated: end",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Write or check the module."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0].strip())
+    parser.add_argument("--source", type=Path, help="gitleaks' config/gitleaks.toml")
+    parser.add_argument("--upstream", help="the gitleaks version the file is from")
+    parser.add_argument("--check", action="store_true", help="exit 1 when the module is stale")
+    args = parser.parse_args(argv)
+    if args.source is None or not args.source.is_file():
+        source_missing(
+            "gitleaks' config/gitleaks.toml is not given: pass --source with the file of a "
+            "checkout of github.com/gitleaks/gitleaks"
+        )
+    upstream = args.upstream
+    if upstream is None:
+        # --check without --upstream: the version the committed module records.
+        found = re.search(r"^UPSTREAM: Final = '([^']*)'", OUTPUT.read_text(encoding="utf-8"), re.M)
+        upstream = found.group(1) if found else "unknown"
+    try:
+        text = render(args.source, upstream)
+    except SourceError as exc:
+        print(f"{args.source}: {exc}", file=sys.stderr)
+        return 2
+    return write_or_check(
+        {OUTPUT: text}, check=args.check, what="the token rules", script="generate_token_rules.py"
+    )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
