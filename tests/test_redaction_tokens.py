@@ -58,14 +58,19 @@ KNOWN_GAPS = frozenset(
     }
 )
 RULES = [
-    pytest.param(
-        rule,
-        pattern,
-        id=rule,
-        marks=[pytest.mark.xfail(strict=False, reason="open gap")] if rule in KNOWN_GAPS else [],
-    )
+    pytest.param(rule, pattern, id=rule)
     for rule, pattern in zip(_token_rules.RULE_IDS, _token_rules.PATTERNS, strict=True)
+    if rule not in KNOWN_GAPS
 ]
+
+
+def test_the_open_gaps_are_rules_of_the_table() -> None:
+    # The list names rules the table has (a renamed or dropped rule leaves it),
+    # and stays a small part of it.
+    assert set(KNOWN_GAPS) <= set(_token_rules.RULE_IDS)
+    assert len(KNOWN_GAPS) * 4 < len(_token_rules.RULE_IDS)
+
+
 # Printable ASCII but the quotes: what a column name may hold on every engine.
 _NAME = re.compile(r"[ !#-&(-~]+")
 
