@@ -323,7 +323,7 @@ SIGNS: Final[tuple[Sign, ...]] = (
         r"\b(?:DuckDBException|duckdb::)",
         ("DuckDBException", "duckdb::"),
     ),
-    Sign("duckdb-label", "any", "duckdb", None, r"\b" + DUCKDB_LABELS, (" Error: ",)),
+    Sign("duckdb-label", "any", "duckdb", None, r"\b" + DUCKDB_LABELS, (" Error: ",), cut=True),
     Sign(
         "jdbc-sqlite",
         "jdbc",
