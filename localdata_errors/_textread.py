@@ -666,8 +666,47 @@ def read_names(text: str, registry: MapperRegistry) -> str | None:
     words = _words(text[:_LIMIT].lower())
     table = _name_table(registry)
     if table.keys.isdisjoint(words):
+        return _by_wording(words, registry)
+    return _by_names(words, table, registry) or _by_wording(words, registry)
+
+
+#: A vendor's phrase, by its rarest word: (the gate's keys, word -> ((" phrase ", backend), ...)).
+_WORDING: list[tuple[frozenset[bytes], dict[bytes, tuple[tuple[bytes, str], ...]]]] = []
+
+
+def _wording_index() -> tuple[frozenset[bytes], dict[bytes, tuple[tuple[bytes, str], ...]]]:
+    if not _WORDING:
+        from localdata_errors._vendor_wordings import WORDINGS  # noqa: PLC0415 - on first use
+
+        index = {
+            word.encode(): tuple((f" {phrase} ".encode(), owner) for phrase, owner in entries)
+            for word, entries in WORDINGS.items()
+        }
+        _WORDING.append((frozenset(index), index))
+    return _WORDING[0]
+
+
+def _by_wording(words: list[bytes], registry: MapperRegistry) -> str | None:
+    """
+    The backend whose own wording the text holds (`no such table` is SQLite's), else `None`.
+
+    The phrases are generated from the vendors' message lists, each unique
+    to its vendor (`tools/generate_vendor_wordings.py`); a text is searched
+    for them only when it holds one of their rarest words (one set
+    intersection: a text without one costs next to nothing).  The longest
+    phrase found decides.
+    """
+    keys, index = _wording_index()
+    if keys.isdisjoint(words):
         return None
-    return _by_names(words, table, registry)
+    joined = b" " + b" ".join(words) + b" "
+    best: str | None = None
+    longest = 0
+    for word in keys.intersection(words):
+        for phrase, owner in index[word]:
+            if len(phrase) > longest and phrase in joined and registry.lookup(owner) is not None:
+                best, longest = owner, len(phrase)
+    return best
 
 
 def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) -> Reading:
@@ -688,8 +727,10 @@ def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) 
     marked = len(lowered.translate(None, _MARK_BYTES)) < len(lowered)
     words = lowered.translate(_SPACES).split()
     if not marked and table.keys.isdisjoint(words):
-        # No mark and no name: no sign (the cost of a message without one).
-        return _NOTHING if backend is None else Reading(backend, None, None, 0, None)
+        # No mark and no name: no sign but a vendor's wording (the cost of a
+        # message without one).
+        named = backend or _by_wording(words, registry)
+        return _NOTHING if named is None else Reading(named, None, None, 0, None)
     found: list[_Found] = []
     opened: set[int] = set()
     if marked:
@@ -726,7 +767,7 @@ def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) 
             named = refiner
     sqlstate = next((one[3] for one in found if one[3] is not None), None)
     if named is None:
-        named = _by_code(found)
+        named = _by_code(found) or _by_wording(words, registry)
     accepts = _ACCEPTS.get(_base(registry, named) if named is not None else "", ())
     code: str | None = None
     start = 0
