@@ -546,8 +546,8 @@ _MOST: Final = 64
 class _NameTable(NamedTuple):
     """The registry's module and product names, as the text's words find them."""
 
-    #: The first word of every name: the gate.
-    keys: frozenset[bytes]
+    #: The names' first words and the vendors' phrases' rarest words: one gate for both.
+    gate: frozenset[bytes]
     #: First word -> (the name's words, its backend), longest first.
     starts: dict[bytes, tuple[tuple[tuple[bytes, ...], str], ...]]
 
@@ -575,7 +575,7 @@ def _names(registry: MapperRegistry) -> _NameTable:
             if all(known != words for known, _ in entries):
                 entries.append((words, info.name))
     return _NameTable(
-        frozenset(starts),
+        frozenset(starts) | _wording_index()[0],
         {
             first: tuple(sorted(entries, key=lambda e: -len(e[0])))
             for first, entries in starts.items()
@@ -665,8 +665,8 @@ def read_names(text: str, registry: MapperRegistry) -> str | None:
     """
     words = _words(text[:_LIMIT].lower())
     table = _name_table(registry)
-    if table.keys.isdisjoint(words):
-        return _by_wording(words, registry)
+    if table.gate.isdisjoint(words):
+        return None
     return _by_names(words, table, registry) or _by_wording(words, registry)
 
 
@@ -759,14 +759,9 @@ def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) 
     lowered = head.lower().encode("ascii", "ignore")
     marked = len(lowered.translate(None, _MARK_BYTES)) < len(lowered)
     words = lowered.translate(_SPACES).split()
-    if not marked and table.keys.isdisjoint(words):
-        # No mark and no name: no sign but a vendor's wording (the cost of a
-        # message without one).
-        return (
-            _worded(head, words, registry)
-            if backend is None
-            else Reading(backend, None, None, 0, None)
-        )
+    if not marked and table.gate.isdisjoint(words):
+        # No mark, no name, no vendor's phrase: no sign (the cost of a message without one).
+        return _NOTHING if backend is None else Reading(backend, None, None, 0, None)
     found: list[_Found] = []
     opened: set[int] = set()
     if marked:
