@@ -323,7 +323,7 @@ SIGNS: Final[tuple[Sign, ...]] = (
         r"\b(?:DuckDBException|duckdb::)",
         ("DuckDBException", "duckdb::"),
     ),
-    Sign("duckdb-label", "any", "duckdb", None, r"\b" + DUCKDB_LABELS, (" Error: ",)),
+    Sign("duckdb-label", "any", "duckdb", None, r"\b" + DUCKDB_LABELS, (" Error: ",), cut=True),
     Sign(
         "jdbc-sqlite",
         "jdbc",
@@ -546,8 +546,8 @@ _MOST: Final = 64
 class _NameTable(NamedTuple):
     """The registry's module and product names, as the text's words find them."""
 
-    #: The first word of every name: the gate.
-    keys: frozenset[bytes]
+    #: The names' first words and the vendors' phrases' rarest words: one gate for both.
+    gate: frozenset[bytes]
     #: First word -> (the name's words, its backend), longest first.
     starts: dict[bytes, tuple[tuple[tuple[bytes, ...], str], ...]]
 
@@ -575,7 +575,7 @@ def _names(registry: MapperRegistry) -> _NameTable:
             if all(known != words for known, _ in entries):
                 entries.append((words, info.name))
     return _NameTable(
-        frozenset(starts),
+        frozenset(starts) | _wording_index()[0],
         {
             first: tuple(sorted(entries, key=lambda e: -len(e[0])))
             for first, entries in starts.items()
@@ -665,9 +665,81 @@ def read_names(text: str, registry: MapperRegistry) -> str | None:
     """
     words = _words(text[:_LIMIT].lower())
     table = _name_table(registry)
-    if table.keys.isdisjoint(words):
+    if table.gate.isdisjoint(words):
         return None
-    return _by_names(words, table, registry)
+    return _by_names(words, table, registry) or _by_wording(words, registry)
+
+
+#: A vendor's phrase, by its rarest word: (the gate's keys, word -> ((" phrase ", backend), ...)).
+_WORDING: list[tuple[frozenset[bytes], dict[bytes, tuple[tuple[bytes, str], ...]]]] = []
+
+
+#: An exception's class before its message: "SqliteError: ", "x.OperationalError: ".
+_RAISED: Final = LazyPattern(r"(?<![\w.])[A-Za-z_][\w.]{0,128}[a-z0-9](?:Error|Exception): ")
+
+
+def _wording_index() -> tuple[frozenset[bytes], dict[bytes, tuple[tuple[bytes, str], ...]]]:
+    if not _WORDING:
+        from localdata_errors._vendor_wordings import WORDINGS  # noqa: PLC0415 - on first use
+
+        index = {
+            word.encode(): tuple((f" {phrase} ".encode(), owner) for phrase, owner in entries)
+            for word, entries in WORDINGS.items()
+        }
+        _WORDING.append((frozenset(index), index))
+    return _WORDING[0]
+
+
+def _by_wording(words: list[bytes], registry: MapperRegistry) -> str | None:
+    """The backend whose own wording the text holds (`no such table` is SQLite's), else `None`."""
+    found = _wording(words, registry)
+    return None if found is None else found[0]
+
+
+def _wording(words: list[bytes], registry: MapperRegistry) -> tuple[str, bytes] | None:
+    """
+    `(backend, phrase)` of the longest vendor's phrase among the words, else `None`.
+
+    The phrases are generated from the vendors' message lists, each unique
+    to its vendor (`tools/generate_vendor_wordings.py`); a text is searched
+    for them only when it holds one of their rarest words (one set
+    intersection: a text without one costs next to nothing).
+    """
+    keys, index = _wording_index()
+    if keys.isdisjoint(words):
+        return None
+    joined = b" " + b" ".join(words) + b" "
+    best: tuple[str, bytes] | None = None
+    for word in keys.intersection(words):
+        for phrase, owner in index[word]:
+            if (
+                (best is None or len(phrase) > len(best[1]))
+                and phrase in joined
+                and registry.lookup(owner) is not None
+            ):
+                best = owner, phrase
+    return best
+
+
+def _worded(head: str, words: list[bytes], registry: MapperRegistry) -> Reading:
+    """
+    What a vendor's wording says: its backend, and where its message starts.
+
+    The message starts after the last exception class before the phrase on
+    its line (`SqliteError: `, `sqlite3.OperationalError: `: what the mapper
+    reads follows it), else where the text does.
+    """
+    found = _wording(words, registry)
+    if found is None:
+        return _NOTHING
+    phrase = r"[^a-z0-9]{1,8}".join(re.escape(w) for w in found[1].decode().split())
+    at = re.search(r"(?<![a-z0-9])" + phrase, head, re.IGNORECASE)
+    start = 0
+    if at is not None:
+        line = head.rfind("\n", 0, at.start()) + 1
+        for raised in _RAISED.get().finditer(head, line, at.start()):
+            start = raised.end()
+    return Reading(found[0], None, None, start, None)
 
 
 def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) -> Reading:
@@ -687,8 +759,8 @@ def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) 
     lowered = head.lower().encode("ascii", "ignore")
     marked = len(lowered.translate(None, _MARK_BYTES)) < len(lowered)
     words = lowered.translate(_SPACES).split()
-    if not marked and table.keys.isdisjoint(words):
-        # No mark and no name: no sign (the cost of a message without one).
+    if not marked and table.gate.isdisjoint(words):
+        # No mark, no name, no vendor's phrase: no sign (the cost of a message without one).
         return _NOTHING if backend is None else Reading(backend, None, None, 0, None)
     found: list[_Found] = []
     opened: set[int] = set()
@@ -725,8 +797,10 @@ def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) 
         if refiner is not None and _refines(registry, refiner, named):
             named = refiner
     sqlstate = next((one[3] for one in found if one[3] is not None), None)
-    if named is None:
-        named = _by_code(found)
+    named = named or _by_code(found)
+    # Last, the vendor's own wording (the phrase's rarest word gates the search).
+    worded = _worded(head, words, registry) if named is None else _NOTHING
+    named = named or worded.backend
     accepts = _ACCEPTS.get(_base(registry, named) if named is not None else "", ())
     code: str | None = None
     start = 0
@@ -744,7 +818,7 @@ def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) 
             break
     if code is None:
         cut = next((one[4] for one in found if SIGNS[one[5]].cut and one[0] == named), 0)
-        start = cut
+        start = cut or worded.start
     return Reading(named, code, sqlstate, start, None if sign is None else SIGNS[sign].name)
 
 

@@ -162,7 +162,9 @@ def detect(text: str, registry: MapperRegistry | None = None) -> Detected | None
     The forms a text starts with are read first (the message the mapper
     reads follows them); then the signs anywhere in it
     (`localdata_errors._textread`): a code in any language's format, a
-    driver's class, a product name.
+    driver's class, a product name; last, a phrase only one vendor's
+    messages hold (`no such table` is SQLite's, generated from the vendors'
+    message lists by `tools/generate_vendor_wordings.py`).
 
     Args:
         text: The error's text.

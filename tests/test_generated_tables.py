@@ -28,6 +28,7 @@ GENERATORS = [
     "generate_oracledb_codes.py",
     "generate_odpi_messages.py",
     "generate_dblib_codes.py",
+    "generate_vendor_wordings.py",
 ]
 
 

@@ -274,10 +274,11 @@ def test_db_names_the_backend_of_bare_messages(
         "2024-05-01 12:00:00,000 ERROR app: no such table: orders\n"
         "2024-05-01 12:00:01,000 ERROR app: database is locked\n"
     )
+    # SQLite's own wording ("no such table", "database is locked") names it.
     bare = _summary(capsys, str(path))
-    assert {g["backend"] for g in bare["groups"]} == {"generic"}
-    assert bare["database_errors"] == 0
-    assert bare["keyword_errors"] == 2
+    assert {g["backend"] for g in bare["groups"]} == {"sqlite"}
+    assert bare["database_errors"] == 2
+    assert bare["keyword_errors"] == 0
     told = _summary(capsys, "--db", "sqlite", str(path))
     kinds = {(g["backend"], g["kind"]) for g in told["groups"]}
     assert kinds == {("sqlite", "undefined_table"), ("sqlite", "database_locked")}
