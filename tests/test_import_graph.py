@@ -37,7 +37,13 @@ def _targets(path: Path, modules: set[str]) -> set[str]:
             if node.level:
                 anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*anchor, base] if base else anchor)
-            names = [f"{base}.{alias.name}" for alias in node.names] + [base]
+            # `from pkg import sub` imports the module pkg.sub; `from pkg import
+            # name` imports pkg (a package's own __init__ runs before any of
+            # its modules in every case, so that alone is no edge).
+            names = [
+                f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
+                for alias in node.names
+            ]
         else:
             continue
         for name in names:
