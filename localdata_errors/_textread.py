@@ -553,7 +553,7 @@ class _NameTable(NamedTuple):
 
 
 def _names(registry: MapperRegistry) -> _NameTable:
-    """Every registered backend's module and product names, as words, -> its name."""
+    """Backends' module and product names, as words, -> backend; refiners' markers -> base."""
     starts: dict[bytes, list[tuple[tuple[bytes, ...], str]]] = {}
     for info in registry.list_mappers():
         display = getattr(info.mapper, "display_name", None)
@@ -564,7 +564,22 @@ def _names(registry: MapperRegistry) -> _NameTable:
                 names.append(part)
                 if " " in part:
                     names.append(part.partition(" ")[2])
-        for name in names:
+        owned = [(name, info.name) for name in names]
+        # A refiner's markers (its own wordings: "Tenant or user not found")
+        # name the backend it refines: that mapper reads the text, and the
+        # refiner, asked for its markers, names itself.
+        refines = getattr(info.mapper, "refines", None)
+        claims = getattr(info.mapper, "claims", None)
+        markers = getattr(claims, "markers", ())
+        if isinstance(refines, tuple | list) and refines and isinstance(markers, tuple | list):
+            # Only a marker that says something alone: two words or more, or
+            # one long name (an error class); "quota" alone names no product.
+            owned += [
+                (m, str(refines[0]))
+                for m in markers
+                if isinstance(m, str) and (len(_words(m.lower())) > 1 or len(m) >= 16)
+            ]
+        for name, owner in owned:
             lowered = name.lower().strip()
             if len(lowered) < 4 or lowered == "generic":
                 continue
@@ -573,7 +588,7 @@ def _names(registry: MapperRegistry) -> _NameTable:
                 continue
             entries = starts.setdefault(words[0], [])
             if all(known != words for known, _ in entries):
-                entries.append((words, info.name))
+                entries.append((words, owner))
     return _NameTable(
         frozenset(starts) | _wording_index()[0],
         {

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from localdata_errors import Kind, classify_message
+from localdata_errors import Kind, classify_message, default_registry
 
 
 @pytest.mark.parametrize(
@@ -164,3 +164,15 @@ def test_a_sqlstate_holds_a_digit_so_a_word_is_not_read_as_one() -> None:
     )
     assert answer.database_error_code != "ERROR"
     assert answer.kind is Kind.UNIQUE_VIOLATION
+
+
+def test_a_packs_own_wording_names_its_backend() -> None:
+    # Supavisor's "Tenant or user not found" (its ENOTFOUND, see the pack's
+    # tests for the source), with no other sign: the base's mapper reads it
+    # and the pack, asked for its markers, names itself.
+    if default_registry().lookup("supavisor") is None:
+        pytest.skip("the Supavisor pack is not installed: pip install -r plugins/requirements.txt")
+    answer = classify_message("Tenant or user not found")
+    assert (answer.backend, answer.kind) == ("supavisor", Kind.INVALID_AUTHORIZATION)
+    # A one-word marker says nothing alone ("quota" is Neon's, and BigQuery's word too).
+    assert classify_message("quota").backend != "postgresql"
