@@ -6,9 +6,11 @@ docstring for the fields), one `<backend>.jsonl` file per backend and
 `nobackend.jsonl` for texts with no sign of theirs.  Every text here was
 copied from a public issue thread, Q&A page or vendor page (`source`) and
 labelled from the vendor's documentation of its code or message (`doc`),
-never from this library's answer; no text here is also in
-`tests/text_corpus` (compared after lower-casing and collapsing whitespace,
-and neither may contain the other).
+never from this library's answer.  No text here is also in
+`tests/text_corpus`: compared after lower-casing and collapsing whitespace, a
+held-out text is neither a corpus text, nor a fragment of one, nor a corpus
+text with only a short wrapper around it (the corpus text more than 60% of
+it).
 
 The set exists to measure the text reader on text it was not improved
 against: do not tune rules on it, and do not move texts from it into
