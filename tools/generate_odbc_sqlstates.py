@@ -45,9 +45,10 @@ for _path in (ROOT, TOOLS):  # run as a script from anywhere: the package and th
     if str(_path) not in sys.path:
         sys.path.insert(0, str(_path))
 
-from _standard_classes import STANDARD_CLASSES  # noqa: E402 - needs sys.path
+
 from generate_mssql_python_texts import read_texts, source  # noqa: E402 - needs sys.path
 
+from localdata_errors.backends._sqlstate_classes import STANDARD_CLASSES  # noqa: E402 - sys.path
 from localdata_errors.kinds import KIND_TABLE, Kind  # noqa: E402 - needs sys.path
 
 OUTPUT: Final = ROOT / "localdata_errors" / "backends" / "_odbc_sqlstates.py"

@@ -639,7 +639,7 @@ def extract_detail(errno: int | None, message: str) -> Detail:
     return detail
 
 
-# -- the tables (generated, loaded on first use) ----------------------------------
+# -- the tables (generated facts and hand-written kinds, joined on first use) ----
 
 _KINDS: dict[int, Kind] | None = None
 _AMBIGUOUS: dict[int, tuple[Kind, Kind]] = {}
@@ -647,13 +647,15 @@ _MARIADB_TEXT: dict[int, str] = {}
 
 
 def _kinds() -> dict[int, Kind]:
-    global _KINDS, _AMBIGUOUS, _MARIADB_TEXT  # noqa: PLW0603 - a lazily filled, read-only cache
+    """Number -> kind where the servers agree; fills the ambiguous numbers' tables too."""
+    global _KINDS, _AMBIGUOUS, _MARIADB_TEXT  # noqa: PLW0603 - a lazily filled, read-only table
     if _KINDS is None:
         from localdata_errors.backends import _mysql_codes  # noqa: PLC0415 - lazy on purpose
+        from localdata_errors.backends._mysql_kinds import decide  # noqa: PLC0415 - lazy
 
-        _AMBIGUOUS = _mysql_codes.AMBIGUOUS
+        kinds, _AMBIGUOUS = decide(_mysql_codes.SYMBOLS)
         _MARIADB_TEXT = _mysql_codes.MARIADB_TEXT
-        _KINDS = _mysql_codes.KINDS
+        _KINDS = kinds
     return _KINDS
 
 

@@ -5,7 +5,8 @@ Recognises the exceptions of psycopg 3 (and ``psycopg_pool``), psycopg2 and
 asyncpg, directly or wrapped by SQLAlchemy.  The SQLSTATE (``sqlstate`` on
 psycopg 3 and asyncpg, ``pgcode`` on psycopg2) is the code: it is looked up
 in a table generated from PostgreSQL's own ``errcodes.txt``
-(`localdata_errors.backends._postgresql_codes`, loaded on first use),
+(`localdata_errors.backends._postgresql_codes`, loaded on first use)
+and given the kind decided in `localdata_errors.backends._postgresql_kinds`,
 with a lenient fallback by SQLSTATE class for codes newer than the table.
 Errors the client library raises without a SQLSTATE (refused or lost
 connections, unknown hosts, bad passwords at connect, exhausted pools,
@@ -25,6 +26,12 @@ from collections.abc import Mapping
 from typing import Final, NamedTuple, TypeVar
 
 from localdata_errors._backends import BACKENDS
+from localdata_errors.backends._postgresql_kinds import (
+    BY_MESSAGE,
+    CLASS_KINDS,
+    KINDS,
+    REFINE_CATEGORIES,
+)
 from localdata_errors.kinds import KIND_TABLE, ErrorCategory, Kind, RetrySafety
 from localdata_errors.mapper import BackendMapper, ErrorInput, MappedError, driver_attr
 from localdata_errors.names import column_reference, split_qualified, unique
@@ -40,19 +47,21 @@ __all__ = [
 # Records built on every call, positionally, without the named tuple's keyword handling.
 _new: Final = tuple.__new__
 
-# -- the code table (generated, imported on first use) ----------------------------
+# -- the code table (generated facts and hand-written kinds, joined on first use) ---
 
 _CODES: dict[str, tuple[str, Kind]] | None = None
-_CLASS_KINDS: dict[str, Kind] = {}
 
 
 def _codes() -> dict[str, tuple[str, Kind]]:
-    global _CODES, _CLASS_KINDS  # noqa: PLW0603 - a lazily filled, read-only cache
+    """SQLSTATE -> (condition name, kind) for every code PostgreSQL lists."""
+    global _CODES  # noqa: PLW0603 - a lazily filled, read-only table
     if _CODES is None:
-        from localdata_errors.backends import _postgresql_codes  # noqa: PLC0415 - lazy on purpose
+        from localdata_errors.backends._postgresql_codes import CONDITIONS  # noqa: PLC0415 - lazy
 
-        _CLASS_KINDS = _postgresql_codes.CLASS_KINDS
-        _CODES = _postgresql_codes.CODES
+        _CODES = {
+            code: (name, KINDS[code] if code in KINDS else CLASS_KINDS.get(code[:2], Kind.UNKNOWN))
+            for code, name in CONDITIONS.items()
+        }
     return _CODES
 
 
@@ -97,50 +106,18 @@ def condition_name(sqlstate: str) -> str | None:
     return None if entry is None else entry[0]
 
 
-# A class fallback may be refined by the message's keywords, into these
-# categories (default: the class's own): a new 42xxx code that says "does not
-# exist" is a schema error, not a syntax error.
-_REFINE_CATEGORIES: Final[Mapping[ErrorCategory, frozenset[ErrorCategory]]] = {
-    ErrorCategory.SYNTAX_ERROR: frozenset(
-        {ErrorCategory.SYNTAX_ERROR, ErrorCategory.SCHEMA_ERROR, ErrorCategory.AUTH_ERROR}
-    ),
-}
 _REFINE_BY_CATEGORY: Final[dict[ErrorCategory, frozenset[Kind]]] = {
     category: frozenset(
         kind
         for kind, info in KIND_TABLE.items()
-        if info.category in _REFINE_CATEGORIES.get(category, frozenset({category}))
+        if info.category in REFINE_CATEGORIES.get(category, frozenset({category}))
     )
     for category in ErrorCategory
 }
 
-# Codes whose meaning the primary message makes precise: (code or class,
-# phrase, where it must be, kind).  Looked up after the code's own row.
-_BY_MESSAGE: Final[dict[str, tuple[tuple[str, bool, Kind], ...]]] = {
-    # (phrase, at the start of the message?, kind)
-    "57014": (("statement timeout", False, Kind.STATEMENT_TIMEOUT),),
-    "0A000": (
-        ("cannot truncate a table referenced", False, Kind.DEPENDENT_OBJECTS_STILL_EXIST),
-        # A start-up refusal: the client speaks a protocol the server does not.
-        ("unsupported frontend protocol", False, Kind.CONNECTION_MISCONFIGURED),
-    ),
-    # A database that refuses every connection: ALLOW_CONNECTIONS false (an
-    # administrator's decision, template0), or left invalid by an interrupted
-    # DROP DATABASE (it must be dropped).  Retrying cannot help either.
-    "55000": (
-        ("is not currently accepting connections", False, Kind.INVALID_AUTHORIZATION),
-        ("cannot connect to invalid database", False, Kind.UNDEFINED_DATABASE),
-    ),
-    # No operator for these operand types: the fix is a cast.
-    "42883": (("operator does not exist", True, Kind.DATATYPE_MISMATCH),),
-    # asyncpg's 08003 "connection was closed in the middle of operation:
-    # terminating connection due to administrator command".
-    "08": (("due to administrator command", False, Kind.ADMIN_SHUTDOWN),),
-}
-
 
 def _special(sqlstate: str, message: str) -> Kind | None:
-    rules = _BY_MESSAGE.get(sqlstate) or _BY_MESSAGE.get(sqlstate[:2])
+    rules = BY_MESSAGE.get(sqlstate) or BY_MESSAGE.get(sqlstate[:2])
     if rules is not None:
         for phrase, at_start, kind in rules:
             if message.startswith(phrase) if at_start else phrase in message:
@@ -168,7 +145,7 @@ def _lookup(sqlstate: str, message: str) -> tuple[Kind, frozenset[Kind] | None]:
     entry = _codes().get(sqlstate)
     if entry is not None:
         return _special(sqlstate, message) or entry[1], None
-    fallback = _CLASS_KINDS.get(sqlstate[:2])
+    fallback = CLASS_KINDS.get(sqlstate[:2])
     if fallback is None:
         return Kind.UNKNOWN, None
     return fallback, _REFINE_BY_CATEGORY[KIND_TABLE[fallback].category]
