@@ -146,25 +146,15 @@ def _odbc_origin(chain: str) -> str:
     return "foreign"
 
 
-# The common end of a record: `` (native)``, or `` (native) (SQLFunction)``.
-_NATIVE_TAIL: Final = re.compile(r"\((-?[0-9]{1,10})\)(?: \([A-Za-z]+\))?\Z")
-
-
 def _split_native(record: str) -> tuple[str, int | None]:
     """
     Split a record's end: `` (native)`` and, on the first record, `` (SQLFunction)``.
 
-    A message given as a tuple's repr ends with its closing quote and
+    The last parentheses are read one pair at a time: a number is the native
+    error; a name is the ODBC function, and the native error precedes it.  A
+    message given as a tuple's repr ends with its closing quote and
     parenthesis too; only the last 96 characters are looked at.
     """
-    tail = _NATIVE_TAIL.search(record, max(0, len(record) - 96))
-    if tail is not None:  # the common end, as _split_parentheses reads it
-        return record[: tail.start()].rstrip(), int(tail.group(1))
-    return _split_parentheses(record)
-
-
-def _split_parentheses(record: str) -> tuple[str, int | None]:
-    """`_split_native` for any end: the last parentheses, read one pair at a time."""
     end = len(record)
     low = max(0, end - 96)
     for _ in range(2):

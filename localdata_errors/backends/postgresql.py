@@ -237,6 +237,7 @@ class Diagnostics(NamedTuple):
         column: The column (``column_name``).
         constraint: The constraint (``constraint_name``).
         schema: The schema (``schema_name``).
+        datatype: The data type or domain (``datatype_name``).
     """
 
     primary: str
@@ -246,6 +247,7 @@ class Diagnostics(NamedTuple):
     column: str | None = None
     constraint: str | None = None
     schema: str | None = None
+    datatype: str | None = None
 
 
 _FIELD_LABELS: Final = (
@@ -279,28 +281,19 @@ def _field_line(message: str, label: str) -> str | None:
     return message[start:stop].rstrip()
 
 
-# Classes whose errors carry the server's structured fields (table, column,
-# constraint, schema).  psycopg computes each ``diag`` field on access (about a
-# microsecond apiece), so the others are not asked: their messages say it all.
-_FIELD_CLASSES: Final = frozenset({"23", "2B", "44", "0A"})
-
-
-def read_diagnostics(
-    exc: BaseException | None, message: str, sqlstate: str | None = None
-) -> Diagnostics:
+def read_diagnostics(exc: BaseException | None, message: str) -> Diagnostics:
     """
     Read the server's diagnostics from *exc* and the message's lines.
 
     psycopg 3 and psycopg2 expose ``exc.diag.table_name`` etc. and repeat
     DETAIL and CONTEXT in the message; asyncpg puts ``table_name``,
-    ``detail``, ``context`` ... on the exception itself.  Any attribute of the
-    wrong type is ignored.
+    ``detail``, ``context`` ... on the exception itself; pg8000 keeps the
+    protocol's fields in ``args[0]``.  Any attribute of the wrong type is
+    ignored.
 
     Args:
         exc: The driver's exception, or ``None``.
         message: The error text.
-        sqlstate: The error's SQLSTATE; psycopg's ``diag`` is read only for
-            the classes whose errors carry structured fields.
 
     Returns:
         The fields found.
@@ -318,31 +311,30 @@ def read_diagnostics(
         primary = message[: min(newline, 2048)].strip()
         detail = _field_line(message, "\nDETAIL:  ")
         context = _field_line(message, "\nCONTEXT:  ")
-    if exc is None or (
-        (sqlstate is None or sqlstate[:2] not in _FIELD_CLASSES)
-        and driver_attr(type(exc), "diag") is not None
-    ):
-        # No exception, or psycopg's ``diag`` (built on each access) for a
-        # class whose errors say it all in the message: nothing more to read.
-        return _new(Diagnostics, (primary, detail, context, None, None, None, None))
-    table, column, constraint, schema, attr_detail, attr_context = _fields_of(
-        exc, sqlstate, detail is None, context is None
+    if exc is None:
+        return Diagnostics(primary=primary, detail=detail, context=context)
+    diag = driver_attr(exc, "diag")
+    if diag is None:  # asyncpg: the fields are the exception's own attributes
+        return Diagnostics(
+            primary=primary,
+            detail=_text(driver_attr(exc, "detail")) if detail is None else detail,
+            context=_text(driver_attr(exc, "context")) if context is None else context,
+            table=_text(driver_attr(exc, "table_name")),
+            column=_text(driver_attr(exc, "column_name")),
+            constraint=_text(driver_attr(exc, "constraint_name")),
+            schema=_text(driver_attr(exc, "schema_name")),
+            datatype=_text(driver_attr(exc, "data_type_name")),
+        )
+    return Diagnostics(
+        primary=primary,
+        detail=_text(driver_attr(diag, "message_detail")) if detail is None else detail,
+        context=_text(driver_attr(diag, "context")) if context is None else context,
+        table=_text(driver_attr(diag, "table_name")),
+        column=_text(driver_attr(diag, "column_name")),
+        constraint=_text(driver_attr(diag, "constraint_name")),
+        schema=_text(driver_attr(diag, "schema_name")),
+        datatype=_text(driver_attr(diag, "datatype_name")),
     )
-    return _new(
-        Diagnostics,
-        (
-            primary,
-            attr_detail if detail is None else detail,
-            attr_context if context is None else context,
-            table,
-            column,
-            constraint,
-            schema,
-        ),
-    )
-
-
-_NO_FIELDS: Final = (None, None, None, None, None, None)
 
 
 def _pg8000_fields(fields: dict[object, object]) -> Diagnostics | None:
@@ -356,100 +348,44 @@ def _pg8000_fields(fields: dict[object, object]) -> Diagnostics | None:
         return value if isinstance(value, str) else None
 
     return Diagnostics(
-        primary[:2048], text("D"), text("W"), text("t"), text("c"), text("n"), text("s")
+        primary=primary[:2048],
+        detail=text("D"),
+        context=text("W"),
+        table=text("t"),
+        column=text("c"),
+        constraint=text("n"),
+        schema=text("s"),
+        datatype=text("d"),
     )
-
-
-def _fields_of(
-    exc: BaseException, sqlstate: str | None, want_detail: bool, want_context: bool
-) -> tuple[str | None, ...]:
-    """
-    The structured fields the driver puts on *exc*, as read for the error's class.
-
-    Not called for psycopg's classes whose errors carry no structured fields
-    (psycopg builds ``diag`` on each access).
-
-    Returns:
-        ``(table, column, constraint, schema, detail, context)``; detail and
-        context only when wanted (the message did not carry them).
-    """
-    wanted = sqlstate is not None and sqlstate[:2] in _FIELD_CLASSES
-    diag = driver_attr(exc, "diag")
-    if diag is None:  # asyncpg: plain attributes, cheap to read
-        src: object = exc
-    elif wanted:
-        src = diag
-    else:
-        return _NO_FIELDS
-    # The message names the column wherever the server reports one
-    # (not-null), and libpq's text repeats DETAIL and CONTEXT: psycopg's
-    # fields, computed on each access, are read only when missing there.
-    return (
-        _text(driver_attr(src, "table_name")),
-        _text(driver_attr(src, "column_name")) if diag is None else None,
-        _text(driver_attr(src, "constraint_name")),
-        _text(driver_attr(src, "schema_name")),
-        _text(driver_attr(src, "message_detail" if diag is not None else "detail"))
-        if want_detail
-        else None,
-        _text(driver_attr(src, "context")) if want_context else None,
-    )
-
-
-def _carries(message: str, label: str) -> bool:
-    """Whether libpq's text carries the field (as `_field_line` finds it)."""
-    return "\n" in message and message.find(label, 0, 16384) >= 0
 
 
 # -- errors without a SQLSTATE ---------------------------------------------------
 
 # libpq's own messages and the server's start-up messages (each generated from
-# a message catalogue), indexed by their first word: a message starts the
-# text, a line, or follows a ": " (libpq's "connection to server at ... failed: "
-# prefix, a driver's class name), so only those few places are looked at, and
-# at each only the messages that begin with the word found there.  Each index
-# is built on the first error without a SQLSTATE.
+# a message catalogue), each catalogue one compiled alternation in the order
+# its messages are tried: a message starts the text, a line, or follows a
+# ": " (libpq's "connection to server at ... failed: " prefix, a driver's
+# class name), so only those few places are looked at.  Each alternation is
+# built on the first error without a SQLSTATE.
 _V = TypeVar("_V")
-#: (the message's literal lead, its whole pattern when it has placeholders, what it means)
-_Entry = tuple[str, "re.Pattern[str] | None", _V]
-_WILDCARD = r"[^\n]{0,256}?"
-_UNESCAPE = re.compile(r"\\(.)")
-
-
-# A catalogue's messages by the first word of their lead, each list in the
-# catalogue's order; and the messages whose first word holds a placeholder
-# (their lead holds no space), which are in every word's list too and are
-# tried where no word's list is.
-_Catalogue = tuple[dict[str, tuple[_Entry[_V], ...]], tuple[_Entry[_V], ...]]
+#: (every message as one alternative of one pattern, what each means, in order)
+_Catalogue = tuple["re.Pattern[str]", tuple[_V, ...]]
 
 
 def _catalogue(messages: list[tuple[str, _V]]) -> _Catalogue[_V]:
-    """Index *messages* (a pattern and what it means, in the order they are tried)."""
-    entries: list[_Entry[_V]] = []
-    for pattern, value in messages:
-        parts = pattern.split(_WILDCARD)
-        full = re.compile(pattern) if len(parts) > 1 else None
-        entries.append((_UNESCAPE.sub(r"\1", parts[0]), full, value))
-    # By number: a compiled build holds these tuples unboxed, so they have no identity.
-    words: dict[str, list[int]] = {}
-    loose: list[int] = []
-    for number, entry in enumerate(entries):
-        word, space, _ = entry[0].partition(" ")
-        if space:
-            words.setdefault(word, []).append(number)
-        else:
-            loose.append(number)
-    by_word = {
-        word: tuple([entries[n] for n in sorted(listed + loose)]) for word, listed in words.items()
-    }
-    return by_word, tuple([entries[n] for n in loose])
+    """One pattern for *messages* (a pattern and what it means, in the order they are tried)."""
+    # Each alternative is one group (the messages' own patterns hold none):
+    # the group that matched says which message it is.
+    pattern = re.compile("|".join(f"({message})" for message, _ in messages))
+    return pattern, tuple([value for _, value in messages])
 
 
 _LIBPQ: _Catalogue[Kind] | None = None
+_WILDCARD = r"[^\n]{0,256}?"
 
 
 def _libpq_catalogue() -> _Catalogue[Kind]:
-    global _LIBPQ  # noqa: PLW0603 - a lazily built, read-only cache
+    global _LIBPQ  # noqa: PLW0603 - a lazily built, read-only table
     if _LIBPQ is None:
         from localdata_errors.backends._libpq_messages import MESSAGES  # noqa: PLC0415 - lazy
 
@@ -459,18 +395,18 @@ def _libpq_catalogue() -> _Catalogue[Kind]:
     return _LIBPQ
 
 
-def _found(catalogue: _Catalogue[_V], text: str, at: int, word: str) -> _V | None:
-    """What the first of the catalogue's messages that begins at *at* in *text* means."""
-    by_word, loose = catalogue
-    for lead, full, value in by_word.get(word, loose):
-        if text.startswith(lead, at) and (full is None or full.match(text, at, at + 1024)):
-            return value
-    return None
+def _found(catalogue: _Catalogue[_V], text: str, at: int, end: int) -> tuple[str, _V] | None:
+    """The first of the catalogue's messages that begins at *at* in *text*, and what it means."""
+    pattern, values = catalogue
+    match = pattern.match(text, at, end)
+    if match is None or match.lastindex is None:
+        return None
+    return match.group(), values[match.lastindex - 1]
 
 
-def _message_starts(text: str) -> list[tuple[int, str]]:
+def _message_starts(text: str) -> list[int]:
     """
-    Where a message may begin in *text*, and its first word, in order.
+    Where a message may begin in *text*, in order.
 
     At the text's start, after each ": " and each line break (white space
     skipped); libpq's message is among the first few, so a text of many
@@ -482,19 +418,13 @@ def _message_starts(text: str) -> list[tuple[int, str]]:
         while at >= 0:
             starts.append(at + len(mark))
             at = text.find(mark, at + len(mark))
-    found: list[tuple[int, str]] = []
+    found: list[int] = []
     for start in sorted(starts)[:32]:
         at = start
         while at < len(text) and text[at] in " \t":
             at += 1
-        found.append((at, _first_word(text, at)))
+        found.append(at)
     return found
-
-
-def _first_word(text: str, at: int) -> str:
-    """The text from *at* to the next space (to its end when there is none)."""
-    end = text.find(" ", at)
-    return text[at:end] if end >= 0 else text[at:]
 
 
 # libpq's frame around another message: "connection to server at ... failed: "
@@ -502,20 +432,21 @@ def _first_word(text: str, at: int) -> str:
 _FRAMES = ("connection to server", "could not connect to server", "Is the server running")
 
 
-def _libpq(text: str, starts: list[tuple[int, str]]) -> tuple[Kind | None, Kind | None]:
+def _libpq(text: str, starts: list[int]) -> tuple[Kind | None, Kind | None]:
     """(the kind of the first libpq message that says why, the kind of its frame)."""
-    by_word, loose = _libpq_catalogue()
+    catalogue = _libpq_catalogue()
     framing: Kind | None = None
-    for at, word in starts:
-        for lead, full, kind in by_word.get(word, loose):
-            if text.startswith(lead, at) and (full is None or full.match(text, at)):
-                if not lead.startswith(_FRAMES):
-                    if framing is not None and kind is Kind.CONNECTION_LOST:
-                        # Lost while connecting: nothing had run yet.
-                        return Kind.CONNECTION_FAILURE, framing
-                    return kind, framing
-                framing = framing or kind
-                break
+    for at in starts:
+        found = _found(catalogue, text, at, len(text))
+        if found is None:
+            continue
+        message, kind = found
+        if not message.startswith(_FRAMES):
+            if framing is not None and kind is Kind.CONNECTION_LOST:
+                # Lost while connecting: nothing had run yet.
+                return Kind.CONNECTION_FAILURE, framing
+            return kind, framing
+        framing = framing or kind
     return None, framing
 
 
@@ -635,7 +566,7 @@ _START_UP: _Catalogue[str] | None = None
 
 
 def _start_up_catalogue() -> _Catalogue[str]:
-    global _START_UP  # noqa: PLW0603 - a lazily built, read-only cache
+    global _START_UP  # noqa: PLW0603 - a lazily built, read-only table
     if _START_UP is None:
         from localdata_errors.backends._postgresql_fatal import MESSAGES  # noqa: PLC0415 - lazy
 
@@ -658,10 +589,11 @@ def fatal_sqlstate(message: str) -> str | None:
     if start < 0:
         return None
     at = start + len(_FATAL)
-    return _found(_start_up_catalogue(), message, at, _first_word(message, at))
+    found = _found(_start_up_catalogue(), message, at, at + 1024)
+    return None if found is None else found[1]
 
 
-def _start_up_kind(text: str, starts: list[tuple[int, str]]) -> Kind:
+def _start_up_kind(text: str, starts: list[int]) -> Kind:
     """
     The kind of a start-up message of the server's found without libpq's `FATAL:  `.
 
@@ -670,10 +602,10 @@ def _start_up_kind(text: str, starts: list[tuple[int, str]]) -> Kind:
     kind is taken: the text alone does not prove which code the server sent.
     """
     catalogue = _start_up_catalogue()
-    for at, word in starts:
-        state = _found(catalogue, text, at, word)
-        if state is not None:
-            return kind_for_sqlstate(state, text)
+    for at in starts:
+        found = _found(catalogue, text, at, at + 1024)
+        if found is not None:
+            return kind_for_sqlstate(found[1], text)
     return Kind.UNKNOWN
 
 
@@ -1011,6 +943,8 @@ def _from_message(names: Names, diag: Diagnostics, kind: Kind) -> None:
         names.resources.append(diag.table)
     if diag.column is not None and kind not in _COLUMN_KINDS:
         names.resources.append(diag.column)
+    if diag.datatype is not None:  # a domain's check or not-null constraint
+        names.resources.append(diag.datatype)
     if names.constraint is None:
         names.constraint = diag.constraint
     if names.constraint:
@@ -1094,7 +1028,7 @@ class PostgreSQLMapper(BackendMapper):
             # A closed connection or cursor used again: the driver refused
             # before anything was sent.
             return _new(MappedError, (Kind.CONNECTION_LOST, *_CLOSED_TAIL))
-        diag = read_diagnostics(error.exception, error.message, sqlstate)
+        diag = read_diagnostics(error.exception, error.message)
         code = sqlstate
         refine: frozenset[Kind] | None = None
         if sqlstate is not None:

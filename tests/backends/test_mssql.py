@@ -667,21 +667,6 @@ def test_importing_the_backend_imports_no_driver_and_no_table() -> None:
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
 
 
-# The ends of an ODBC record, and what may come before them: numbers of any
-# size, signs, function names (ASCII or not), parentheses unpaired or nested.
-_RECORD_PIECES = st.sampled_from(
-    ["(", ")", " ", "0", "208", "-5", "9" * 11, "SQLExecDirectW", "SQLFetch", "x y", "_a",
-     "\u00e9", "\u0661", "(208)", " (0)", " (SQLExecDirectW)", ")(", "a" * 90, ";", "\n"]
-)  # fmt: skip
-
-
-@settings(max_examples=2000)
-@given(st.lists(_RECORD_PIECES, max_size=14).map("".join))
-def test_the_common_end_of_a_record_is_read_as_any_end_is(record: str) -> None:
-    read = mssql_backend._split_native(record)
-    assert read == mssql_backend._split_parentheses(record)
-
-
 def test_a_record_ends_with_its_number_and_the_odbc_function() -> None:
     split = mssql_backend._split_native
     assert split("Invalid object name 'x'. (208) (SQLExecDirectW)") == (
