@@ -514,7 +514,6 @@ class _Names:
 #: The names of a message that names nothing: shared, never changed.
 _NO_NAMES: Final = _Names()
 #: Records built positionally, without the named tuple's keyword handling.
-_new: Final = tuple.__new__
 
 
 def _split(raw: str) -> tuple[str, str | None]:
@@ -740,11 +739,18 @@ class MssqlMapper(BackendMapper):
         if number in _RERUN:
             retryable = True  # the server says "Rerun the query": the memory grant may come
         code = str(number) if number is not None else read.sqlstate
-        return _new(
-            MappedError,
-            (kind, code, read.sqlstate, names.resources, names.dependencies, names.constraint,
-             names.schema, read.message, retryable, refine, None, None, None),
-        )  # fmt: skip
+        return MappedError(
+            kind,
+            code=code,
+            sqlstate=read.sqlstate,
+            affected_resources=names.resources,
+            dependencies=names.dependencies,
+            constraint=names.constraint,
+            schema=names.schema,
+            message=read.message,
+            retryable=retryable,
+            refine=refine,
+        )
 
     def declared_codes(self) -> Mapping[str, Kind]:
         """

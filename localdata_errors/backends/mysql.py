@@ -37,8 +37,6 @@ from localdata_errors.names import (
 
 __all__ = ["MySQLMapper", "extract_detail", "read_error"]
 
-# Records built on every call, positionally, without the named tuple's keyword handling.
-_new: Final = tuple.__new__
 
 # -- reading the exception -------------------------------------------------------
 
@@ -750,11 +748,13 @@ class MySQLMapper(BackendMapper):
                 kind, refine = by_text, None
         extractor = _DETAILS.get(found.errno)
         if extractor is None:
-            return _new(
-                MappedError,
-                (kind, str(found.errno), found.sqlstate, (), (), None, None, found.message,
-                 None, refine, None, None, None),
-            )  # fmt: skip
+            return MappedError(
+                kind,
+                code=str(found.errno),
+                sqlstate=found.sqlstate,
+                message=found.message,
+                refine=refine,
+            )
         detail = Detail()
         extractor(detail, message)
         if detail.kind is not None:
@@ -766,12 +766,17 @@ class MySQLMapper(BackendMapper):
             from localdata_errors.backends.network import cause_kind  # noqa: PLC0415 - rare
 
             kind = cause_kind(error.exception) or kind
-        return _new(
-            MappedError,
-            (kind, str(found.errno), found.sqlstate, unique(detail.resources),
-             unique(detail.dependencies) if detail.dependencies else (), detail.constraint,
-             detail.schema, found.message, None, refine, None, None, None),
-        )  # fmt: skip
+        return MappedError(
+            kind,
+            code=str(found.errno),
+            sqlstate=found.sqlstate,
+            affected_resources=unique(detail.resources),
+            dependencies=unique(detail.dependencies) if detail.dependencies else (),
+            constraint=detail.constraint,
+            schema=detail.schema,
+            message=found.message,
+            refine=refine,
+        )
 
     def declared_codes(self) -> Mapping[str, Kind]:
         """

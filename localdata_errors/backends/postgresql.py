@@ -44,8 +44,6 @@ __all__ = [
     "read_sqlstate",
 ]
 
-# Records built on every call, positionally, without the named tuple's keyword handling.
-_new: Final = tuple.__new__
 
 # -- the code table (generated facts and hand-written kinds, joined on first use) ---
 
@@ -620,10 +618,6 @@ _HANDLE_CLOSED: Final = (
     "connection is closed",
     "cannot perform operation: connection is closed",
 )
-#: The rest of the answer to one: nothing reached the server, safe to retry.
-_CLOSED_TAIL: Final = (
-    None, None, (), (), None, None, None, None, None, RetrySafety.SAFE, None, None,
-)  # fmt: skip
 #: glibc's gai_strerror(EAI_AGAIN): a resolver that may answer later.
 _RESOLVER_LATER: Final = "Temporary failure in name resolution"
 
@@ -1027,7 +1021,7 @@ class PostgreSQLMapper(BackendMapper):
         if sqlstate is None and error.message.startswith(_HANDLE_CLOSED):
             # A closed connection or cursor used again: the driver refused
             # before anything was sent.
-            return _new(MappedError, (Kind.CONNECTION_LOST, *_CLOSED_TAIL))
+            return MappedError(Kind.CONNECTION_LOST, retry_safety=RetrySafety.SAFE)
         diag = read_diagnostics(error.exception, error.message)
         code = sqlstate
         refine: frozenset[Kind] | None = None
@@ -1049,23 +1043,15 @@ class PostgreSQLMapper(BackendMapper):
         names = extract_names(kind, diag) if kind is not Kind.UNKNOWN or code else _text_names(diag)
         resources = names.resources
         dependencies = names.dependencies
-        return _new(
-            MappedError,
-            (
-                kind,
-                code,
-                sqlstate,
-                unique(resources) if resources else (),
-                unique(dependencies) if dependencies else (),
-                names.constraint,
-                names.schema,
-                None,
-                None,
-                refine,
-                None,
-                None,
-                None,
-            ),
+        return MappedError(
+            kind,
+            code=code,
+            sqlstate=sqlstate,
+            affected_resources=unique(resources) if resources else (),
+            dependencies=unique(dependencies) if dependencies else (),
+            constraint=names.constraint,
+            schema=names.schema,
+            refine=refine,
         )
 
     def declared_codes(self) -> Mapping[str, Kind]:
