@@ -23,6 +23,8 @@ from _generated import SOURCE_MISSING
 from localdata_errors.backends import (
     _mysql_codes,
     _mysql_kinds,
+    _odbc_kinds,
+    _odbc_sqlstates,
     _postgresql_codes,
     _postgresql_kinds,
     _sqlstate_classes,
@@ -91,3 +93,7 @@ def test_every_mysql_number_the_servers_disagree_on_can_be_told_apart() -> None:
         mariadb = _mysql_codes.SYMBOLS[number][0]
         # Connector/C's client texts are not in MariaDB's server message file.
         assert number in _mysql_codes.MARIADB_TEXT or mariadb.startswith("CR_"), number
+
+
+def test_the_odbc_decisions_fit_the_listed_sqlstates() -> None:
+    assert _odbc_kinds.problems(_odbc_sqlstates.TEXTS) == []

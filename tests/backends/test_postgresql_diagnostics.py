@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
 import pytest
@@ -99,7 +99,7 @@ def _pg8000_fields(exc: Any) -> dict[str, str | None]:
 Run = Callable[[str], BaseException]
 
 
-def _psycopg(pg: dict[str, object], setup: list[str], teardown: str) -> Iterator[Run]:
+def _psycopg(pg: dict[str, object], setup: list[str], teardown: str) -> Generator[Run, None, None]:
     psycopg = require_module("psycopg")
     conn = psycopg.connect(
         host=pg["host"], port=pg["port"], user=pg["user"], dbname=pg["dbname"], autocommit=True
@@ -108,7 +108,8 @@ def _psycopg(pg: dict[str, object], setup: list[str], teardown: str) -> Iterator
     def run(sql: str) -> BaseException:
         with pytest.raises(psycopg.Error) as caught:
             conn.execute(sql)
-        return caught.value
+        raised: BaseException = caught.value
+        return raised
 
     try:
         for sql in setup:
@@ -119,7 +120,7 @@ def _psycopg(pg: dict[str, object], setup: list[str], teardown: str) -> Iterator
         conn.close()
 
 
-def _psycopg2(pg: dict[str, object], setup: list[str], teardown: str) -> Iterator[Run]:
+def _psycopg2(pg: dict[str, object], setup: list[str], teardown: str) -> Generator[Run, None, None]:
     psycopg2 = require_module("psycopg2")
     conn = psycopg2.connect(host=pg["host"], port=pg["port"], user=pg["user"], dbname=pg["dbname"])
     conn.autocommit = True
@@ -127,7 +128,8 @@ def _psycopg2(pg: dict[str, object], setup: list[str], teardown: str) -> Iterato
     def run(sql: str) -> BaseException:
         with conn.cursor() as cursor, pytest.raises(psycopg2.Error) as caught:
             cursor.execute(sql)
-        return caught.value
+        raised: BaseException = caught.value
+        return raised
 
     try:
         with conn.cursor() as cursor:
@@ -140,7 +142,7 @@ def _psycopg2(pg: dict[str, object], setup: list[str], teardown: str) -> Iterato
         conn.close()
 
 
-def _asyncpg(pg: dict[str, object], setup: list[str], teardown: str) -> Iterator[Run]:
+def _asyncpg(pg: dict[str, object], setup: list[str], teardown: str) -> Generator[Run, None, None]:
     asyncpg = require_module("asyncpg")
     loop = asyncio.new_event_loop()
     conn = loop.run_until_complete(
@@ -150,7 +152,8 @@ def _asyncpg(pg: dict[str, object], setup: list[str], teardown: str) -> Iterator
     def run(sql: str) -> BaseException:
         with pytest.raises(asyncpg.PostgresError) as caught:
             loop.run_until_complete(conn.execute(sql))
-        return caught.value
+        raised: BaseException = caught.value
+        return raised
 
     try:
         for sql in setup:
@@ -162,7 +165,7 @@ def _asyncpg(pg: dict[str, object], setup: list[str], teardown: str) -> Iterator
         loop.close()
 
 
-def _pg8000(pg: dict[str, object], setup: list[str], teardown: str) -> Iterator[Run]:
+def _pg8000(pg: dict[str, object], setup: list[str], teardown: str) -> Generator[Run, None, None]:
     dbapi = require_module("pg8000.dbapi")
     conn = dbapi.connect(user=pg["user"], host=pg["host"], port=pg["port"], database=pg["dbname"])
     conn.autocommit = True
@@ -171,7 +174,8 @@ def _pg8000(pg: dict[str, object], setup: list[str], teardown: str) -> Iterator[
         cursor = conn.cursor()
         with pytest.raises(dbapi.DatabaseError) as caught:
             cursor.execute(sql)
-        return caught.value
+        raised: BaseException = caught.value
+        return raised
 
     try:
         cursor = conn.cursor()
@@ -183,7 +187,9 @@ def _pg8000(pg: dict[str, object], setup: list[str], teardown: str) -> Iterator[
         conn.close()
 
 
-DRIVERS: dict[str, tuple[Callable[..., Iterator[Run]], Callable[[Any], dict[str, str | None]]]] = {
+DRIVERS: dict[
+    str, tuple[Callable[..., Generator[Run, None, None]], Callable[[Any], dict[str, str | None]]]
+] = {
     "psycopg": (_psycopg, _psycopg_fields),
     "psycopg2": (_psycopg2, _psycopg_fields),
     "asyncpg": (_asyncpg, _asyncpg_fields),
