@@ -21,6 +21,8 @@ import pytest
 from _generated import SOURCE_MISSING
 
 from localdata_errors.backends import (
+    _libpq_kinds,
+    _libpq_messages,
     _mysql_codes,
     _mysql_kinds,
     _odbc_kinds,
@@ -97,3 +99,11 @@ def test_every_mysql_number_the_servers_disagree_on_can_be_told_apart() -> None:
 
 def test_the_odbc_decisions_fit_the_listed_sqlstates() -> None:
     assert _odbc_kinds.problems(_odbc_sqlstates.TEXTS) == []
+
+
+def test_every_libpq_message_about_the_connection_has_a_kind() -> None:
+    lines = [line for line, _ in _libpq_messages.MESSAGES]
+    assert _libpq_kinds.unjudged(lines) == []
+    # Every rule still decides some message of the catalogue.
+    for phrase, _ in _libpq_kinds.RULES:
+        assert any(phrase in line.lower() for line in lines), phrase

@@ -46,11 +46,13 @@ _WILDCARD = r"[^\n]{0,256}?"
 def _libpq_catalogue() -> _Catalogue[Kind]:
     global _LIBPQ  # noqa: PLW0603 - a lazily built, read-only table
     if _LIBPQ is None:
+        from localdata_errors.backends._libpq_kinds import kind_of  # noqa: PLC0415 - lazy
         from localdata_errors.backends._libpq_messages import MESSAGES  # noqa: PLC0415 - lazy
 
+        judged = [(p, kind) for line, p in MESSAGES if (kind := kind_of(line)) is not None]
         # The longest lead first: of two messages that begin alike, the one
         # that says more.
-        _LIBPQ = _catalogue(sorted(MESSAGES, key=lambda m: -len(m[0].split(_WILDCARD)[0])))
+        _LIBPQ = _catalogue(sorted(judged, key=lambda m: -len(m[0].split(_WILDCARD)[0])))
     return _LIBPQ
 
 
