@@ -21,6 +21,8 @@ import pytest
 from _generated import SOURCE_MISSING
 
 from localdata_errors.backends import (
+    _dblib_codes,
+    _dblib_kinds,
     _libpq_kinds,
     _libpq_messages,
     _mysql_codes,
@@ -107,3 +109,7 @@ def test_every_libpq_message_about_the_connection_has_a_kind() -> None:
     # Every rule still decides some message of the catalogue.
     for phrase, _ in _libpq_kinds.RULES:
         assert any(phrase in line.lower() for line in lines), phrase
+
+
+def test_the_dblib_decisions_name_only_symbols_sybdb_h_defines() -> None:
+    assert sorted(set(_dblib_kinds.KINDS) - set(_dblib_codes.ERRORS)) == []
