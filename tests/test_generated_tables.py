@@ -29,6 +29,8 @@ from localdata_errors.backends import (
     _mysql_kinds,
     _odbc_kinds,
     _odbc_sqlstates,
+    _oracledb_codes,
+    _oracledb_kinds,
     _postgresql_codes,
     _postgresql_kinds,
     _sqlstate_classes,
@@ -113,3 +115,8 @@ def test_every_libpq_message_about_the_connection_has_a_kind() -> None:
 
 def test_the_dblib_decisions_name_only_symbols_sybdb_h_defines() -> None:
     assert sorted(set(_dblib_kinds.KINDS) - set(_dblib_codes.ERRORS)) == []
+
+
+def test_every_oracledb_error_about_the_connection_has_a_kind() -> None:
+    assert _oracledb_kinds.unjudged(_oracledb_codes.ERRORS) == []
+    assert sorted(set(_oracledb_kinds.OVERRIDES) - set(_oracledb_codes.ERRORS)) == []

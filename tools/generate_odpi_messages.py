@@ -226,11 +226,14 @@ def dpy_translations() -> dict[int, int]:
 def check_translations(kinds: dict[int, str]) -> None:
     """A translated DPI- error is answered by its DPI- line: it must agree with the DPY- table."""
     sys.path.insert(0, str(ROOT))
-    from localdata_errors.backends._oracledb_codes import DPY  # noqa: PLC0415 - the generator's own run
+    from localdata_errors.backends._oracledb_codes import ERRORS  # noqa: PLC0415 - its own run
+    from localdata_errors.backends._oracledb_kinds import decide  # noqa: PLC0415 - its own run
+
+    dpy_kinds = decide(ERRORS)
 
     wrong = []
     for dpi, dpy in sorted(dpy_translations().items()):
-        dpy_kind = DPY[dpy].name if dpy in DPY else None
+        dpy_kind = dpy_kinds[dpy].name if dpy in dpy_kinds else None
         if dpy_kind is not None and kinds.get(dpi) != dpy_kind:
             wrong.append(f"DPI-{dpi} is {kinds.get(dpi)} but DPY-{dpy:04d} is {dpy_kind}")
     if wrong:
