@@ -29,6 +29,8 @@ from localdata_errors.backends import (
     _mysql_kinds,
     _odbc_kinds,
     _odbc_sqlstates,
+    _odpi_kinds,
+    _odpi_messages,
     _oracledb_codes,
     _oracledb_kinds,
     _postgresql_codes,
@@ -120,3 +122,9 @@ def test_the_dblib_decisions_name_only_symbols_sybdb_h_defines() -> None:
 def test_every_oracledb_error_about_the_connection_has_a_kind() -> None:
     assert _oracledb_kinds.unjudged(_oracledb_codes.ERRORS) == []
     assert sorted(set(_oracledb_kinds.OVERRIDES) - set(_oracledb_codes.ERRORS)) == []
+
+
+def test_the_odpi_decisions_fit_odpis_table() -> None:
+    dpy = _oracledb_kinds.decide(_oracledb_codes.ERRORS)
+    found = _odpi_kinds.problems(_odpi_messages.MESSAGES, _odpi_messages.TRANSLATIONS, dpy)
+    assert found == []
