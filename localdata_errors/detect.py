@@ -128,7 +128,7 @@ def _sqlstate_of_class(name: str) -> str | None:
     if not _BY_CLASS:
         from localdata_errors.backends import _postgresql_codes  # noqa: PLC0415 - on first use
 
-        for sqlstate, (condition, _kind) in _postgresql_codes.CODES.items():
+        for sqlstate, condition in _postgresql_codes.CONDITIONS.items():
             camel = "".join(part.capitalize() for part in condition.split("_"))
             _BY_CLASS.setdefault(camel, sqlstate)
             _BY_CLASS.setdefault(camel + "Error", sqlstate)

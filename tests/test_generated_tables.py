@@ -1,14 +1,18 @@
 """
-The client catalogues in the package are what their sources on this machine give.
+The generated tables in the package are what their sources on this machine give.
 
-Each generator reads a list its upstream ships (libpq's and the PostgreSQL
-server's message catalogues, mssql-python's and python-oracledb's error
-modules, FreeTDS's `sybdb.h`) and its `--check` fails when the committed
-module (or docs listing) differs.
+Each generator reads a list its upstream ships (PostgreSQL's `errcodes.txt`,
+MariaDB's and MySQL's error lists, libpq's and the PostgreSQL server's
+message catalogues, mssql-python's and python-oracledb's error modules,
+FreeTDS's `sybdb.h`) and its `--check` fails when the committed module (or
+docs listing) differs.  The kinds are decided by hand in the package, one
+table per backend; each decision must name a code the generated facts know,
+so that a typo fails here rather than deciding nothing.
 """
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -16,11 +20,30 @@ from pathlib import Path
 import pytest
 from _generated import SOURCE_MISSING
 
+from localdata_errors.backends import (
+    _dblib_codes,
+    _dblib_kinds,
+    _libpq_kinds,
+    _libpq_messages,
+    _mysql_codes,
+    _mysql_kinds,
+    _odbc_kinds,
+    _odbc_sqlstates,
+    _odpi_kinds,
+    _odpi_messages,
+    _oracledb_codes,
+    _oracledb_kinds,
+    _postgresql_codes,
+    _postgresql_kinds,
+    _sqlstate_classes,
+)
 from tests.conftest import IN_CI
 
 ROOT = Path(__file__).resolve().parents[1]
 
 GENERATORS = [
+    "generate_postgresql_codes.py",
+    "generate_mysql_codes.py",
     "generate_libpq_messages.py",
     "generate_postgresql_fatal.py",
     "generate_mssql_python_texts.py",
@@ -49,3 +72,60 @@ def test_the_committed_table_is_up_to_date(generator: str) -> None:
         pytest.skip(message)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "up to date" in done.stdout
+
+
+def test_the_postgresql_decisions_name_only_listed_codes() -> None:
+    listed = set(_postgresql_codes.CONDITIONS)
+    classes = {code[:2] for code in listed}
+    assert sorted(set(_postgresql_kinds.KINDS) - listed) == []
+    assert sorted(set(_postgresql_kinds.CLASS_KINDS) - classes) == []
+    assert sorted(set(_sqlstate_classes.STANDARD_CLASSES) - classes) == []
+    for key in _postgresql_kinds.BY_MESSAGE:
+        assert key in listed or (len(key) == 2 and key in classes), key
+    # Success, warning and no-data codes are never an error's kind.
+    assert {"00", "01", "02"}.isdisjoint(_postgresql_kinds.CLASS_KINDS)
+    assert not any(code[:2] in {"00", "01", "02"} for code in _postgresql_kinds.KINDS)
+
+
+def test_the_mysql_decisions_name_only_defined_symbols() -> None:
+    defined = {symbol for pair in _mysql_codes.SYMBOLS.values() for symbol in pair if symbol}
+    defined |= {symbol.removesuffix(_mysql_kinds.RETIRED) for symbol in defined}
+    assert sorted(set(_mysql_kinds.OVERRIDES) - defined) == []
+    for pattern, _ in _mysql_kinds.PATTERNS:
+        assert any(re.search(pattern, symbol) for symbol in defined), pattern
+
+
+def test_every_mysql_number_the_servers_disagree_on_can_be_told_apart() -> None:
+    _, ambiguous = _mysql_kinds.decide(_mysql_codes.SYMBOLS)
+    assert ambiguous
+    for number in ambiguous:
+        mariadb = _mysql_codes.SYMBOLS[number][0]
+        # Connector/C's client texts are not in MariaDB's server message file.
+        assert number in _mysql_codes.MARIADB_TEXT or mariadb.startswith("CR_"), number
+
+
+def test_the_odbc_decisions_fit_the_listed_sqlstates() -> None:
+    assert _odbc_kinds.problems(_odbc_sqlstates.TEXTS) == []
+
+
+def test_every_libpq_message_about_the_connection_has_a_kind() -> None:
+    lines = [line for line, _ in _libpq_messages.MESSAGES]
+    assert _libpq_kinds.unjudged(lines) == []
+    # Every rule still decides some message of the catalogue.
+    for phrase, _ in _libpq_kinds.RULES:
+        assert any(phrase in line.lower() for line in lines), phrase
+
+
+def test_the_dblib_decisions_name_only_symbols_sybdb_h_defines() -> None:
+    assert sorted(set(_dblib_kinds.KINDS) - set(_dblib_codes.ERRORS)) == []
+
+
+def test_every_oracledb_error_about_the_connection_has_a_kind() -> None:
+    assert _oracledb_kinds.unjudged(_oracledb_codes.ERRORS) == []
+    assert sorted(set(_oracledb_kinds.OVERRIDES) - set(_oracledb_codes.ERRORS)) == []
+
+
+def test_the_odpi_decisions_fit_odpis_table() -> None:
+    dpy = _oracledb_kinds.decide(_oracledb_codes.ERRORS)
+    found = _odpi_kinds.problems(_odpi_messages.MESSAGES, _odpi_messages.TRANSLATIONS, dpy)
+    assert found == []

@@ -8,11 +8,11 @@ Sources (all read as text, nothing is imported):
 * MySQL 8's server and client errors, ``mysql/connector/errorcode.py`` as
   shipped in the installed mysql-connector-python.
 
-Each error number gets a :class:`~localdata_errors.Kind` by explicit rules:
-per-symbol overrides first, then symbol-name patterns, else ``Kind.UNKNOWN``
-(the code is kept and the keyword fallback reads the message).  A number the
-two servers use for different errors whose kinds differ is written to
-``AMBIGUOUS`` with both kinds; the backend decides by the message.
+Upstream facts only: each error number with the symbol each server gives it,
+and, where the two servers' symbols differ, the run of text every MariaDB
+message of that number holds (from ``errmsg-utf8.txt``), by which the backend
+tells the two apart.  Which kind each symbol means is decided by hand in
+``localdata_errors/backends/_mysql_kinds.py``.
 
 The generator fails on any line it does not understand, on a symbol defined
 twice in one source, and on a number defined twice in one source.
@@ -232,278 +232,12 @@ def _distribution_version(name: str) -> str:
     return version(name)
 
 
-# -- the kind rules ------------------------------------------------------------
-
-# Per-symbol decisions; the docs (docs/backends/mysql.md) say why for each group.
-OVERRIDES: Final[dict[str, str]] = {
-    # authentication and privileges
-    "ER_ACCESS_DENIED_ERROR": "INVALID_PASSWORD",
-    "ER_ACCESS_DENIED_NO_PASSWORD_ERROR": "INVALID_PASSWORD",
-    "ER_ACCESS_DENIED_CHANGE_USER_ERROR": "INVALID_PASSWORD",
-    "ER_PASSWORD_NO_MATCH": "INVALID_AUTHORIZATION",
-    "ER_HOST_NOT_PRIVILEGED": "INVALID_AUTHORIZATION",
-    "ER_HOST_IS_BLOCKED": "INVALID_AUTHORIZATION",
-    "ER_ACCOUNT_HAS_BEEN_LOCKED": "INVALID_AUTHORIZATION",
-    "ER_ACCOUNT_IS_LOCKED": "INVALID_AUTHORIZATION",
-    "ER_MUST_CHANGE_PASSWORD": "INVALID_AUTHORIZATION",
-    "ER_MUST_CHANGE_PASSWORD_LOGIN": "INVALID_AUTHORIZATION",
-    "ER_NOT_SUPPORTED_AUTH_MODE": "INVALID_AUTHORIZATION",
-    "CR_AUTH_PLUGIN_CANNOT_LOAD": "CONNECTION_MISCONFIGURED",
-    "CR_AUTH_PLUGIN_ERR": "INVALID_AUTHORIZATION",
-    "ER_PASSWORD_NOT_ALLOWED": "INSUFFICIENT_PRIVILEGE",
-    "ER_NO_PERMISSION_TO_CREATE_USER": "INSUFFICIENT_PRIVILEGE",
-    "ER_SECURE_TRANSPORT_REQUIRED": "CONNECTION_MISCONFIGURED",
-    # read-only servers and transactions (1290 is refined by its message)
-    "ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION": "READ_ONLY",
-    "ER_READ_ONLY_TRANSACTION": "READ_ONLY",
-    "ER_OPTION_PREVENTS_STATEMENT": "READ_ONLY",
-    "ER_INNODB_READ_ONLY": "READ_ONLY",
-    "ER_OPEN_AS_READONLY": "READ_ONLY",
-    "ER_READ_ONLY_MODE": "READ_ONLY",
-    # connections and resources
-    "ER_CON_COUNT_ERROR": "TOO_MANY_CONNECTIONS",
-    "ER_TOO_MANY_USER_CONNECTIONS": "TOO_MANY_CONNECTIONS",
-    "ER_USER_LIMIT_REACHED": "TOO_MANY_CONNECTIONS",
-    "ER_TOO_MANY_CONCURRENT_TRXS": "TOO_MANY_CONNECTIONS",
-    "ER_SERVER_SHUTDOWN": "ADMIN_SHUTDOWN",
-    "ER_NORMAL_SHUTDOWN": "ADMIN_SHUTDOWN",
-    "ER_SHUTDOWN_COMPLETE": "ADMIN_SHUTDOWN",
-    "ER_CONNECTION_KILLED": "CONNECTION_LOST",
-    # "Unknown command", SQLSTATE 08S01 (communication link failure) in MariaDB's
-    # errmsg-utf8.txt: the server refused the request before running anything;
-    # a Galera node outside the primary component answers every statement so
-    # ("WSREP has not yet prepared node for application use") until it rejoins,
-    # and a new connection (to a node that is ready) is the way on.
-    "ER_UNKNOWN_COM_ERROR": "CONNECTION_FAILURE",
-    "ER_SESSION_WAS_KILLED": "CONNECTION_LOST",
-    "ER_ABORTING_CONNECTION": "CONNECTION_LOST",
-    "ER_NEW_ABORTING_CONNECTION": "CONNECTION_LOST",
-    "ER_CLIENT_INTERACTION_TIMEOUT": "CONNECTION_LOST",
-    "ER_NET_PACKET_TOO_LARGE": "CONFIGURATION_LIMIT_EXCEEDED",
-    "CR_NET_PACKET_TOO_LARGE": "CONFIGURATION_LIMIT_EXCEEDED",
-    "ER_LOCK_TABLE_FULL": "CONFIGURATION_LIMIT_EXCEEDED",
-    "ER_MAX_PREPARED_STMT_COUNT_REACHED": "CONFIGURATION_LIMIT_EXCEEDED",
-    "ER_RECORD_FILE_FULL": "DISK_FULL",
-    "ER_DISK_FULL": "DISK_FULL",
-    "ER_OUTOFMEMORY": "OUT_OF_MEMORY",
-    "ER_OUT_OF_SORTMEMORY": "OUT_OF_MEMORY",
-    "ER_OUT_OF_RESOURCES": "OUT_OF_MEMORY",
-    "ER_STACK_OVERRUN_NEED_MORE": "OUT_OF_MEMORY",
-    "CR_OUT_OF_MEMORY": "OUT_OF_MEMORY",
-    # client-side connection errors
-    "CR_CONNECTION_ERROR": "CONNECTION_FAILURE",
-    "CR_CONN_HOST_ERROR": "CONNECTION_FAILURE",
-    "CR_IPSOCK_ERROR": "CONNECTION_FAILURE",
-    "CR_SOCKET_CREATE_ERROR": "CONNECTION_FAILURE",
-    "CR_SERVER_HANDSHAKE_ERR": "CONNECTION_FAILURE",
-    "CR_SSL_CONNECTION_ERROR": "CONNECTION_FAILURE",
-    "CR_UNKNOWN_HOST": "CONNECTION_MISCONFIGURED",
-    "CR_WRONG_HOST_INFO": "CONNECTION_MISCONFIGURED",
-    "CR_CONN_UNKNOWN_PROTOCOL": "CONNECTION_MISCONFIGURED",
-    "CR_VERSION_ERROR": "CONNECTION_MISCONFIGURED",
-    "CR_SERVER_GONE_ERROR": "CONNECTION_LOST",
-    "CR_SERVER_LOST": "CONNECTION_LOST",
-    "CR_SERVER_LOST_EXTENDED": "CONNECTION_LOST",
-    "CR_ERR_NET_READ": "CONNECTION_LOST",
-    "CR_ERR_NET_WRITE": "CONNECTION_LOST",
-    "CR_PARAMS_NOT_BOUND": "INVALID_PARAMETER",
-    "CR_INVALID_PARAMETER_NO": "INVALID_PARAMETER",
-    "CR_INVALID_PARAMETER": "INVALID_PARAMETER",
-    "CR_BULK_WITHOUT_PARAMETERS": "INVALID_PARAMETER",
-    # locks, timeouts, transactions
-    "ER_LOCK_WAIT_TIMEOUT": "LOCK_NOT_AVAILABLE",
-    "ER_LOCK_NOWAIT": "LOCK_NOT_AVAILABLE",
-    "ER_LOCK_ABORTED": "LOCK_NOT_AVAILABLE",
-    "ER_LOCK_DEADLOCK": "DEADLOCK_DETECTED",
-    "ER_XA_RBDEADLOCK": "DEADLOCK_DETECTED",
-    "ER_XA_RBTIMEOUT": "LOCK_NOT_AVAILABLE",
-    "ER_XA_RBROLLBACK": "TRANSACTION_ABORTED",
-    "ER_ROLLBACK_ONLY": "TRANSACTION_ABORTED",
-    "ER_TRANSACTION_ROLLBACK_DURING_COMMIT": "SERIALIZATION_FAILURE",
-    "ER_STATEMENT_TIMEOUT": "STATEMENT_TIMEOUT",
-    "ER_QUERY_TIMEOUT": "STATEMENT_TIMEOUT",
-    "ER_QUERY_INTERRUPTED": "QUERY_CANCELED",
-    "ER_NEED_REPREPARE": "SERIALIZATION_FAILURE",
-    # "Record has changed since last read in table '%s'; try restarting
-    # transaction": a row another transaction changed after this one read it
-    # (InnoDB with innodb_snapshot_isolation, MariaDB 10.6.18+ and the default
-    # from 11.6): a write conflict, which the whole transaction, repeated, resolves.
-    "ER_CHECKREAD": "SERIALIZATION_FAILURE",
-    # missing objects
-    "ER_NO_SUCH_TABLE": "UNDEFINED_TABLE",
-    "ER_BAD_TABLE_ERROR": "UNDEFINED_TABLE",
-    "ER_UNKNOWN_TABLE": "UNDEFINED_TABLE",
-    "ER_UNKNOWN_VIEW": "UNDEFINED_TABLE",
-    "ER_BAD_FIELD_ERROR": "UNDEFINED_COLUMN",
-    "ER_KEY_COLUMN_DOES_NOT_EXIST": "UNDEFINED_COLUMN",
-    "ER_CHECK_CONSTRAINT_REFERS_UNKNOWN_COLUMN": "UNDEFINED_COLUMN",
-    "ER_BAD_DB_ERROR": "UNDEFINED_DATABASE",
-    "ER_DB_DROP_EXISTS": "UNDEFINED_DATABASE",
-    "ER_NO_DB_ERROR": "UNDEFINED_DATABASE",
-    "ER_SP_DOES_NOT_EXIST": "UNDEFINED_FUNCTION",
-    "ER_FUNCTION_NOT_DEFINED": "UNDEFINED_FUNCTION",
-    "ER_FUNC_INEXISTENT_NAME_COLLISION": "UNDEFINED_FUNCTION",
-    "ER_UNKNOWN_PROCEDURE": "UNDEFINED_FUNCTION",
-    "ER_CANT_DROP_FIELD_OR_KEY": "UNDEFINED_OBJECT",
-    "ER_UNKNOWN_ERROR": "UNKNOWN",
-    # objects that exist already
-    "ER_TABLE_EXISTS_ERROR": "DUPLICATE_TABLE",
-    "ER_DB_CREATE_EXISTS": "DUPLICATE_DATABASE",
-    "ER_DUP_FIELDNAME": "DUPLICATE_COLUMN",
-    "ER_DUP_KEYNAME": "DUPLICATE_OBJECT",
-    "ER_CHECK_CONSTRAINT_DUP_NAME": "DUPLICATE_OBJECT",
-    "ER_FK_DUP_NAME": "DUPLICATE_OBJECT",
-    "ER_NON_UNIQ_ERROR": "AMBIGUOUS_COLUMN",
-    "ER_WRONG_OBJECT": "WRONG_OBJECT_TYPE",
-    "ER_VIEW_INVALID": "INVALID_OBJECT_DEFINITION",
-    "ER_CANT_CREATE_TABLE": "INVALID_OBJECT_DEFINITION",
-    "ER_CANNOT_ADD_FOREIGN": "INVALID_OBJECT_DEFINITION",
-    "ER_ERROR_ON_RENAME": "INVALID_OBJECT_DEFINITION",
-    # constraints
-    "ER_DUP_ENTRY": "UNIQUE_VIOLATION",
-    "ER_DUP_ENTRY_WITH_KEY_NAME": "UNIQUE_VIOLATION",
-    "ER_DUP_KEY": "UNIQUE_VIOLATION",
-    "ER_DUP_UNIQUE": "UNIQUE_VIOLATION",
-    "ER_DUP_UNKNOWN_IN_INDEX": "UNIQUE_VIOLATION",
-    "ER_DUP_ENTRY_AUTOINCREMENT_CASE": "UNIQUE_VIOLATION",
-    "ER_FOREIGN_DUPLICATE_KEY": "UNIQUE_VIOLATION",
-    "ER_FOREIGN_DUPLICATE_KEY_WITH_CHILD_INFO": "UNIQUE_VIOLATION",
-    "ER_FOREIGN_DUPLICATE_KEY_WITHOUT_CHILD_INFO": "UNIQUE_VIOLATION",
-    "ER_ROW_IS_REFERENCED": "FOREIGN_KEY_VIOLATION",
-    "ER_ROW_IS_REFERENCED_2": "FOREIGN_KEY_VIOLATION",
-    "ER_NO_REFERENCED_ROW": "FOREIGN_KEY_VIOLATION",
-    "ER_NO_REFERENCED_ROW_2": "FOREIGN_KEY_VIOLATION",
-    "ER_ROW_IN_WRONG_PARTITION": "CHECK_VIOLATION",
-    "ER_FK_CANNOT_DROP_PARENT": "DEPENDENT_OBJECTS_STILL_EXIST",
-    "ER_FK_COLUMN_CANNOT_DROP": "DEPENDENT_OBJECTS_STILL_EXIST",
-    "ER_FK_COLUMN_CANNOT_DROP_CHILD": "DEPENDENT_OBJECTS_STILL_EXIST",
-    "ER_FK_COLUMN_CANNOT_CHANGE": "DEPENDENT_OBJECTS_STILL_EXIST",
-    "ER_FK_COLUMN_CANNOT_CHANGE_CHILD": "DEPENDENT_OBJECTS_STILL_EXIST",
-    "ER_FK_CANNOT_DELETE_PARENT": "DEPENDENT_OBJECTS_STILL_EXIST",
-    "ER_DROP_INDEX_FK": "DEPENDENT_OBJECTS_STILL_EXIST",
-    "ER_TRUNCATE_ILLEGAL_FK": "DEPENDENT_OBJECTS_STILL_EXIST",
-    "ER_BAD_NULL_ERROR": "NOT_NULL_VIOLATION",
-    "ER_NO_DEFAULT_FOR_FIELD": "NOT_NULL_VIOLATION",
-    "ER_NO_DEFAULT_FOR_VIEW_FIELD": "NOT_NULL_VIOLATION",
-    "ER_CHECK_CONSTRAINT_VIOLATED": "CHECK_VIOLATION",
-    "ER_CONSTRAINT_FAILED": "CHECK_VIOLATION",
-    "ER_VIEW_CHECK_FAILED": "CHECK_VIOLATION",
-    # the statement
-    "ER_PARSE_ERROR": "SYNTAX_ERROR",
-    "ER_SYNTAX_ERROR": "SYNTAX_ERROR",
-    "ER_EMPTY_QUERY": "SYNTAX_ERROR",
-    "ER_WRONG_VALUE_COUNT": "SYNTAX_ERROR",
-    "ER_WRONG_VALUE_COUNT_ON_ROW": "SYNTAX_ERROR",
-    "ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT": "SYNTAX_ERROR",
-    "ER_DERIVED_MUST_HAVE_ALIAS": "SYNTAX_ERROR",
-    "ER_WRONG_FIELD_WITH_GROUP": "GROUPING_ERROR",
-    "ER_MIX_OF_GROUP_FUNC_AND_FIELDS": "GROUPING_ERROR",
-    "ER_INVALID_GROUP_FUNC_USE": "GROUPING_ERROR",
-    "ER_WRONG_ARGUMENTS": "INVALID_PARAMETER",
-    "ER_SP_WRONG_NO_OF_ARGS": "INVALID_PARAMETER",
-    "ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT": "INVALID_PARAMETER",
-    "ER_WRONG_PARAMETERS_TO_NATIVE_FCT": "INVALID_PARAMETER",
-    "ER_WRONG_PARAMCOUNT_TO_PROCEDURE": "INVALID_PARAMETER",
-    "ER_WRONG_PARAMETERS_TO_PROCEDURE": "INVALID_PARAMETER",
-    "ER_WRONG_ARGUMENTS_TO_PROCEDURE": "INVALID_PARAMETER",
-    "ER_SUBQUERY_NO_1_ROW": "CARDINALITY_VIOLATION",
-    "ER_OPERAND_COLUMNS": "CARDINALITY_VIOLATION",
-    "ER_SP_FETCH_NO_DATA": "CARDINALITY_VIOLATION",
-    # the data
-    "ER_DIVISION_BY_ZERO": "DIVISION_BY_ZERO",
-    "ER_DATA_TOO_LONG": "STRING_DATA_RIGHT_TRUNCATION",
-    "ER_WARN_DATA_OUT_OF_RANGE": "NUMERIC_VALUE_OUT_OF_RANGE",
-    "ER_DATA_OUT_OF_RANGE": "NUMERIC_VALUE_OUT_OF_RANGE",
-    "ER_TRUNCATED_WRONG_VALUE": "INVALID_TEXT_REPRESENTATION",
-    "ER_TRUNCATED_WRONG_VALUE_FOR_FIELD": "INVALID_TEXT_REPRESENTATION",
-    "ER_ILLEGAL_VALUE_FOR_TYPE": "INVALID_TEXT_REPRESENTATION",
-    "ER_WRONG_VALUE_FOR_TYPE": "INVALID_TEXT_REPRESENTATION",
-    "ER_WRONG_VALUE": "INVALID_TEXT_REPRESENTATION",
-    "WARN_DATA_TRUNCATED": "INVALID_TEXT_REPRESENTATION",
-    "ER_WARN_INVALID_TIMESTAMP": "INVALID_DATETIME_FORMAT",
-    "ER_CANT_AGGREGATE_2COLLATIONS": "DATATYPE_MISMATCH",
-    "ER_CANT_AGGREGATE_3COLLATIONS": "DATATYPE_MISMATCH",
-    "ER_CANT_AGGREGATE_NCOLLATIONS": "DATATYPE_MISMATCH",
-    "ER_CANT_CREATE_GEOMETRY_OBJECT": "INVALID_TEXT_REPRESENTATION",
-    "ER_INVALID_JSON_TEXT": "INVALID_TEXT_REPRESENTATION",
-    "ER_INVALID_JSON_TEXT_IN_PARAM": "INVALID_TEXT_REPRESENTATION",
-    # storage
-    "ER_CRASHED_ON_USAGE": "DATA_CORRUPTED",
-    "ER_CRASHED_ON_REPAIR": "DATA_CORRUPTED",
-    "ER_NOT_KEYFILE": "DATA_CORRUPTED",
-    "ER_ERROR_ON_READ": "IO_ERROR",
-    "ER_ERROR_ON_WRITE": "IO_ERROR",
-    "ER_ERROR_ON_CLOSE": "IO_ERROR",
-    "ER_CANT_OPEN_FILE": "IO_ERROR",
-    "ER_FILE_NOT_FOUND": "IO_ERROR",
-    "ER_TEMP_FILE_WRITE_FAILURE": "IO_ERROR",
-}
-
-# Name patterns, tried in order after the overrides.
-PATTERNS: Final[tuple[tuple[str, str], ...]] = (
-    (r"_ACCESS_DENIED|_DENIED_ERROR$|^ER_SPECIFIC_ACCESS_DENIED", "INSUFFICIENT_PRIVILEGE"),
-    (r"DEADLOCK", "DEADLOCK_DETECTED"),
-    (r"_CORRUPT|CRASHED", "DATA_CORRUPTED"),
-    (r"^ER_DUP_ENTRY", "UNIQUE_VIOLATION"),
-    (r"ALREADY_EXISTS?$|^ER_DUP_(?:KEYNAME|INDEX|CONSTRAINT_NAME)", "DUPLICATE_OBJECT"),
-    (r"DOES_?N[O]?T_EXISTS?(?:_MYSQL)?$|_NOT_EXIST$|^ER_NO_SUCH_|^ER_UNKNOWN_", "UNDEFINED_OBJECT"),
-    (
-        r"_NOT_SUPPORTED|^ER_UNSUPPORTED_|NOT_IMPLEMENTED|^ER_NOT_SUPPORTED_YET$",
-        "FEATURE_NOT_SUPPORTED",
-    ),
-    (r"^ER_TOO_MANY_|^ER_TOO_BIG_|^ER_TOO_LONG_", "CONFIGURATION_LIMIT_EXCEEDED"),
-    (r"^ER_ILLEGAL_PARAMETER_DATA_TYPE", "DATATYPE_MISMATCH"),
-    (r"^ER_NET_(?:READ|WRITE|ERROR|UNCOMPRESS|FCNTL)", "CONNECTION_LOST"),
-    (r"^ER_FK_", "INVALID_OBJECT_DEFINITION"),
-)
-_COMPILED_PATTERNS: Final = tuple((re.compile(p), k) for p, k in PATTERNS)
-# Symbols that mark a number no longer (or never) raised by that server.
-_UNUSED = re.compile(r"^OBSOLETE_|_UNUSED(?:_\d+|\d+)?(?:_|$)|^ER_UNUSED")
-
-
-# MySQL retires a number by renaming its symbol ``<SYMBOL>_OLD_UNUSED``: the
-# servers released before keep sending the number with its old meaning
-# (1557, ER_FOREIGN_DUPLICATE_KEY in MySQL 5.1 to 5.5).
-_RETIRED = "_OLD_UNUSED"
-
-
-def kind_for(symbol: str) -> str:
-    """
-    The Kind member name for one symbol.
-
-    Args:
-        symbol: ``ER_...``, ``WARN_...`` or ``CR_...``.
-
-    Returns:
-        The name of a :class:`~localdata_errors.Kind` member.
-    """
-    if symbol.endswith(_RETIRED):
-        symbol = symbol.removesuffix(_RETIRED)
-    if symbol in OVERRIDES:
-        return OVERRIDES[symbol]
-    for pattern, kind in _COMPILED_PATTERNS:
-        if pattern.search(symbol):
-            return kind
-    return "UNKNOWN"
-
-
-def _check_kinds() -> None:
-    # The rules name Kind members: a typo must fail here, not in the generated file.
-    sys.path.insert(0, str(ROOT))
-    from localdata_errors.kinds import Kind  # noqa: PLC0415 - after the path is set
-
-    names = set(OVERRIDES.values()) | {k for _, k in PATTERNS}
-    missing = sorted(n for n in names if n not in Kind.__members__)
-    if missing:
-        raise SourceError(f"unknown Kind members in the rules: {missing}")
-
-
 # -- the table -----------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Row:
-    """One error number: its symbols per server and the kinds they give."""
+    """One error number: its symbol on each server (``""`` where it has none)."""
 
     number: int
     mariadb: str
@@ -515,16 +249,6 @@ class Row:
         if not self.mariadb or not self.mysql or self.mariadb == self.mysql:
             return self.mariadb or self.mysql
         return f"{self.mariadb}|{self.mysql}"
-
-    def kinds(self) -> tuple[str, str | None]:
-        """The kind, and the MySQL kind when the two servers disagree."""
-        live = [s for s in (self.mariadb, self.mysql) if s and not _UNUSED.search(s)]
-        if not live:
-            live = [s for s in (self.mariadb, self.mysql) if s]
-        first = kind_for(live[0])
-        if len(live) == 2 and kind_for(live[1]) != first:
-            return first, kind_for(live[1])
-        return first, None
 
 
 def build_rows(sources: Sequence[Source]) -> list[Row]:
@@ -596,56 +320,42 @@ def render(sources: Sequence[Source], rows: Iterable[Row]) -> str:
     Returns:
         Python source.
     """
-    kinds: list[str] = []
-    ambiguous: list[str] = []
+    symbols: list[str] = []
     texts: list[str] = []
     english = mariadb_english()
     for row in rows:
-        kind, other = row.kinds()
-        if other is not None:
-            ambiguous.append(f"    {row.number}: (K.{kind}, K.{other}),")
+        symbols.append(f'    {row.number}: ("{row.mariadb}", "{row.mysql}"),')
+        if row.mariadb and row.mysql and row.mariadb != row.mysql:
             lead = distinctive_text(english.get(row.mariadb, ""))
             if len(lead) >= 8:
                 texts.append(f"    {row.number}: {lead!r},")
-            elif not row.mariadb.startswith("CR_"):  # client texts are not in the file
-                raise SourceError(f"no distinctive MariaDB text for {row.number} {row.mariadb}")
-        elif kind != "UNKNOWN":
-            kinds.append(f"    {row.number}: K.{kind},")
     recorded = "\n".join(
         f"#   {s.label} {s.version}: {s.path} ({len(s.codes)} codes)" for s in sources
     )
     lines = [
         '"""',
-        "MySQL and MariaDB error numbers, their symbols and kinds (generated, do not edit).",
+        "MySQL and MariaDB error numbers and their symbols (generated, do not edit).",
         "",
         "Regenerate with ``python tools/generate_mysql_codes.py``; CI runs it with",
-        "``--check``.  The backend imports this module on first use only.",
+        "``--check``.  The kind of each symbol is decided in `_mysql_kinds`.  The",
+        "backend imports this module on first use only.",
         '"""',
         "",
         "from __future__ import annotations",
         "",
         "from typing import Final",
         "",
-        "from localdata_errors.kinds import Kind",
-        "",
-        "K = Kind",
-        "",
         START,
         "# Sources:",
         recorded,
         "",
-        "#: Error number -> kind, where the servers agree (numbers of kind unknown left out).",
-        "KINDS: Final[dict[int, Kind]] = {",
-        *kinds,
+        "#: Error number -> (MariaDB's symbol, MySQL's symbol), \"\" where a server has none.",
+        "SYMBOLS: Final[dict[int, tuple[str, str]]] = {",
+        *symbols,
         "}",
         "",
-        "#: Numbers MariaDB and MySQL use for different errors: (MariaDB kind, MySQL kind).",
-        "AMBIGUOUS: Final[dict[int, tuple[Kind, Kind]]] = {",
-        *ambiguous,
-        "}",
-        "",
-        "#: Text every MariaDB message of each of those numbers holds (errmsg-utf8.txt):",
-        "#: a message without it is MySQL's.",
+        "#: Numbers the two servers give different symbols: text every MariaDB message",
+        "#: of the number holds (errmsg-utf8.txt); a message without it is MySQL's.",
         "MARIADB_TEXT: Final[dict[int, str]] = {",
         *texts,
         "}",
@@ -679,7 +389,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--output", type=Path, default=TARGET)
     args = parser.parse_args(argv)
-    _check_kinds()
     sources = load_sources(args.include)
     text = render(sources, build_rows(sources))
     if args.check:

@@ -6,7 +6,8 @@ server (``sys.messages``), so its table is curated by hand: every number
 carries, in its comment, the ``sys.messages`` text it was chosen from, and
 only numbers whose meaning that text makes certain are listed.  The
 DB-Library numbers and the ODBC SQLSTATEs are generated from their upstream
-lists (``tools/generate_dblib_codes.py``, ``tools/generate_odbc_sqlstates.py``).
+lists (``tools/generate_dblib_codes.py``, ``tools/generate_odbc_sqlstates.py``);
+their kinds are decided in `_dblib_kinds` and `_odbc_kinds`.
 The ``mssql`` backend imports this module on first use, not at plugin import.
 """
 
@@ -15,7 +16,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Final
 
-from localdata_errors.backends import _dblib_codes, _odbc_sqlstates
+from localdata_errors.backends import _dblib_codes, _dblib_kinds, _odbc_kinds, _odbc_sqlstates
 from localdata_errors.kinds import Kind
 
 __all__ = [
@@ -208,17 +209,28 @@ SERVER_NUMBERS: Final[MappingProxyType[int, Kind]] = MappingProxyType(
 
 #: DB-Library's own numbers (FreeTDS ``sybdb.h``), raised by pymssql for
 #: client-side failures; the server's message number wins when there is one.
-DBLIB_NUMBERS: Final[MappingProxyType[int, Kind]] = MappingProxyType(_dblib_codes.DBLIB)
+DBLIB_NUMBERS: Final[MappingProxyType[int, Kind]] = MappingProxyType(
+    {
+        _dblib_codes.ERRORS[symbol][0]: kind
+        for symbol, kind in _dblib_kinds.KINDS.items()
+        if symbol in _dblib_codes.ERRORS
+    }
+)
 
 #: ODBC SQLSTATEs (ODBC 3.x's whole list), for records without a SQL Server
 #: number (the driver's own errors: native error 0), for SQL Server numbers
 #: the table above lacks and for ODBC drivers of other databases.
-ODBC_SQLSTATES: Final[MappingProxyType[str, Kind]] = MappingProxyType(_odbc_sqlstates.SQLSTATES)
+ODBC_SQLSTATES: Final[MappingProxyType[str, Kind]] = MappingProxyType(
+    {sqlstate: _odbc_kinds.kind_of(sqlstate) for sqlstate in _odbc_sqlstates.TEXTS}
+)
 
 #: SQLSTATEs that name a family of conditions (``23000``: any integrity
 #: constraint): the kinds the message's keywords may choose instead.
 ODBC_FAMILIES: Final[MappingProxyType[str, frozenset[Kind]]] = MappingProxyType(
-    _odbc_sqlstates.FAMILIES
+    {
+        sqlstate: _odbc_kinds.FAMILY_KINDS[family]
+        for sqlstate, family in _odbc_kinds.FAMILIES.items()
+    }
 )
 
 #: Numbers the ODBC driver reports as a record's native error for its own

@@ -19,7 +19,12 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Final
 
-from localdata_errors.backends import _odpi_messages, _oracledb_codes
+from localdata_errors.backends import (
+    _odpi_kinds,
+    _odpi_messages,
+    _oracledb_codes,
+    _oracledb_kinds,
+)
 from localdata_errors.kinds import Kind
 
 __all__ = ["CODES", "WRAPPERS"]
@@ -252,13 +257,15 @@ _PLS: Final[dict[int, Kind]] = {
     905: _K.INVALID_OBJECT_DEFINITION,
 }
 
-# python-oracledb's own errors (thin and thick mode): generated from the
-# driver's error module by tools/generate_oracledb_codes.py.
-_DPY: Final[dict[int, Kind]] = _oracledb_codes.DPY
+# python-oracledb's own errors (thin and thick mode): listed from the driver's
+# error module by tools/generate_oracledb_codes.py, their kinds decided in
+# _oracledb_kinds.
+_DPY: Final[dict[int, Kind]] = _oracledb_kinds.decide(_oracledb_codes.ERRORS)
 
-# ODPI-C's errors (thick mode): generated from the message table compiled into
-# python-oracledb's thick implementation by tools/generate_odpi_messages.py.
-_DPI: Final[dict[int, Kind]] = _odpi_messages.DPI
+# ODPI-C's errors (thick mode): listed from the message table compiled into
+# python-oracledb's thick implementation by tools/generate_odpi_messages.py,
+# their kinds decided in _odpi_kinds.
+_DPI: Final[dict[int, Kind]] = _odpi_kinds.decide(_odpi_messages.MESSAGES)
 
 
 def _format(prefix: str, table: dict[int, Kind], width: int) -> dict[str, Kind]:

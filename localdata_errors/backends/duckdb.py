@@ -26,8 +26,6 @@ from localdata_errors.names import unique, unqualify, unquote
 
 __all__ = ["CLASS_KINDS", "DuckdbMapper", "parse_message"]
 
-# Records built on every call, positionally, without the named tuple's keyword handling.
-_new: Final = tuple.__new__
 
 K = Kind
 
@@ -489,11 +487,15 @@ class DuckdbMapper(BackendMapper):
         # A closed connection (or its cursor) used again: the embedded
         # engine refused before running anything.
         safety = RetrySafety.SAFE if kind is K.CONNECTION_LOST else None
-        return _new(
-            MappedError,
-            (kind, class_name, None, resources, dependencies, constraint, schema, None, None,
-             None, safety, None, None),
-        )  # fmt: skip
+        return MappedError(
+            kind,
+            code=class_name,
+            affected_resources=resources,
+            dependencies=dependencies,
+            constraint=constraint,
+            schema=schema,
+            retry_safety=safety,
+        )
 
     def declared_codes(self) -> Mapping[str, Kind]:
         """

@@ -23,8 +23,6 @@ from localdata_errors.names import column_reference, split_qualified, unique, un
 
 __all__ = ["GENERIC_MAPPER", "GenericMapper", "generic_answer", "keyword_kind", "normalise_words"]
 
-# Records built on every call, positionally, without the named tuple's keyword handling.
-_new: Final = tuple.__new__
 
 _WORD = re.compile(r"[0-9a-z_]+")
 
@@ -782,11 +780,14 @@ class GenericMapper(BackendMapper):
             if kind is Kind.FOREIGN_KEY_VIOLATION:
                 dependencies = _other_table(error.message)
         code = None if error.code is None else str(error.code)
-        return _new(
-            MappedError,
-            (kind, code, None, unique(names) if names else (), dependencies, constraint, schema,
-             None, None, None, None, None, None),
-        )  # fmt: skip
+        return MappedError(
+            kind,
+            code=code,
+            affected_resources=unique(names) if names else (),
+            dependencies=dependencies,
+            constraint=constraint,
+            schema=schema,
+        )
 
 
 GENERIC_MAPPER: Final = GenericMapper()

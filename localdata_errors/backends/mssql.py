@@ -146,25 +146,15 @@ def _odbc_origin(chain: str) -> str:
     return "foreign"
 
 
-# The common end of a record: `` (native)``, or `` (native) (SQLFunction)``.
-_NATIVE_TAIL: Final = re.compile(r"\((-?[0-9]{1,10})\)(?: \([A-Za-z]+\))?\Z")
-
-
 def _split_native(record: str) -> tuple[str, int | None]:
     """
     Split a record's end: `` (native)`` and, on the first record, `` (SQLFunction)``.
 
-    A message given as a tuple's repr ends with its closing quote and
+    The last parentheses are read one pair at a time: a number is the native
+    error; a name is the ODBC function, and the native error precedes it.  A
+    message given as a tuple's repr ends with its closing quote and
     parenthesis too; only the last 96 characters are looked at.
     """
-    tail = _NATIVE_TAIL.search(record, max(0, len(record) - 96))
-    if tail is not None:  # the common end, as _split_parentheses reads it
-        return record[: tail.start()].rstrip(), int(tail.group(1))
-    return _split_parentheses(record)
-
-
-def _split_parentheses(record: str) -> tuple[str, int | None]:
-    """`_split_native` for any end: the last parentheses, read one pair at a time."""
     end = len(record)
     low = max(0, end - 96)
     for _ in range(2):
@@ -524,7 +514,6 @@ class _Names:
 #: The names of a message that names nothing: shared, never changed.
 _NO_NAMES: Final = _Names()
 #: Records built positionally, without the named tuple's keyword handling.
-_new: Final = tuple.__new__
 
 
 def _split(raw: str) -> tuple[str, str | None]:
@@ -750,11 +739,18 @@ class MssqlMapper(BackendMapper):
         if number in _RERUN:
             retryable = True  # the server says "Rerun the query": the memory grant may come
         code = str(number) if number is not None else read.sqlstate
-        return _new(
-            MappedError,
-            (kind, code, read.sqlstate, names.resources, names.dependencies, names.constraint,
-             names.schema, read.message, retryable, refine, None, None, None),
-        )  # fmt: skip
+        return MappedError(
+            kind,
+            code=code,
+            sqlstate=read.sqlstate,
+            affected_resources=names.resources,
+            dependencies=names.dependencies,
+            constraint=names.constraint,
+            schema=names.schema,
+            message=read.message,
+            retryable=retryable,
+            refine=refine,
+        )
 
     def declared_codes(self) -> Mapping[str, Kind]:
         """

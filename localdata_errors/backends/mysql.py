@@ -37,8 +37,6 @@ from localdata_errors.names import (
 
 __all__ = ["MySQLMapper", "extract_detail", "read_error"]
 
-# Records built on every call, positionally, without the named tuple's keyword handling.
-_new: Final = tuple.__new__
 
 # -- reading the exception -------------------------------------------------------
 
@@ -639,7 +637,7 @@ def extract_detail(errno: int | None, message: str) -> Detail:
     return detail
 
 
-# -- the tables (generated, loaded on first use) ----------------------------------
+# -- the tables (generated facts and hand-written kinds, joined on first use) ----
 
 _KINDS: dict[int, Kind] | None = None
 _AMBIGUOUS: dict[int, tuple[Kind, Kind]] = {}
@@ -647,13 +645,15 @@ _MARIADB_TEXT: dict[int, str] = {}
 
 
 def _kinds() -> dict[int, Kind]:
-    global _KINDS, _AMBIGUOUS, _MARIADB_TEXT  # noqa: PLW0603 - a lazily filled, read-only cache
+    """Number -> kind where the servers agree; fills the ambiguous numbers' tables too."""
+    global _KINDS, _AMBIGUOUS, _MARIADB_TEXT  # noqa: PLW0603 - a lazily filled, read-only table
     if _KINDS is None:
         from localdata_errors.backends import _mysql_codes  # noqa: PLC0415 - lazy on purpose
+        from localdata_errors.backends._mysql_kinds import decide  # noqa: PLC0415 - lazy
 
-        _AMBIGUOUS = _mysql_codes.AMBIGUOUS
+        kinds, _AMBIGUOUS = decide(_mysql_codes.SYMBOLS)
         _MARIADB_TEXT = _mysql_codes.MARIADB_TEXT
-        _KINDS = _mysql_codes.KINDS
+        _KINDS = kinds
     return _KINDS
 
 
@@ -748,11 +748,13 @@ class MySQLMapper(BackendMapper):
                 kind, refine = by_text, None
         extractor = _DETAILS.get(found.errno)
         if extractor is None:
-            return _new(
-                MappedError,
-                (kind, str(found.errno), found.sqlstate, (), (), None, None, found.message,
-                 None, refine, None, None, None),
-            )  # fmt: skip
+            return MappedError(
+                kind,
+                code=str(found.errno),
+                sqlstate=found.sqlstate,
+                message=found.message,
+                refine=refine,
+            )
         detail = Detail()
         extractor(detail, message)
         if detail.kind is not None:
@@ -764,12 +766,17 @@ class MySQLMapper(BackendMapper):
             from localdata_errors.backends.network import cause_kind  # noqa: PLC0415 - rare
 
             kind = cause_kind(error.exception) or kind
-        return _new(
-            MappedError,
-            (kind, str(found.errno), found.sqlstate, unique(detail.resources),
-             unique(detail.dependencies) if detail.dependencies else (), detail.constraint,
-             detail.schema, found.message, None, refine, None, None, None),
-        )  # fmt: skip
+        return MappedError(
+            kind,
+            code=str(found.errno),
+            sqlstate=found.sqlstate,
+            affected_resources=unique(detail.resources),
+            dependencies=unique(detail.dependencies) if detail.dependencies else (),
+            constraint=detail.constraint,
+            schema=detail.schema,
+            message=found.message,
+            refine=refine,
+        )
 
     def declared_codes(self) -> Mapping[str, Kind]:
         """

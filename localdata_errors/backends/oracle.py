@@ -60,7 +60,6 @@ _CODE_LINE: Final = re.compile(
 #: The prefixes whose numbers are written with four digits (the others with five).
 _FOUR_DIGITS: Final = frozenset({"DPY", "DPI"})
 #: Records built positionally, without the named tuple's keyword handling.
-_new: Final = tuple.__new__
 #: python-oracledb's listener refusal names the listener's own error.
 _SIMILAR: Final = re.compile(r"\(Similar to ORA-(\d{1,5})\)")
 #: What the operating system says when a host name does not resolve
@@ -368,18 +367,17 @@ class OracleMapper(BackendMapper):
 
         extract = _EXTRACTORS.get(code)
         if extract is None or not line:
-            return _new(
-                MappedError,
-                (kind, code, None, (), (), None, None, None,
-                 _recoverable_override(obj, kind), None, None, None, None),
-            )  # fmt: skip
+            return MappedError(kind, code=code, retryable=_recoverable_override(obj, kind))
         names = _Names()
         extract(line, names)
-        return _new(
-            MappedError,
-            (kind, code, None, unique(names.resources), (), names.constraint, names.schema, None,
-             _recoverable_override(obj, kind), None, None, None, None),
-        )  # fmt: skip
+        return MappedError(
+            kind,
+            code=code,
+            affected_resources=unique(names.resources),
+            constraint=names.constraint,
+            schema=names.schema,
+            retryable=_recoverable_override(obj, kind),
+        )
 
     def declared_codes(self) -> Mapping[str, Kind]:
         """

@@ -542,9 +542,6 @@ def parse_message(text: str) -> _Extract | None:
     return None
 
 
-# Records built on every call, positionally, without the named tuple's keyword handling.
-_new: Final = tuple.__new__
-
 # The drivers' own refusals on a closed handle (sqlite3, aiosqlite).
 _CLOSED: Final = (
     "Cannot operate on a closed database",
@@ -625,11 +622,14 @@ class SqliteMapper(BackendMapper):
             return MappedError(
                 kind, None, None, (), (), None, None, None, None, None, RetrySafety.SAFE
             )
-        return _new(
-            MappedError,
-            (kind, code, None, resources, dependencies, constraint, schema, None, None, None,
-             None, None, None),
-        )  # fmt: skip
+        return MappedError(
+            kind,
+            code=code,
+            affected_resources=resources,
+            dependencies=dependencies,
+            constraint=constraint,
+            schema=schema,
+        )
 
     def declared_codes(self) -> Mapping[str, Kind]:
         """

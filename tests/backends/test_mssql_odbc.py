@@ -1,8 +1,8 @@
 """
 ODBC's SQLSTATEs: every one of the generated table, raised as pyodbc raises it.
 
-The table is generated from ODBC 3.x's list (`tools/generate_odbc_sqlstates.py`);
-the expectations are not: each SQLSTATE's kind is written in
+The list is generated from ODBC 3.x's list (`tools/generate_odbc_sqlstates.py`)
+and the kinds decided in `_odbc_kinds`; the expectations are not: each SQLSTATE's kind is written in
 `tests.corpus.mssql.ODBC_STATES` from its class and its text's meaning, and
 the categories each class allows are written here.  A record without a SQL
 Server number (native error 0) is what the ODBC driver, the driver manager
@@ -20,6 +20,8 @@ from typing import Any
 import pytest
 
 from localdata_errors import KIND_TABLE, Kind, classify_error, classify_message
+from localdata_errors.backends import _odbc_kinds as odbc_kinds
+from localdata_errors.backends import _odbc_sqlstates as odbc_facts
 from localdata_errors.kinds import Action, ErrorCategory
 from tests.conftest import require_module
 from tests.corpus import mssql as corpus
@@ -273,7 +275,7 @@ def test_mssql_python_drops_the_number_and_the_family_reads_the_text(text: str, 
     assert (resp.kind, resp.database_error_code) == (kind, "23000")
 
 
-# -- the generator's rules ---------------------------------------------------------------------
+# -- the generator and the decisions -------------------------------------------------------
 
 
 @pytest.fixture
@@ -282,54 +284,56 @@ def generator() -> ModuleType:
     return _tool("generate_odbc_sqlstates")
 
 
-def test_the_generator_decides_every_sqlstate_odbc_lists(generator: ModuleType) -> None:
-    states = generator.decide(_driver_texts())
-    assert len(states) == len(_table())
-    # A new SQLSTATE of a class with a default takes the default.
-    states = generator.decide({**_driver_texts(), "08S99": "A new connection failure"})
-    assert next(s.kind for s in states if s.sqlstate == "08S99") is K.CONNECTION_FAILURE
+def test_the_generator_lists_every_sqlstate_odbc_lists(generator: ModuleType) -> None:
+    states = generator.collect(_driver_texts())
+    assert [s.sqlstate for s in states] == sorted(_table())
 
 
 @pytest.mark.parametrize(
     "extra",
     [
-        {"01S99": "A new warning"},  # class 01 has no default: each warning is decided
-        {"5A000": "A class no rule knows"},
         {"08S02": "Physical connection is not usable"},  # the addition is now listed
         {"hy000": "Not a SQLSTATE"},
     ],
 )
-def test_the_generator_fails_on_what_no_rule_decides(
+def test_the_generator_fails_on_what_is_not_a_fact(
     generator: ModuleType, extra: dict[str, str]
 ) -> None:
     with pytest.raises(generator.SourceError):
-        generator.decide({**_driver_texts(), **extra})
+        generator.collect({**_driver_texts(), **extra})
 
 
-def test_the_generator_fails_on_a_rule_for_a_sqlstate_nobody_lists(
-    generator: ModuleType,
-) -> None:
-    texts = _driver_texts()
-    del texts["HY010"]
-    with pytest.raises(generator.SourceError, match="HY010"):
-        generator.decide(texts)
+def test_the_decisions_fit_the_list() -> None:
+    assert odbc_kinds.problems(odbc_facts.TEXTS) == []
+    # A new SQLSTATE of a class with a kind takes the class's kind.
+    assert odbc_kinds.problems([*odbc_facts.TEXTS, "08S99"]) == []
+    assert odbc_kinds.kind_of("08S99") is K.CONNECTION_FAILURE
 
 
-def test_the_generator_fails_on_an_unknown_connection_sqlstate(
-    generator: ModuleType, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setitem(generator.OVERRIDES, "08S01", K.UNKNOWN)
-    with pytest.raises(generator.SourceError, match="08S01"):
-        generator.decide(_driver_texts())
-    monkeypatch.setitem(generator.OVERRIDES, "08S01", K.CONNECTION_LOST)
-    monkeypatch.setitem(generator.OVERRIDES, "IM004", K.UNKNOWN)
-    with pytest.raises(generator.SourceError, match="IM004"):
-        generator.decide(_driver_texts())
+@pytest.mark.parametrize(
+    ("extra", "problem"),
+    [
+        ("01S99", "01S99: no rule decides"),  # class 01 has no kind: each warning is decided
+        ("5A000", "5A000: no rule decides"),
+    ],
+)
+def test_a_sqlstate_no_rule_decides_is_a_problem(extra: str, problem: str) -> None:
+    assert any(p.startswith(problem) for p in odbc_kinds.problems([*odbc_facts.TEXTS, extra]))
 
 
-def test_the_generator_fails_on_a_family_without_its_own_kind(
-    generator: ModuleType, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setitem(generator.OVERRIDES, "23000", K.SYNTAX_ERROR)
-    with pytest.raises(generator.SourceError, match="23000"):
-        generator.decide(_driver_texts())
+def test_a_rule_for_a_sqlstate_nobody_lists_is_a_problem() -> None:
+    listed = set(odbc_facts.TEXTS) - {"HY010"}
+    assert any(p.startswith("HY010") for p in odbc_kinds.problems(listed))
+
+
+def test_an_unknown_connection_sqlstate_is_a_problem(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(odbc_kinds.KINDS, "08S01", K.UNKNOWN)
+    assert any(p.startswith("08S01") for p in odbc_kinds.problems(odbc_facts.TEXTS))
+    monkeypatch.setitem(odbc_kinds.KINDS, "08S01", K.CONNECTION_LOST)
+    monkeypatch.setitem(odbc_kinds.KINDS, "IM004", K.UNKNOWN)
+    assert any(p.startswith("IM004") for p in odbc_kinds.problems(odbc_facts.TEXTS))
+
+
+def test_a_family_without_its_own_kind_is_a_problem(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(odbc_kinds.KINDS, "23000", K.SYNTAX_ERROR)
+    assert any(p.startswith("23000") for p in odbc_kinds.problems(odbc_facts.TEXTS))

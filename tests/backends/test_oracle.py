@@ -231,5 +231,11 @@ def test_import_loads_neither_driver_nor_table() -> None:
 def test_docs_list_every_code_with_its_kind() -> None:
     doc = (ROOT / "docs" / "backends" / "oracle.md").read_text(encoding="utf-8")
     rows = dict(re.findall(r"^\| `([A-Z]{3}-\d{4,5})` \| `(\w+)` \|", doc, re.MULTILINE))
+    # The DPY- and DPI- listings are generated from the driver (each code and
+    # its message); their kinds are decided in `_oracledb_kinds` and `_odpi_kinds`.
+    generated = ("DPY-", "DPI-")
+    listed = set(re.findall(r"^\| `((?:DPY|DPI)-\d{4})` \|", doc, re.MULTILINE))
+    rows = {code: kind for code, kind in rows.items() if not code.startswith(generated)}
     declared = {code: kind.value for code, kind in OracleMapper().declared_codes().items()}
-    assert rows == declared
+    assert rows == {code: kind for code, kind in declared.items() if not code.startswith(generated)}
+    assert listed >= {code for code in declared if code.startswith(generated)}

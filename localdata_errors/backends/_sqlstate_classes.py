@@ -2,10 +2,9 @@
 The SQL standard's SQLSTATE classes whose every code means one kind, wherever they occur.
 
 PostgreSQL's `errcodes.txt` and ODBC 3.x's list both file their codes under
-the standard's two-character classes; a class below means the same in
-both, so both generators start from this table and add their own classes
-(PostgreSQL's `53` insufficient resources, ODBC's `HY` and `IM`).  Imported
-once the package is on `sys.path`.
+the standard's two-character classes; a class below means the same in both,
+so both backends' decision tables start from this one and add their own
+classes (PostgreSQL's `53` insufficient resources, ODBC's `HY` and `IM`).
 """
 
 from __future__ import annotations
@@ -14,6 +13,8 @@ from collections.abc import Mapping
 from typing import Final
 
 from localdata_errors.kinds import Kind
+
+__all__ = ["STANDARD_CLASSES"]
 
 K = Kind
 
