@@ -12,7 +12,6 @@ keeps its logging.
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,10 +25,15 @@ _installed = False
 _install_lock = threading.Lock()
 
 
-class _DropOwnParses(logging.Filter):
-    """Drop sqlglot's records emitted while this thread parses for this package."""
+class _DropOwnParses:
+    """
+    Drop sqlglot's records emitted while this thread parses for this package.
 
-    def filter(self, record: logging.LogRecord) -> bool:
+    A logging filter (any object with a `filter` method will do): `logging`
+    itself is imported with sqlglot, not with this package.
+    """
+
+    def filter(self, record: object) -> bool:
         return not getattr(_state, "depth", 0)
 
 
@@ -38,6 +42,8 @@ def _install_filter() -> None:
     with _install_lock:
         if _installed:
             return
+        import logging  # noqa: PLC0415 - sqlglot has imported it by now
+
         # Every sqlglot module logs through the one "sqlglot" logger, and a
         # logger's filter sees the records created on it.
         logging.getLogger("sqlglot").addFilter(_DropOwnParses())

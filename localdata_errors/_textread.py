@@ -482,7 +482,7 @@ def pg_sqlstate(name: str) -> str | None:
     if not _BY_NAME:
         from localdata_errors.backends import _postgresql_codes  # noqa: PLC0415 - on first use
 
-        for sqlstate, (condition, _kind) in _postgresql_codes.CODES.items():
+        for sqlstate, condition in _postgresql_codes.CONDITIONS.items():
             camel = "".join(part.capitalize() for part in condition.split("_"))
             for key in (condition, camel, camel + "Error"):
                 _BY_NAME.setdefault(key, sqlstate)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-# 7226 phrases: duckdb 19, mssql 180, mysql 1130, oracle 209, postgresql 5663, sqlite 25.
+# 7203 phrases: duckdb 19, mssql 157, mysql 1130, oracle 209, postgresql 5663, sqlite 25.
 # rarest word -> ((phrase, backend), ...)
 WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "0": (
@@ -286,7 +286,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "address": (
         ("multiple values specified for host address", "postgresql"),
-        ("socket for address", "postgresql"),
     ),
     "addresses": (
         ("no addresses are defined in connect descriptor", "oracle"),
@@ -932,7 +931,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "band": (
         ("unsupported in band notification with error number", "oracle"),
-        ("error in sending out of band data to sql server", "mssql"),
     ),
     "bare": (
         ("can be bare label", "postgresql"),
@@ -1383,9 +1381,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("cannot specify a canonical function without a pre created shell", "postgresql"),
         ("range canonical function", "postgresql"),
     ),
-    "capabilities": (
-        ("db library capabilities not accepted by the server", "mssql"),
-    ),
     "capture": (
         ("start a subprocess to capture stderr csvlog and or jsonlog", "postgresql"),
     ),
@@ -1697,7 +1692,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("binlog closed cannot reset master", "mysql"),
     ),
     "closing": (
-        ("error in closing network connection", "mssql"),
         ("junk after closing right brace", "postgresql"),
         ("closing existing cursor", "postgresql"),
     ),
@@ -2609,9 +2603,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "dbname": (
         ("dbname database name defaults to user name", "postgresql"),
     ),
-    "dbprocess": (
-        ("dbprocess is dead or not enabled", "mssql"),
-    ),
     "ddl": (
         ("stage should be one of start flush block ddl block", "mysql"),
         ("error in ddl log", "mysql"),
@@ -3457,7 +3448,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("server doesn t support gssapi encryption but it was required", "postgresql"),
         ("unrecognized password encryption algorithm", "postgresql"),
         ("password encryption value too long", "postgresql"),
-        ("password encryption failed", "mssql"),
     ),
     "end": (
         ("expected end of input but found", "postgresql"),
@@ -3520,9 +3510,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "enter": (
         ("cannot enter pipeline mode connection not idle", "postgresql"),
     ),
-    "entered": (
-        ("login security level entered does not agree wit", "mssql"),
-    ),
     "entering": (
         ("entering standby mode", "postgresql"),
     ),
@@ -3573,7 +3560,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("unexpected eof within message length word", "postgresql"),
         ("unexpected eof found when reading file", "mysql"),
         ("unexpected eof on standby connection", "postgresql"),
-        ("unexpected eof from sql server", "mssql"),
         ("unexpected eof in copy data", "postgresql"),
     ),
     "equal": (
@@ -5434,8 +5420,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "interface": (
         ("apache arrow c data interface operation failed with error code", "oracle"),
         ("the query interface requires a database connection", "postgresql"),
-        ("unknown network type found in interface file", "mssql"),
-        ("server name not found in interface file", "mssql"),
     ),
     "interfering": (
         ("you might have antivirus backup or similar software interfering with", "postgresql"),
@@ -5952,7 +5936,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "linked": (
         ("sequence must have same owner as table it is linked", "postgresql"),
-        ("program not linked with specified network library", "mssql"),
         ("is linked to table", "postgresql"),
     ),
     "links": (
@@ -6240,9 +6223,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "macaddr8": (
         ("macaddr8 data out of range to convert to macaddr", "postgresql"),
-    ),
-    "machine": (
-        ("unknown host machine name", "mssql"),
     ),
     "macro": (
         ("invalid macro name in dynamic library path", "postgresql"),
@@ -6929,9 +6909,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "negators": (
         ("only boolean operators can have negators", "postgresql"),
-    ),
-    "negotiated": (
-        ("negotiated login attempt failed", "mssql"),
     ),
     "negotiation": (
         ("received invalid response to gssapi negotiation", "postgresql"),
@@ -8390,9 +8367,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("maximum number of concurrent worker processes", "postgresql"),
         ("terminating any other active server processes", "postgresql"),
     ),
-    "processi": (
-        ("bad token from sql server data stream processi", "mssql"),
-    ),
     "processor": (
         ("failed while allocating a wal reading processor", "postgresql"),
         ("the processor does not support large pages", "postgresql"),
@@ -9788,9 +9762,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("scroll operation is not supported on a non scrollable cursor", "oracle"),
         ("scrollable cursors must be read only", "postgresql"),
     ),
-    "se": (
-        ("operating system login level not in range of se", "mssql"),
-    ),
     "search": (
         ("permission denied for text search configuration", "postgresql"),
         ("invalid text search configuration file name", "postgresql"),
@@ -10310,6 +10281,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("could not duplicate socket", "postgresql"),
         ("could not set ssl socket", "postgresql"),
         ("could not create socket", "postgresql"),
+        ("socket for address", "postgresql"),
         ("using socket file", "postgresql"),
     ),
     "sockets": (
@@ -10433,9 +10405,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("is not supported for sql functions", "postgresql"),
         ("is not allowed in an sql function", "postgresql"),
         ("sql functions cannot return type", "postgresql"),
-        ("sql server connection failed", "mssql"),
-        ("read from sql server failed", "mssql"),
-        ("write to sql server failed", "mssql"),
+        ("was found in the sql text", "oracle"),
     ),
     "square": (
         ("cannot take square root of a negative number", "postgresql"),
@@ -10875,7 +10845,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "sufficient": (
         ("wal level not sufficient for creating a restore point", "postgresql"),
         ("wal level not sufficient for making an online backup", "postgresql"),
-        ("unable to allocate sufficient memory", "mssql"),
     ),
     "suitable": (
         ("zero selects a suitable default value", "postgresql"),
@@ -11116,7 +11085,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("access token requires use of the tcps protocol", "oracle"),
     ),
     "tds": (
-        ("unrecognized tds version received from sql server", "mssql"),
         ("oracle tds data type", "oracle"),
     ),
     "tell": (
@@ -11192,7 +11160,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("allows tablespaces directly inside pg tblspc for testing", "postgresql"),
     ),
     "text": (
-        ("was found in the sql text", "oracle"),
         ("missing error text", "postgresql"),
     ),
     "textdomain": (
@@ -11286,7 +11253,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "timed": (
         ("timed out waiting for the connection pool to return a", "oracle"),
-        ("sql server connection timed out", "mssql"),
     ),
     "timeline": (
         ("primary server contains no more wal on requested timeline", "postgresql"),
@@ -11666,7 +11632,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "unable": (
         ("unable to connect to foreign data source", "mysql"),
         ("unable to open database file", "sqlite"),
-        ("unable to open socket", "mssql"),
         ("unable to find", "oracle"),
     ),
     "unacceptable": (
@@ -11685,9 +11650,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "unary": (
         ("operand of unary jsonpath operator", "postgresql"),
-    ),
-    "unava": (
-        ("unable to connect socket sql server is unava", "mssql"),
     ),
     "unbind": (
         ("could not unbind after searching for user", "postgresql"),
@@ -12381,9 +12343,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "windows": (
         ("to the windows user account which runs postgresql", "postgresql"),
-    ),
-    "wit": (
-        ("read attempted while out of synchronization wit", "mssql"),
     ),
     "without": (
         ("must be superuser to create a cast without function", "postgresql"),

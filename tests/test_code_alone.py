@@ -61,7 +61,7 @@ def test_postgresql_code_alone_answers_as_the_driver_exception() -> None:
     psycopg = pytest.importorskip("psycopg")
 
     def cases() -> Iterable[tuple[str, BaseException]]:
-        for sqlstate in _postgresql_codes.CODES:
+        for sqlstate in _postgresql_codes.CONDITIONS:
             try:
                 cls = psycopg.errors.lookup(sqlstate)
             except KeyError:
@@ -74,7 +74,7 @@ def test_postgresql_code_alone_answers_as_the_driver_exception() -> None:
 def test_mysql_code_alone_answers_as_the_driver_exception() -> None:
     pymysql = pytest.importorskip("pymysql")
     numbers = (
-        set(_mysql_codes.KINDS)
+        set(_mysql_codes.SYMBOLS)
         | set(_mysql_symbols.SYMBOLS.values())
         | set(_mysql_symbols.MARIADB.values())
     )
@@ -149,7 +149,7 @@ _CLASS_DEPARTURES = frozenset(
 
 def test_postgresql_codes_answer_as_their_class_means() -> None:
     wrong: list[str] = []
-    for sqlstate, (condition, _) in _postgresql_codes.CODES.items():
+    for sqlstate, condition in _postgresql_codes.CONDITIONS.items():
         allowed = _CLASS_CATEGORIES.get(sqlstate[:2])
         answer = _alone("postgresql", sqlstate)
         if allowed is None or answer.kind.value == "unknown" or sqlstate in _CLASS_DEPARTURES:
