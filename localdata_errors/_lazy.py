@@ -9,6 +9,7 @@ them.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 __all__ = ["LazyPattern"]
 
@@ -18,16 +19,25 @@ class LazyPattern:
     A pattern's source, compiled by the first `get()`.
 
     Args:
-        pattern: The regular expression.
+        pattern: The regular expression, or a function that writes it (for a
+            source that is itself built from tables: built on first use too).
         flags: `re` flags.
     """
 
-    __slots__ = ("_compiled", "flags", "pattern")
+    __slots__ = ("_compiled", "_source", "flags")
 
-    def __init__(self, pattern: str, flags: int = 0) -> None:
-        self.pattern = pattern
+    def __init__(self, pattern: str | Callable[[], str], flags: int = 0) -> None:
+        self._source = pattern
         self.flags = flags
         self._compiled: re.Pattern[str] | None = None
+
+    @property
+    def pattern(self) -> str:
+        """The regular expression's source."""
+        source = self._source
+        if not isinstance(source, str):
+            source = self._source = source()
+        return source
 
     def get(self) -> re.Pattern[str]:
         """The compiled pattern."""

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
 from typing import Final, NamedTuple
 
 from localdata_errors._lazy import LazyPattern
@@ -423,12 +424,15 @@ def _trie(literals: list[str]) -> str:
 
 #: Every trigger, found in one pass (a trie: a plain alternation of literals
 #: costs the engine one try per literal at every position).
-_TRIGGERS: Final = LazyPattern(_trie(sorted(_OPENS)))
-#: A trigger -> the signs it and every trigger inside it open.
-_INSIDE: Final = {
-    trigger: tuple(sorted({n for inner in _OPENS if inner in trigger for n in _OPENS[inner]}))
-    for trigger in _OPENS
-}
+_TRIGGERS: Final = LazyPattern(lambda: _trie(sorted(_OPENS)))
+
+
+@cache
+def _inside(trigger: str) -> tuple[int, ...]:
+    """The signs a trigger and every trigger inside it open."""
+    return tuple(sorted({n for inner in _OPENS if inner in trigger for n in _OPENS[inner]}))
+
+
 #: The characters every sign holds one of (a digit, a colon, an underscore, a
 #: bracket, a parenthesis, a hash, a dot).
 _MARKS: Final = frozenset(":[(#_.0123456789")
@@ -787,7 +791,7 @@ def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) 
         for _ in range(_LIMIT):
             if hit is None:
                 break
-            opened.update(_INSIDE[hit.group()])
+            opened.update(_inside(hit.group()))
             hit = triggers.search(head, hit.start() + 1)
     for n in sorted(opened):
         for count, match in enumerate(_PATTERNS[n].get().finditer(text, 0, _LIMIT)):

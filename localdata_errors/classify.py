@@ -24,15 +24,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from localdata_errors._backends import PYTHONS_OWN_MODULES, normalize_db_type
 from localdata_errors._chain import chain, is_sqlalchemy
-from localdata_errors._textread import native_code
 from localdata_errors._warn import warn_once
 from localdata_errors.backends.generic import generic_answer, keyword_kind
 from localdata_errors.backends.network import network_error
-from localdata_errors.detect import Detected, detect
 from localdata_errors.kinds import (
     KIND_TABLE,
     RECOVERABLE_BY_DRIVER,
@@ -63,6 +61,9 @@ from localdata_errors.redact import (
 from localdata_errors.registry import Claim, Mapper, MapperRegistry, Standing, default_registry
 from localdata_errors.response import StructuredErrorResponse
 
+if TYPE_CHECKING:
+    from localdata_errors.detect import Detected
+
 __all__ = [
     "MESSAGE_LIMIT",
     "SCAN_LIMIT",
@@ -86,6 +87,7 @@ _MASK_MARGIN: Final = 1024
 _SQLALCHEMY_TRAILER: Final = re.compile(
     r"\n?\[(?:SQL|parameters|SQL parameters):|\n?\(Background on this"
 )
+
 # SQLAlchemy prefixes the driver exception's class: "(psycopg.errors.UndefinedTable) ..."
 _SQLALCHEMY_PREFIX: Final = re.compile(r"^\((?:[\w.]{1,200})\)\s")
 
@@ -672,6 +674,11 @@ def classify_message(  # noqa: PLR0913 - the public signature: text, code, and o
         The `StructuredErrorResponse`.
     """
     try:
+        # The text reader is loaded by the first text classified: the
+        # exception path never needs it, and the package's import stays small.
+        from localdata_errors._textread import native_code  # noqa: PLC0415
+        from localdata_errors.detect import detect  # noqa: PLC0415
+
         text = safe_text(message)
         reg = registry or default_registry()
         if isinstance(code, str) and db_type is not None:

@@ -35,7 +35,6 @@ from typing import Final
 from localdata_errors import _token_rules
 from localdata_errors._lazy import LazyPattern
 from localdata_errors._log import log_once
-from localdata_errors._sqlread import CREDENTIAL_WORD, read_credentials
 
 __all__ = [
     "MASK",
@@ -710,6 +709,8 @@ def _excerpt(text: str, start: int, stop: int, spans: list[_Span], reads: list[i
     span of its own, so that `_values` finds it and its other occurrences
     (`at or near "hunter2"`) are masked too.
     """
+    from localdata_errors._sqlread import CREDENTIAL_WORD, read_credentials  # noqa: PLC0415 - rare
+
     excerpt = text[start:stop]
     word = CREDENTIAL_WORD.get().search(excerpt)
     if word is None:
@@ -979,6 +980,8 @@ def credentials_in_statement(sql: object) -> tuple[str, ...]:
     try:
         if not isinstance(sql, str) or not sql:
             return ()
+        from localdata_errors._sqlread import read_credentials  # noqa: PLC0415 - rare
+
         sql = sql[:STATEMENT_LIMIT]
         return _values(sql, list(read_credentials(sql).values))
     except Exception as exc:  # noqa: BLE001 - a statement that cannot be read holds nothing known
