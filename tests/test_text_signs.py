@@ -108,7 +108,7 @@ def test_the_trigger_search_finds_every_trigger_the_text_holds() -> None:
         found: set[int] = set()
         hit = triggers.search(head)
         while hit is not None:
-            found.update(_textread._INSIDE[hit.group()])
+            found.update(_textread._inside(hit.group()))
             hit = triggers.search(head, hit.start() + 1)
         want = {n for trigger, signs in _textread._OPENS.items() if trigger in head for n in signs}
         assert found == want, text[:80]
