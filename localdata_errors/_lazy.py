@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-__all__ = ["LazyPattern"]
+__all__ = ["LazyPattern", "literal_trie"]
 
 
 class LazyPattern:
@@ -45,3 +45,32 @@ class LazyPattern:
         if compiled is None:
             compiled = self._compiled = re.compile(self.pattern, self.flags)
         return compiled
+
+
+def literal_trie(literals: list[str]) -> str:
+    """
+    One pattern of the literals, their shared prefixes factored.
+
+    The engine then tries one branch per character, not one per literal (a
+    plain alternation of literals costs one try per literal at every
+    position).  At a position it matches the longest literal there: a caller
+    that needs the shorter ones too looks inside each match.
+    """
+    tree: dict[str, dict] = {}  # type: ignore[type-arg]  # a tree of characters
+    for literal in literals:
+        node = tree
+        for char in literal:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:  # type: ignore[type-arg]
+        ends = "" in node
+        branches = [re.escape(char) + emit(child) for char, child in sorted(node.items()) if char]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        if ends:
+            return f"(?:{body})?" if len(branches) == 1 else body + "?"
+        return body
+
+    return emit(tree)

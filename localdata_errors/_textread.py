@@ -32,7 +32,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Final, NamedTuple
 
-from localdata_errors._lazy import LazyPattern
+from localdata_errors._lazy import LazyPattern, literal_trie
 from localdata_errors.registry import MapperRegistry
 
 __all__ = ["SIGNS", "Reading", "Sign", "is_plain", "native_code", "read_names", "read_signs"]
@@ -396,35 +396,9 @@ for _n, _sign in enumerate(SIGNS):
         _OPENS[_trigger] = (*_OPENS.get(_trigger, ()), _n)
 
 
-def _trie(literals: list[str]) -> str:
-    """
-    One pattern of the literals, their shared prefixes factored.
-
-    The engine then tries one branch per character, not one per literal.
-    """
-    tree: dict[str, dict] = {}  # type: ignore[type-arg]  # a tree of characters
-    for literal in literals:
-        node = tree
-        for char in literal:
-            node = node.setdefault(char, {})
-        node[""] = {}
-
-    def emit(node: dict) -> str:  # type: ignore[type-arg]
-        ends = "" in node
-        branches = [re.escape(char) + emit(child) for char, child in sorted(node.items()) if char]
-        if not branches:
-            return ""
-        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-        if ends:
-            return f"(?:{body})?" if len(branches) == 1 else body + "?"
-        return body
-
-    return emit(tree)
-
-
 #: Every trigger, found in one pass (a trie: a plain alternation of literals
 #: costs the engine one try per literal at every position).
-_TRIGGERS: Final = LazyPattern(lambda: _trie(sorted(_OPENS)))
+_TRIGGERS: Final = LazyPattern(lambda: literal_trie(sorted(_OPENS)))
 
 
 @cache

@@ -29,11 +29,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from functools import cache
 from itertools import islice
 from typing import Final
 
 from localdata_errors import _token_rules
-from localdata_errors._lazy import LazyPattern
+from localdata_errors._lazy import LazyPattern, literal_trie
 from localdata_errors._log import log_once
 
 __all__ = [
@@ -229,6 +230,13 @@ _RULES_BY_KEYWORD: Final[dict[str, tuple[int, ...]]] = {}
 for _index, _keywords in enumerate(_token_rules.KEYWORDS):
     for _keyword in _keywords:
         _RULES_BY_KEYWORD[_keyword] = (*_RULES_BY_KEYWORD.get(_keyword, ()), _index)
+_KEYWORDS: Final = LazyPattern(lambda: literal_trie(sorted(_RULES_BY_KEYWORD)))
+
+
+@cache
+def _rules_inside(found: str) -> frozenset[int]:
+    """The rules whose key word is *found* or inside it."""
+    return frozenset(i for k, rules in _RULES_BY_KEYWORD.items() if k in found for i in rules)
 
 
 def _token_spans(text: str, folded: str, first: bool = False) -> list[_Span]:
@@ -238,10 +246,18 @@ def _token_spans(text: str, folded: str, first: bool = False) -> list[_Span]:
     ).translate(_TOKEN_TABLE):
         return []
     spans: list[_Span] = []
-    # Each distinct key word is looked for once; then the rules that hold one run, in order.
-    held = sorted(
-        {i for keyword, rules in _RULES_BY_KEYWORD.items() if keyword in folded for i in rules}
-    )
+    # The key words, found in one pass (every one, overlaps included: a search
+    # from one past the last hit, and the shorter key words inside a hit);
+    # then the rules that hold one run, in order.
+    keywords = _KEYWORDS.get()
+    rules: set[int] = set()
+    hit = keywords.search(folded)
+    for _ in range(len(folded)):
+        if hit is None:
+            break
+        rules.update(_rules_inside(hit.group()))
+        hit = keywords.search(folded, hit.start() + 1)
+    held = sorted(rules)
     for index in held:
         pattern = _token_rules.PATTERNS[index]
         for match in islice(pattern.get().finditer(text), MAX_SITES):
@@ -767,6 +783,8 @@ def _credential_spans(text: str, folded: str, site: _Site | None) -> tuple[list[
 
 # The places where a server echoes the client's statement.
 _EXCERPTS: Final = frozenset({"line", "near_x", "near_s", "near_e"})
+#: The places that are only an echoed statement (no reader of their own).
+_ECHOES_ONLY: Final = _EXCERPTS - _READERS.keys()
 
 
 def _replaced(text: str, folded: str, at: int, spans: list[_Span]) -> int:
@@ -918,15 +936,24 @@ def may_hold_secret(text: str) -> bool:
         `True` when `redact` would have to look closer.
     """
     folded = _fold(text)
-    # `_search` written out: this is the probe of every classification.
-    match = _TRIGGER.get().search(folded)
-    if match is not None and match.lastgroup == "at":
-        match = _beyond_at(folded, match)
+    site = _search(folded, 0)
+    # An echoed statement (`LINE 1: ...`) is a place only when a credential
+    # key word is in it: most syntax errors echo one, and hold none.
+    while site is not None and site[2] in _ECHOES_ONLY and not _credential_word(folded, site):
+        site = _search(folded, site[1])
     return (
-        match is not None
+        site is not None
         or ("asia" in folded and _ASIA.get().search(folded) is not None)
         or bool(_token_spans(text, folded, first=True))
     )
+
+
+def _credential_word(folded: str, site: _Site) -> bool:
+    """Whether the statement echoed at *site* holds a credential key word."""
+    from localdata_errors._sqlread import CREDENTIAL_WORD  # noqa: PLC0415 - on the first echo
+
+    end = site[1]
+    return CREDENTIAL_WORD.get().search(folded, end, _excerpt_end(folded, end, site[2])) is not None
 
 
 def credentials_in(text: str) -> tuple[str, ...]:
