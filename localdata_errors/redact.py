@@ -593,6 +593,15 @@ def _at_sign(text: str, folded: str, start: int, end: int) -> _Span | None:
     # token; the token itself is not read backwards for every "@" in it.
     low = max(at - 1024, 0)
     scheme = folded.rfind("://", low, at)
+    if not _in_token(folded, scheme, at) and scheme >= 0 and "\n" not in folded[scheme:at]:
+        # A password typed with a space (or any character a URL would have
+        # encoded) still runs from the user's colon to the "@": the user is
+        # one word, the password anything on that line.
+        colon = folded.find(":", scheme + 3, at)
+        user = folded[scheme + 3 : colon]
+        if colon > scheme + 3 and not any(c.isspace() or c in "/@" for c in user):
+            last = folded.rfind("@", at, _run_end(folded, at, _AUTHORITY_END))
+            return (colon + 1, last) if last > colon + 1 else None
     if _in_token(folded, scheme, at):
         # scheme://user:password@host: the password runs to the last "@" of the
         # authority, as an unencoded "@" in it leaves more than one.

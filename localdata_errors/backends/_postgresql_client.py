@@ -326,3 +326,44 @@ def client_kind(message: str) -> Kind:
             if phrase in lower:
                 return kind
     return framing or Kind.UNKNOWN
+
+
+# -- a connection string quoted back ----------------------------------------------
+#
+# libpq's parser of connection strings and URIs quotes the piece it could not
+# read ('invalid percent-encoded token: "%s"', 'unexpected spaces found in
+# "%s", use percent-encoded spaces (%20) instead'), and that piece may be the
+# password (`postgresql://app:hunter 22@db/x`).  The parser's messages are
+# those of its catalogue that speak of a URI, a percent-encoded value or a
+# connection string; the wording of newer libpq versions than the catalogue
+# read here is added by its own words.  Every quoted value of such a message
+# is masked: the password cannot be told from the rest of what was quoted.
+
+_NEWER_PARSER_WORDS: Final = ("unexpected spaces found in",)
+_QUOTED: Final = re.compile(r'"[^"\n]*"')
+_CONNINFO: list[re.Pattern[str]] = []
+
+
+def _conninfo_pattern() -> re.Pattern[str]:
+    if not _CONNINFO:
+        from localdata_errors.backends._libpq_messages import MESSAGES  # noqa: PLC0415 - lazy
+
+        parser = [
+            pattern
+            for line, pattern in MESSAGES
+            if '"%s"' in line
+            and any(w in line for w in ("URI", "percent-encoded", "connection info string"))
+        ]
+        parser += [re.escape(words) for words in _NEWER_PARSER_WORDS]
+        _CONNINFO.append(re.compile("|".join(f"(?:{p})" for p in parser)))
+    return _CONNINFO[0]
+
+
+def conninfo_masked(message: str) -> str | None:
+    """
+    The message with every quoted value masked, when it is libpq's parser
+    quoting a piece of a connection string; else `None`.
+    """
+    if '"' not in message or _conninfo_pattern().search(message) is None:
+        return None
+    return _QUOTED.sub('"***"', message)

@@ -32,6 +32,7 @@ from localdata_errors._backends import BACKENDS
 from localdata_errors.backends._postgresql_client import (
     HANDLE_CLOSED,
     client_kind,
+    conninfo_masked,
     fatal_sqlstate,
     libpq_kind,
 )
@@ -109,6 +110,11 @@ class PostgreSQLMapper(BackendMapper):
                 from localdata_errors.backends.network import cause_kind  # noqa: PLC0415 - rare
 
                 kind = cause_kind(error.exception) or kind
+        # libpq's parser quoting a piece of the connection string (perhaps the
+        # password) has it masked before anything reads the message.
+        shown = None if sqlstate is not None else conninfo_masked(error.message)
+        if shown is not None:
+            return MappedError(kind, code=code, message=shown)
         names = extract_names(kind, diag) if kind is not Kind.UNKNOWN or code else text_names(diag)
         resources = names.resources
         dependencies = names.dependencies
