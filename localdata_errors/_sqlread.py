@@ -182,6 +182,18 @@ def _credential_start(tokens: list[Any], reading: _Reading) -> int | None:
 
 # The same key words anywhere in a text (as a name's end): the one search a
 # text that names no credential costs.
+#: A substring every credential key word holds (a test holds each branch of
+#: `CREDENTIAL_WORD` to one): a text with none holds no key word, known
+#: without running the pattern.
+CREDENTIAL_ROOTS: Final = (
+    "passw",
+    "secret",
+    "token",
+    "credential",
+    "identified",
+    "key",
+    "connection",
+)
 CREDENTIAL_WORD: Final = LazyPattern(
     r"""(?ix)(?:passw(?:or)?d|secret|token|credentials?|identified|key_?id|connection_?string
             |(?:api|access|private|secret|account|master|encryption|sas)_?key)(?![\w$])"""

@@ -959,10 +959,14 @@ def may_hold_secret(text: str) -> bool:
 
 def _credential_word(folded: str, site: _Site) -> bool:
     """Whether the statement echoed at *site* holds a credential key word."""
-    from localdata_errors._sqlread import CREDENTIAL_WORD  # noqa: PLC0415 - on the first echo
+    from localdata_errors._sqlread import CREDENTIAL_ROOTS, CREDENTIAL_WORD  # noqa: PLC0415
 
     end = site[1]
-    return CREDENTIAL_WORD.get().search(folded, end, _excerpt_end(folded, end, site[2])) is not None
+    stop = _excerpt_end(folded, end, site[2])
+    excerpt = folded[end:stop]
+    if not any(root in excerpt for root in CREDENTIAL_ROOTS):
+        return False
+    return CREDENTIAL_WORD.get().search(excerpt) is not None
 
 
 def credentials_in(text: str) -> tuple[str, ...]:

@@ -24,8 +24,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from localdata_errors import StructuredErrorResponse, classify_error, redact
+from localdata_errors import StructuredErrorResponse, _sqlread, classify_error, redact
 from localdata_errors.redact import credentials_in_statement
 from tests.conftest import require_module
 
@@ -224,3 +226,10 @@ def test_without_sqlglot_the_excerpt_is_masked_from_its_key_word(
 def test_an_excerpt_without_a_key_word_is_kept() -> None:
     text = 'syntax error at or near "FORM"\nLINE 1: SELECT * FORM users\n                 ^'
     assert redact(text) == text
+
+
+@given(st.from_regex(_sqlread.CREDENTIAL_WORD.get(), fullmatch=True))
+def test_every_credential_word_holds_one_of_the_roots(word: str) -> None:
+    # The probe skips an echoed statement holding no root: it may only if
+    # every word the pattern finds holds one.
+    assert any(root in word.lower() for root in _sqlread.CREDENTIAL_ROOTS), word
