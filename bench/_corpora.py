@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterator
 
-from localdata_errors.registry import Claim, ErrorMapperRegistry
+from localdata_errors import Claim, ErrorMapperRegistry
 from tests.corpus import CorpusCase
 
 BACKENDS = ("sqlite", "duckdb", "postgresql", "mysql", "oracle", "mssql")

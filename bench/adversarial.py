@@ -16,8 +16,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 
-from localdata_errors import classify_error, classify_message
-from localdata_errors.redact import redact
+from localdata_errors import classify_error, classify_message, redact
 
 FRAGMENTS = {
     "quotes and dots": 'relation "a.b.""c\' `x`.[y] table \'a.',

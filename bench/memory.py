@@ -22,8 +22,14 @@ import sys
 import tracemalloc
 from collections.abc import Iterator
 
-from localdata_errors import KIND_TABLE, ErrorCategory, Kind, classify_error, classify_message
-from localdata_errors.response import StructuredErrorResponse
+from localdata_errors import (
+    KIND_TABLE,
+    ErrorCategory,
+    Kind,
+    StructuredErrorResponse,
+    classify_error,
+    classify_message,
+)
 
 _SHARED: set[int] = {id(m) for m in (*Kind, *ErrorCategory)}
 _SHARED |= {id(info.actions) for info in KIND_TABLE.values()}

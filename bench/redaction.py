@@ -28,8 +28,8 @@ from collections.abc import Callable
 from functools import partial
 
 from bench._corpora import BACKENDS, load
-from localdata_errors.classify import safe_text
-from localdata_errors.redact import may_hold_secret, redact
+from localdata_errors import may_hold_secret, redact
+from localdata_errors._classify import safe_text
 
 KIB = 1024
 TARGET_US_PER_KIB = 2.0

@@ -28,8 +28,7 @@ from functools import partial
 
 from bench._corpora import BACKENDS, claimed, load
 from bench.timing import repeated
-from localdata_errors import classify_error
-from localdata_errors.mapper import ErrorInput
+from localdata_errors import ErrorInput, classify_error
 
 
 def _floor(exc: BaseException) -> object:

@@ -17,25 +17,26 @@ except Exception as exc:
 from __future__ import annotations
 
 from localdata_errors._backends import normalize_db_type
-from localdata_errors._compat import GenericDatabaseErrorMapper
-from localdata_errors._version import __version__
-from localdata_errors.classify import (
+from localdata_errors._classify import (
     classify_error,
     classify_message,
     get_error_suggestion,
     is_error_retryable,
 )
-from localdata_errors.kinds import (
+from localdata_errors._compat import GenericDatabaseErrorMapper
+from localdata_errors._kinds import (
     KIND_TABLE,
     Action,
     ErrorCategory,
     Kind,
     KindInfo,
     RetrySafety,
+    RetryStrategy,
+    RollbackScope,
     ToolErrorType,
     kind_info,
 )
-from localdata_errors.mapper import (
+from localdata_errors._mapper import (
     PROXY_KINDS,
     BackendMapper,
     DatabaseErrorMapper,
@@ -45,8 +46,17 @@ from localdata_errors.mapper import (
     RefinerClaims,
     driver_attr,
 )
-from localdata_errors.redact import redact
-from localdata_errors.registry import (
+from localdata_errors._redact import (
+    credentials_in,
+    credentials_in_statement,
+    may_hold_secret,
+    normalize_secrets,
+    redact,
+    redact_name,
+    redact_reading,
+)
+from localdata_errors._registry import (
+    Claim,
     ErrorMapperRegistry,
     MapperInfo,
     MapperRegistry,
@@ -55,13 +65,15 @@ from localdata_errors.registry import (
     hookimpl,
     hookspec,
 )
-from localdata_errors.response import StructuredErrorResponse
+from localdata_errors._response import StructuredErrorResponse
+from localdata_errors._version import __version__
 
 __all__ = [
     "KIND_TABLE",
     "PROXY_KINDS",
     "Action",
     "BackendMapper",
+    "Claim",
     "DatabaseErrorMapper",
     "ErrorCategory",
     "ErrorInput",
@@ -76,11 +88,15 @@ __all__ = [
     "NoSuchMapperError",
     "RefinerClaims",
     "RetrySafety",
+    "RetryStrategy",
+    "RollbackScope",
     "StructuredErrorResponse",
     "ToolErrorType",
     "__version__",
     "classify_error",
     "classify_message",
+    "credentials_in",
+    "credentials_in_statement",
     "default_registry",
     "driver_attr",
     "get_error_suggestion",
@@ -88,6 +104,10 @@ __all__ = [
     "hookspec",
     "is_error_retryable",
     "kind_info",
+    "may_hold_secret",
     "normalize_db_type",
+    "normalize_secrets",
     "redact",
+    "redact_name",
+    "redact_reading",
 ]

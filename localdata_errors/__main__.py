@@ -2,6 +2,6 @@
 
 import sys
 
-from localdata_errors.cli import main
+from localdata_errors._cli import main
 
 sys.exit(main())

@@ -17,11 +17,11 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Any, Final, TextIO
 
+from localdata_errors._classify import classify_message
+from localdata_errors._kinds import KIND_TABLE, Kind, render_suggestion
+from localdata_errors._registry import DISTRIBUTION, MapperInfo, MapperRegistry, default_registry
+from localdata_errors._response import StructuredErrorResponse
 from localdata_errors._version import __version__
-from localdata_errors.classify import classify_message
-from localdata_errors.kinds import KIND_TABLE, Kind, render_suggestion
-from localdata_errors.registry import DISTRIBUTION, MapperInfo, MapperRegistry, default_registry
-from localdata_errors.response import StructuredErrorResponse
 
 __all__ = ["SCHEMA_VERSION", "build_catalogue", "load_schema", "render_text"]
 

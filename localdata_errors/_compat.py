@@ -8,9 +8,9 @@ whole answer.
 
 from __future__ import annotations
 
-from localdata_errors.classify import classify_error
-from localdata_errors.mapper import DatabaseErrorMapper
-from localdata_errors.response import StructuredErrorResponse
+from localdata_errors._classify import classify_error
+from localdata_errors._mapper import DatabaseErrorMapper
+from localdata_errors._response import StructuredErrorResponse
 
 __all__ = ["GenericDatabaseErrorMapper"]
 

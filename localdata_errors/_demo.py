@@ -15,9 +15,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from localdata_errors._classify import classify_error
 from localdata_errors._render import answer_lines, field, style
-from localdata_errors.classify import classify_error
-from localdata_errors.response import StructuredErrorResponse
+from localdata_errors._response import StructuredErrorResponse
 
 __all__ = ["run_demo"]
 

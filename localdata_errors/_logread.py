@@ -32,8 +32,8 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from typing import IO, BinaryIO, Final, NamedTuple
 
+from localdata_errors._registry import default_registry
 from localdata_errors._textread import read_signs
-from localdata_errors.registry import default_registry
 
 __all__ = ["HEAD_CHARS", "LINE_LIMIT", "TAIL_CHARS", "LogRecord", "open_log", "read_records"]
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from localdata_errors.kinds import RetrySafety
-from localdata_errors.response import StructuredErrorResponse
+from localdata_errors._kinds import RetrySafety
+from localdata_errors._response import StructuredErrorResponse
 
 __all__ = ["Paint", "answer_lines", "field", "next_step", "style"]
 

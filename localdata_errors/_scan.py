@@ -32,14 +32,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import IO, Any, Final, TextIO
 
+from localdata_errors._classify import classify_message
+from localdata_errors._detect import detect
+from localdata_errors._kinds import Kind, render_suggestion
 from localdata_errors._logread import LogRecord, open_log, read_records
+from localdata_errors._registry import MapperRegistry, default_registry
 from localdata_errors._render import Paint, next_step
 from localdata_errors._render import field as labelled
-from localdata_errors.classify import classify_message
-from localdata_errors.detect import detect
-from localdata_errors.kinds import Kind, render_suggestion
-from localdata_errors.registry import MapperRegistry, default_registry
-from localdata_errors.response import StructuredErrorResponse
+from localdata_errors._response import StructuredErrorResponse
 
 __all__ = ["Scan", "Sighting", "Summary", "error_line", "write_summary"]
 

@@ -50,6 +50,7 @@ import re
 from collections.abc import Iterable
 from typing import Any, Final
 
+from localdata_errors._redact import MASK, redact
 from localdata_errors._sqlread import (
     _credential_start,
     _known_dialects,
@@ -57,7 +58,6 @@ from localdata_errors._sqlread import (
     _reading,
     _tokens,
 )
-from localdata_errors.redact import MASK, redact
 
 __all__ = ["LITERAL", "compact_values", "mask_statement", "mask_values"]
 

@@ -33,7 +33,7 @@ from functools import cache
 from typing import Final, NamedTuple
 
 from localdata_errors._lazy import LazyPattern, literal_trie
-from localdata_errors.registry import MapperRegistry
+from localdata_errors._registry import MapperRegistry
 
 __all__ = ["SIGNS", "Reading", "Sign", "is_plain", "native_code", "read_names", "read_signs"]
 

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from localdata_errors._calls import one_line
+from localdata_errors._kinds import Kind, ToolErrorType
+from localdata_errors._names import unqualify
+from localdata_errors._response import StructuredErrorResponse
 from localdata_errors._statechange import Name, ParsedStatement, StateChange
-from localdata_errors.kinds import Kind, ToolErrorType
-from localdata_errors.names import unqualify
-from localdata_errors.response import StructuredErrorResponse
 
 __all__ = [
     "GONE",

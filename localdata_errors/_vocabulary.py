@@ -3,7 +3,7 @@ The words every answer is made of: categories, kinds, next steps, retry
 safety, what a failed statement left behind, and the shape of one row of the
 Kind table.
 
-`localdata_errors.kinds` re-exports every name here beside the table itself
+`localdata_errors._kinds` re-exports every name here beside the table itself
 (`KIND_TABLE`); import them from there.
 """
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Final
 
 from localdata_errors._log import log_once
-from localdata_errors.redact import redact
+from localdata_errors._redact import redact
 
 __all__ = ["WARNING_LIMIT", "warn_once"]
 

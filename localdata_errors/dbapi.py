@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Final
 
 from localdata_errors._chain import chain
-from localdata_errors.registry import ErrorMapperRegistry
+from localdata_errors._registry import ErrorMapperRegistry
 
 __all__ = ["PEP249_NAMES", "is_database_error"]
 

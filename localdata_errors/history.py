@@ -49,6 +49,9 @@ from localdata_errors._calls import (
     result_rows,
     shorten,
 )
+from localdata_errors._classify import classify_error
+from localdata_errors._names import unqualify
+from localdata_errors._response import StructuredErrorResponse
 from localdata_errors._statechange import (
     Name,
     ParsedStatement,
@@ -63,9 +66,6 @@ from localdata_errors._unblocking import (
     requirements,
     satisfies,
 )
-from localdata_errors.classify import classify_error
-from localdata_errors.names import unqualify
-from localdata_errors.response import StructuredErrorResponse
 
 __all__ = [
     "DEFAULT_MAX_CHARS",

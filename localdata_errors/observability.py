@@ -19,9 +19,9 @@ from collections.abc import Iterable, Mapping
 from typing import Final
 
 from localdata_errors._backends import BACKENDS
-from localdata_errors.classify import classify_error
-from localdata_errors.redact import redact
-from localdata_errors.response import StructuredErrorResponse
+from localdata_errors._classify import classify_error
+from localdata_errors._redact import redact
+from localdata_errors._response import StructuredErrorResponse
 
 __all__ = ["DB_SYSTEM_NAMES", "OtelValue", "log_classified_error", "to_otel_attributes"]
 

@@ -18,9 +18,9 @@ hint = retry_after_hint(classify_error(exc))  # RetryHint(strategy="immediate", 
 A retry calls again a *unit*: the function the helper wraps, which may run
 several statements in one transaction.  `retry_safety` speaks of the
 statement that failed; `retry_verdict` adds what the server undid
-(`localdata_errors.kinds.RollbackScope`), so that a retry never writes
+(`localdata_errors._kinds.RollbackScope`), so that a retry never writes
 twice.  Every decision it reads (attempts, strategy, waits, jitter, what
-was undone) is a column of the Kind table (`localdata_errors.kinds`).
+was undone) is a column of the Kind table (`localdata_errors._kinds`).
 
 Neither tenacity nor stamina is imported by this module; the tenacity
 predicate imports it when built.
@@ -34,8 +34,8 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
-from localdata_errors.classify import classify_error
-from localdata_errors.kinds import (
+from localdata_errors._classify import classify_error
+from localdata_errors._kinds import (
     KIND_TABLE,
     RECOVERABLE_BY_DRIVER,
     Action,
@@ -48,7 +48,7 @@ from localdata_errors.kinds import (
 )
 
 if TYPE_CHECKING:
-    from localdata_errors.response import StructuredErrorResponse
+    from localdata_errors._response import StructuredErrorResponse
 
 __all__ = [
     "RETRY_HINTS",

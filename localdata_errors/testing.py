@@ -60,10 +60,10 @@ from contextlib import contextmanager
 from typing import Any, Final
 
 from localdata_errors._backends import normalize_db_type
+from localdata_errors._classify import classify_error, classify_message
+from localdata_errors._kinds import Kind
 from localdata_errors._log import forget
-from localdata_errors.classify import classify_error, classify_message
-from localdata_errors.kinds import Kind
-from localdata_errors.mapper import (
+from localdata_errors._mapper import (
     BackendMapper,
     ErrorInput,
     ErrorRefiner,
@@ -71,8 +71,8 @@ from localdata_errors.mapper import (
     RefinerClaims,
     answer_problems,
 )
-from localdata_errors.registry import MapperRegistry, mapper_problems, replace_default_registry
-from localdata_errors.response import StructuredErrorResponse
+from localdata_errors._registry import MapperRegistry, mapper_problems, replace_default_registry
+from localdata_errors._response import StructuredErrorResponse
 
 __all__ = [
     "ExceptionFactory",

@@ -29,8 +29,8 @@ from localdata_errors import (
     classify_message,
 )
 from localdata_errors._catalogue import build_catalogue, load_schema
-from localdata_errors.kinds import RetryStrategy, RollbackScope, ToolErrorType
-from localdata_errors.registry import ErrorMapperRegistry
+from localdata_errors._kinds import RetryStrategy, RollbackScope, ToolErrorType
+from localdata_errors._registry import ErrorMapperRegistry
 from tests.conftest import require_tool
 
 ROOT = Path(__file__).resolve().parent.parent

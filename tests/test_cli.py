@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from localdata_errors.cli import main
+from localdata_errors._cli import main
 
 
 def _run(args: list[str], stdin: str | None = None) -> subprocess.CompletedProcess[str]:

@@ -21,6 +21,8 @@ from collections.abc import Iterable
 import pytest
 
 from localdata_errors import classify_error, classify_message
+from localdata_errors._registry import default_registry
+from localdata_errors._response import StructuredErrorResponse
 from localdata_errors.backends import (
     _mssql_codes,
     _mysql_codes,
@@ -28,8 +30,6 @@ from localdata_errors.backends import (
     _oracle_codes,
     _postgresql_codes,
 )
-from localdata_errors.registry import default_registry
-from localdata_errors.response import StructuredErrorResponse
 
 C = "connection_error"
 A = "auth_error"

@@ -18,7 +18,7 @@ import uuid
 import pytest
 
 from localdata_errors import Kind, classify_message
-from localdata_errors.detect import detect
+from localdata_errors._detect import detect
 from tests.conftest import (
     IN_CI,
     MYSQL_HOST,

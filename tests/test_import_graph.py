@@ -106,7 +106,7 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_the_reading_sees_the_imports_the_package_has() -> None:
     graph = import_graph()
-    assert f"{NAME}.classify" in graph[NAME]
+    assert f"{NAME}._classify" in graph[NAME]
     assert f"{NAME}.mcp" in graph[f"{NAME}.mcp.server"]
 
 
@@ -117,3 +117,34 @@ def test_a_cycle_is_found_where_there_is_one() -> None:
 
 def test_the_package_has_no_import_cycle() -> None:
     assert cycles(import_graph()) == []
+
+
+#: The package's public modules besides the package itself: what users import
+#: by path (the compliance suite, the retry predicates, the history, the
+#: prompts, logging and metrics, DB-API helpers, the adapters, the SQL tool
+#: server, the backends' mappers that entry points name).  Everything else is
+#: private, and the public names are the package's ``__all__``.
+PUBLIC_MODULES = {
+    "testing",
+    "retry",
+    "history",
+    "prompts",
+    "observability",
+    "dbapi",
+    "integrations",
+    "mcp",
+    "backends",
+}
+
+
+def test_every_other_module_is_private() -> None:
+    modules = {p.stem for p in PACKAGE.glob("*.py")} | {
+        p.parent.name for p in PACKAGE.glob("*/__init__.py")
+    }
+    public = {n for n in modules if not n.startswith("_")}
+    assert public <= PUBLIC_MODULES, public - PUBLIC_MODULES
+
+
+def test_the_public_names_are_importable_from_the_package() -> None:
+    assert all(hasattr(localdata_errors, name) for name in localdata_errors.__all__)
+    assert "classify_error" in localdata_errors.__all__

@@ -13,7 +13,7 @@ from localdata_errors import (
     ToolErrorType,
     kind_info,
 )
-from localdata_errors.kinds import RECOVERABLE_BY_DRIVER, RollbackScope, rollback_scope
+from localdata_errors._kinds import RECOVERABLE_BY_DRIVER, RollbackScope, rollback_scope
 
 C = ErrorCategory
 T = ToolErrorType

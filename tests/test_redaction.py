@@ -22,8 +22,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from localdata_errors import StructuredErrorResponse, classify_error, classify_message, redact
+from localdata_errors._redact import MASK
 from localdata_errors.observability import log_classified_error, to_otel_attributes
-from localdata_errors.redact import MASK
 
 PROPERTY = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -28,7 +28,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from localdata_errors import StructuredErrorResponse, _sqlread, classify_error, redact
-from localdata_errors.redact import credentials_in_statement
+from localdata_errors._redact import credentials_in_statement
 from tests.conftest import require_module
 
 WINDOW = 5

@@ -1,7 +1,7 @@
 """
 The readers' shortcuts read what the plain forms they replace read.
 
-`localdata_errors.redact` finds every place a credential may start with one
+`localdata_errors._redact` finds every place a credential may start with one
 pattern, then reads each place with anchored patterns, some written for
 speed: the quoted-literal readings unrolled (the escaped forms read only
 when a backslash occurs), bare runs cut with `str.find`, a closing matched
@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-redact_module: Any = importlib.import_module("localdata_errors.redact")
+redact_module: Any = importlib.import_module("localdata_errors._redact")
 
 # Spaces in front make a text long without changing what is masked in it.
 PAD = " " * 1024

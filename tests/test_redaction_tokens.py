@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from localdata_errors import _token_rules, classify_error, redact
-from localdata_errors.redact import may_hold_secret
+from localdata_errors._redact import may_hold_secret
 from tests.conftest import require_module
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -24,7 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from localdata_errors import classify_error, classify_message
-from localdata_errors.redact import (
+from localdata_errors._redact import (
     FOLDED_LETTERS,
     MASK,
     MAX_SECRETS,

@@ -157,8 +157,8 @@ def test_the_growth_rule_tells_quadratic_from_linear() -> None:
 
 def test_the_walk_finds_the_patterns() -> None:
     # The walk itself must work, or every test above passes vacuously.
-    assert "localdata_errors.redact._TRIGGER" in PATTERNS
-    assert "localdata_errors.classify._SQLALCHEMY_TRAILER" in PATTERNS
+    assert "localdata_errors._redact._TRIGGER" in PATTERNS
+    assert "localdata_errors._classify._SQLALCHEMY_TRAILER" in PATTERNS
     assert len(PATTERNS) > 10
 
 
@@ -286,7 +286,7 @@ def test_no_pattern_nests_an_unbounded_repetition(name: str) -> None:
     assert not found, f"{name}: {found}"
 
 
-REDACT_PATTERNS = sorted(n for n in PATTERNS if n.startswith("localdata_errors.redact."))
+REDACT_PATTERNS = sorted(n for n in PATTERNS if n.startswith("localdata_errors._redact."))
 
 
 @pytest.mark.parametrize("name", REDACT_PATTERNS)
@@ -302,7 +302,7 @@ def test_the_credential_scan_starts_only_at_literal_characters() -> None:
     # The one pass over every message: each branch begins with a literal, so
     # the engine skips every character that cannot begin one, and the pass
     # proves the absence of credentials at the cost of that skip.
-    from localdata_errors.redact import _TRIGGER
+    from localdata_errors._redact import _TRIGGER
 
     branches = _parsed(_TRIGGER.get()).data
     assert len(branches) == 1

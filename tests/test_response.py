@@ -191,7 +191,7 @@ def test_the_response_is_a_record_that_imports_no_policy() -> None:
 
     import localdata_errors
 
-    source = Path(localdata_errors.__file__).with_name("response.py").read_text()
+    source = Path(localdata_errors.__file__).with_name("_response.py").read_text()
     tree = ast.parse(source)
     imported = {
         node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
@@ -204,8 +204,8 @@ def test_the_response_is_a_record_that_imports_no_policy() -> None:
     # redact is a function of text alone (it imports nothing of the package's):
     # the echoed tool_name is masked with it.
     assert not {m for m in imported if m.startswith("localdata_errors.")} - {
-        "localdata_errors.kinds",
-        "localdata_errors.redact",
+        "localdata_errors._kinds",
+        "localdata_errors._redact",
     }
 
 

@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 
 from localdata_errors import Kind, classify_message
+from localdata_errors._cli import main
 from localdata_errors._logread import LINE_LIMIT, read_records
 from localdata_errors._scan import Progress, classify_record
-from localdata_errors.cli import main
 from tests.real_logs import Event, driver_events, psql_events, write_log
 
 

@@ -17,7 +17,7 @@ import inspect
 import pytest
 
 from localdata_errors import classify_message
-from localdata_errors.kinds import Action, ErrorCategory
+from localdata_errors._kinds import Action, ErrorCategory
 from tests.conftest import require_module
 
 DIALECTS = {

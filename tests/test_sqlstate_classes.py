@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from localdata_errors import classify_message
-from localdata_errors.kinds import Action, ErrorCategory
+from localdata_errors._kinds import Action, ErrorCategory
 
 C = ErrorCategory
 

@@ -117,8 +117,8 @@ def test_the_trigger_search_finds_every_trigger_the_text_holds() -> None:
 def test_a_text_of_words_has_no_leading_form_and_no_sign() -> None:
     # What lets `detect` read a plain text for names only.
     from localdata_errors import _textread
-    from localdata_errors.detect import _leading
-    from localdata_errors.registry import default_registry
+    from localdata_errors._detect import _leading
+    from localdata_errors._registry import default_registry
 
     registry = default_registry()
     plain = [text for text in _texts() if _textread.is_plain(text)]
@@ -141,8 +141,8 @@ def test_a_text_of_words_has_no_leading_form_and_no_sign() -> None:
     ],
 )
 def test_a_plain_text_is_named_by_its_product(text: str, backend: str | None) -> None:
+    from localdata_errors._registry import default_registry
     from localdata_errors._textread import read_names
-    from localdata_errors.registry import default_registry
 
     assert read_names(text, default_registry()) == backend
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from localdata_errors import classify_message
-from localdata_errors.detect import detect
+from localdata_errors._detect import detect
 
 
 # Texts as the vendors print them (their manuals' and message lists' wording),

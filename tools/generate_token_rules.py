@@ -17,7 +17,7 @@ Kept: the rules that recognise a token by its own shape (`ghp_...`,
 reason, listed in the module: rules that match a file path, and rules that
 recognise a value by the key word written before it (gitleaks' "semi
 generic" rules, `[\\w.-]{0,50}?(?:keyword)...`: the key=value readings of
-`localdata_errors.redact` cover those forms, and their nested bounded
+`localdata_errors._redact` cover those forms, and their nested bounded
 repetitions cost hundreds of steps per character in a backtracking engine);
 rules whose expression Python's `re` does not read as Go's RE2 does; and
 rules whose matches can be shorter than `MIN_RUN` characters of a token

@@ -1,7 +1,7 @@
 """
 The built-in backends, one module each.
 
-They are registered in code (`localdata_errors.registry.MapperRegistry`
+They are registered in code (`localdata_errors._registry.MapperRegistry`
 imports them on first use), so that every backend is there however the
 package is run: installed, from a source tree, a zip or a frozen
 application.  Third-party backends register through the `localdata_errors`

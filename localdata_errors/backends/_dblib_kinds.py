@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from localdata_errors.kinds import Kind
+from localdata_errors._kinds import Kind
 
 __all__ = ["KINDS"]
 

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
-from localdata_errors.kinds import Kind
+from localdata_errors._kinds import Kind
 
 __all__ = ["CONNECTION_WORDS", "RULES", "kind_of", "unjudged"]
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Final
 
+from localdata_errors._kinds import Kind
 from localdata_errors.backends import _dblib_codes, _dblib_kinds, _odbc_kinds, _odbc_sqlstates
-from localdata_errors.kinds import Kind
 
 __all__ = [
     "CLIENT_NATIVE_NUMBERS",

@@ -22,7 +22,7 @@ import re
 from collections.abc import Mapping
 from typing import Final
 
-from localdata_errors.kinds import Kind
+from localdata_errors._kinds import Kind
 
 __all__ = ["OVERRIDES", "PATTERNS", "decide", "kind_for"]
 

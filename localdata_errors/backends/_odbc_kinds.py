@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Final
 
+from localdata_errors._kinds import Kind
 from localdata_errors.backends._sqlstate_classes import STANDARD_CLASSES
-from localdata_errors.kinds import Kind
 
 __all__ = [
     "CLASS_KINDS",

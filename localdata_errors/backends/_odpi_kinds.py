@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping
 from typing import Final
 
-from localdata_errors.kinds import Kind
+from localdata_errors._kinds import Kind
 
 __all__ = ["CONNECTION_WORDS", "RESERVED", "RULES", "decide", "kind_of", "problems"]
 

@@ -19,13 +19,13 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Final
 
+from localdata_errors._kinds import Kind
 from localdata_errors.backends import (
     _odpi_kinds,
     _odpi_messages,
     _oracledb_codes,
     _oracledb_kinds,
 )
-from localdata_errors.kinds import Kind
 
 __all__ = ["CODES", "WRAPPERS"]
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from typing import Final, TypeVar
 
+from localdata_errors._kinds import Kind
 from localdata_errors.backends._postgresql_server import kind_for_sqlstate
-from localdata_errors.kinds import Kind
 
 __all__ = ["HANDLE_CLOSED", "client_kind", "fatal_sqlstate", "libpq_kind"]
 

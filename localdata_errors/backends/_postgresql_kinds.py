@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
+from localdata_errors._kinds import ErrorCategory, Kind
 from localdata_errors.backends._sqlstate_classes import STANDARD_CLASSES
-from localdata_errors.kinds import ErrorCategory, Kind
 
 __all__ = ["BY_MESSAGE", "CLASS_KINDS", "KINDS", "REFINE_CATEGORIES"]
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from localdata_errors._kinds import Kind
+from localdata_errors._names import column_reference, split_qualified
 from localdata_errors.backends._postgresql_server import Diagnostics
-from localdata_errors.kinds import Kind
-from localdata_errors.names import column_reference, split_qualified
 
 __all__ = ["Names", "extract_names", "text_names"]
 

@@ -15,14 +15,14 @@ from __future__ import annotations
 import re
 from typing import Final, NamedTuple
 
+from localdata_errors._kinds import KIND_TABLE, ErrorCategory, Kind
+from localdata_errors._mapper import ErrorInput, driver_attr
 from localdata_errors.backends._postgresql_kinds import (
     BY_MESSAGE,
     CLASS_KINDS,
     KINDS,
     REFINE_CATEGORIES,
 )
-from localdata_errors.kinds import KIND_TABLE, ErrorCategory, Kind
-from localdata_errors.mapper import ErrorInput, driver_attr
 
 __all__ = [
     "Diagnostics",

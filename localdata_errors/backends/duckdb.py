@@ -20,9 +20,9 @@ from collections.abc import Callable, Mapping
 from typing import Final
 
 from localdata_errors._backends import BACKENDS
-from localdata_errors.kinds import Kind, RetrySafety
-from localdata_errors.mapper import BackendMapper, ErrorInput, MappedError
-from localdata_errors.names import unique, unqualify, unquote
+from localdata_errors._kinds import Kind, RetrySafety
+from localdata_errors._mapper import BackendMapper, ErrorInput, MappedError
+from localdata_errors._names import unique, unqualify, unquote
 
 __all__ = ["CLASS_KINDS", "DuckdbMapper", "parse_message"]
 

@@ -16,10 +16,10 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
+from localdata_errors._kinds import Kind
 from localdata_errors._lazy import LazyPattern
-from localdata_errors.kinds import Kind
-from localdata_errors.mapper import BackendMapper, ErrorInput, MappedError
-from localdata_errors.names import column_reference, split_qualified, unique, unqualify_parts
+from localdata_errors._mapper import BackendMapper, ErrorInput, MappedError
+from localdata_errors._names import column_reference, split_qualified, unique, unqualify_parts
 
 __all__ = ["GENERIC_MAPPER", "GenericMapper", "generic_answer", "keyword_kind", "normalise_words"]
 

@@ -38,15 +38,15 @@ from types import ModuleType
 from typing import Any, Final
 
 from localdata_errors._backends import BACKENDS
-from localdata_errors.kinds import Kind, RetrySafety
-from localdata_errors.mapper import (
+from localdata_errors._kinds import Kind, RetrySafety
+from localdata_errors._mapper import (
     ANY_KIND,
     BackendMapper,
     ErrorInput,
     MappedError,
     driver_attr,
 )
-from localdata_errors.names import column_reference, split_qualified, unique, unqualify
+from localdata_errors._names import column_reference, split_qualified, unique, unqualify
 
 __all__ = ["MssqlMapper"]
 

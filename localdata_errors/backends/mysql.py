@@ -19,14 +19,14 @@ from dataclasses import dataclass
 from typing import Final
 
 from localdata_errors._backends import BACKENDS
-from localdata_errors.kinds import Kind, RetrySafety
-from localdata_errors.mapper import (
+from localdata_errors._kinds import Kind, RetrySafety
+from localdata_errors._mapper import (
     BackendMapper,
     ErrorInput,
     MappedError,
     driver_attr,
 )
-from localdata_errors.names import (
+from localdata_errors._names import (
     column_reference,
     split_qualified,
     unique,

@@ -25,8 +25,8 @@ from typing import Final
 
 from localdata_errors._backends import PYTHONS_OWN_MODULES as _PYTHONS_OWN
 from localdata_errors._chain import chain
-from localdata_errors.kinds import Kind, RetrySafety
-from localdata_errors.mapper import MappedError
+from localdata_errors._kinds import Kind, RetrySafety
+from localdata_errors._mapper import MappedError
 
 __all__ = ["NETWORK_ERRORS", "cause_kind", "in_connect_phase", "network_error"]
 

@@ -29,6 +29,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from localdata_errors._backends import BACKENDS
+from localdata_errors._kinds import Kind, RetrySafety
+from localdata_errors._mapper import BackendMapper, ErrorInput, MappedError
+from localdata_errors._names import unique
 from localdata_errors.backends._postgresql_client import (
     HANDLE_CLOSED,
     client_kind,
@@ -46,9 +49,6 @@ from localdata_errors.backends._postgresql_server import (
     read_diagnostics,
     read_sqlstate,
 )
-from localdata_errors.kinds import Kind, RetrySafety
-from localdata_errors.mapper import BackendMapper, ErrorInput, MappedError
-from localdata_errors.names import unique
 
 __all__ = [
     "PostgreSQLMapper",

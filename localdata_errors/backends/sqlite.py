@@ -21,14 +21,14 @@ from collections.abc import Callable, Mapping
 from typing import Final
 
 from localdata_errors._backends import BACKENDS
-from localdata_errors.kinds import Kind, RetrySafety
-from localdata_errors.mapper import (
+from localdata_errors._kinds import Kind, RetrySafety
+from localdata_errors._mapper import (
     BackendMapper,
     ErrorInput,
     MappedError,
     driver_attr,
 )
-from localdata_errors.names import column_reference, split_qualified, unique, unqualify, unquote
+from localdata_errors._names import column_reference, split_qualified, unique, unqualify, unquote
 
 __all__ = ["RESULT_CODES", "SqliteMapper"]
 

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from typing import Any, Final, ParamSpec, TypeVar, cast, overload
 
 from localdata_errors._chain import chain
-from localdata_errors.classify import classify_error
+from localdata_errors._classify import classify_error
+from localdata_errors._kinds import Action
+from localdata_errors._response import StructuredErrorResponse
 from localdata_errors.dbapi import is_database_error
-from localdata_errors.kinds import Action
-from localdata_errors.response import StructuredErrorResponse
 from localdata_errors.retry import RetryVerdict, retry_after_hint, retry_verdict
 
 __all__ = [

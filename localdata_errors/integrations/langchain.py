@@ -44,13 +44,13 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
 from langchain_core.tools import ToolException
 from langgraph.prebuilt.tool_node import ToolInvocationError
 
+from localdata_errors._kinds import Action
 from localdata_errors.integrations._tool_errors import (
     ToolErrorReport,
     attach_report,
     is_database_error,
     report_for,
 )
-from localdata_errors.kinds import Action
 from localdata_errors.retry import RetryVerdict, retry_after_hint, retry_verdict
 
 if TYPE_CHECKING:

@@ -34,13 +34,13 @@ from typing import Any, ParamSpec, TypeVar, cast, overload
 
 from pydantic_ai import ModelRetry, ToolFailed
 
+from localdata_errors._kinds import Action
 from localdata_errors.integrations._tool_errors import (
     Callback,
     CodeRetry,
     ToolErrorReport,
     report_for,
 )
-from localdata_errors.kinds import Action
 
 __all__ = ["database_tool", "model_feedback"]
 

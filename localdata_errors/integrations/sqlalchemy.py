@@ -34,9 +34,9 @@ from typing import TYPE_CHECKING, Final, cast
 from sqlalchemy import event
 
 from localdata_errors._chain import chain
-from localdata_errors.classify import classify_error
-from localdata_errors.kinds import Action, ErrorCategory
-from localdata_errors.response import StructuredErrorResponse
+from localdata_errors._classify import classify_error
+from localdata_errors._kinds import Action, ErrorCategory
+from localdata_errors._response import StructuredErrorResponse
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine, ExceptionContext

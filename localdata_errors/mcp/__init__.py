@@ -41,8 +41,10 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, PrivateAttr, ValidationError
 
-from localdata_errors.classify import classify_error
-from localdata_errors.kinds import Kind
+from localdata_errors._classify import classify_error
+from localdata_errors._kinds import Kind
+from localdata_errors._redact import redact
+from localdata_errors._response import StructuredErrorResponse
 from localdata_errors.mcp._results import (
     JSONRPC_INTERNAL_ERROR,
     ClassifiedError,
@@ -56,8 +58,6 @@ from localdata_errors.mcp._results import (
     response_from_payload,
     validation_response,
 )
-from localdata_errors.redact import redact
-from localdata_errors.response import StructuredErrorResponse
 
 __all__ = [
     "JSONRPC_INTERNAL_ERROR",

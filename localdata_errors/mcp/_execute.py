@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from localdata_errors._backends import sqlglot_dialect
-from localdata_errors.kinds import Kind
+from localdata_errors._kinds import Kind
 from localdata_errors.mcp._functions import FunctionCall, catalog_refusal
 from localdata_errors.mcp._operations import run_call
 from localdata_errors.mcp._readonly import every_row_changes, read, refusal

@@ -34,9 +34,9 @@ from sqlalchemy.engine import Connection
 
 from localdata_errors import _sqlglot
 from localdata_errors._backends import sqlglot_dialect
-from localdata_errors.kinds import Kind, render_suggestion
+from localdata_errors._kinds import Kind, render_suggestion
+from localdata_errors._response import StructuredErrorResponse
 from localdata_errors.mcp._engine import Target
-from localdata_errors.response import StructuredErrorResponse
 
 __all__ = [
     "close_names",

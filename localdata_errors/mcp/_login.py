@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Final
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from localdata_errors.classify import classify_error
+from localdata_errors._classify import classify_error
 from localdata_errors.mcp._statements import UnreadableSQLError, pieces
 
 if TYPE_CHECKING:

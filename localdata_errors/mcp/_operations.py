@@ -20,7 +20,8 @@ from typing import Any, Final, NamedTuple
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from localdata_errors.kinds import Kind
+from localdata_errors._kinds import Kind
+from localdata_errors._response import StructuredErrorResponse
 from localdata_errors.mcp import _hints, _schema
 from localdata_errors.mcp._recovery import Call, ClassifiedDatabaseError, run
 from localdata_errors.mcp._results import ToolInputError, make_response
@@ -30,7 +31,6 @@ from localdata_errors.mcp._rows import (
     stream_options,
 )
 from localdata_errors.mcp._sql import CallState, Database, jsonable
-from localdata_errors.response import StructuredErrorResponse
 
 __all__ = [
     "LIST_TABLES_CAP",

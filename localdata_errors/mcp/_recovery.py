@@ -40,11 +40,11 @@ from typing import Any, Final, TypeVar
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from localdata_errors.classify import classify_error
-from localdata_errors.kinds import Action, Kind, RetrySafety
+from localdata_errors._classify import classify_error
+from localdata_errors._kinds import Action, Kind, RetrySafety
+from localdata_errors._response import StructuredErrorResponse
 from localdata_errors.mcp._results import ClassifiedError, make_response
 from localdata_errors.mcp._sql import CallState, Database, StatementTimeoutError
-from localdata_errors.response import StructuredErrorResponse
 from localdata_errors.retry import RetryVerdict, retry_verdict
 
 __all__ = ["ClassifiedDatabaseError", "run"]

@@ -17,10 +17,10 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any, Final
 
+from localdata_errors._kinds import KIND_TABLE, Action, Kind, RetrySafety, render_suggestion
+from localdata_errors._redact import redact
+from localdata_errors._response import StructuredErrorResponse
 from localdata_errors.dbapi import is_database_error
-from localdata_errors.kinds import KIND_TABLE, Action, Kind, RetrySafety, render_suggestion
-from localdata_errors.redact import redact
-from localdata_errors.response import StructuredErrorResponse
 
 __all__ = [
     "JSONRPC_INTERNAL_ERROR",

@@ -17,7 +17,7 @@ from typing import Any, Final
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from localdata_errors.kinds import Kind
+from localdata_errors._kinds import Kind
 from localdata_errors.mcp import _hints
 from localdata_errors.mcp._engine import Target
 from localdata_errors.mcp._results import ToolInputError, make_response

@@ -38,13 +38,13 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from localdata_errors._backends import extra_for_driver
-from localdata_errors.kinds import Kind
+from localdata_errors._kinds import Kind
+from localdata_errors._redact import redact
 from localdata_errors.mcp import _engine, _schema, _session
 from localdata_errors.mcp._results import ToolInputError, make_response
 from localdata_errors.mcp._session import StatementTimeoutError
 from localdata_errors.mcp._settings import DEFAULT_MAX_BYTES, MIN_MAX_BYTES, ServerSettings
 from localdata_errors.mcp._statements import Statement, to_named_placeholders
-from localdata_errors.redact import redact
 
 __all__ = [
     "OPERATORS",

@@ -41,6 +41,7 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from localdata_errors._calls import quote_name
+from localdata_errors._redact import redact
 from localdata_errors.history import Condition, Effect, StructuredCall, call_identity
 from localdata_errors.mcp import HistoryLike, install_structured_errors
 from localdata_errors.mcp import _execute as execute
@@ -57,7 +58,6 @@ from localdata_errors.mcp._settings import (
     is_loopback,
 )
 from localdata_errors.mcp._sql import Database, DatabaseURLError
-from localdata_errors.redact import redact
 
 __all__ = [
     "DEFAULT_URL",

@@ -7,7 +7,7 @@ import socket
 from typing import Any
 
 from localdata_errors import classify_error
-from localdata_errors.kinds import Action, ErrorCategory, Kind, RetrySafety
+from localdata_errors._kinds import Action, ErrorCategory, Kind, RetrySafety
 from tests.conftest import require_module
 
 

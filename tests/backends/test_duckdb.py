@@ -25,8 +25,8 @@ from localdata_errors import (
     classify_message,
     default_registry,
 )
+from localdata_errors._mapper import ErrorInput
 from localdata_errors.backends.duckdb import CLASS_KINDS, DuckdbMapper, parse_message
-from localdata_errors.mapper import ErrorInput
 from tests.conftest import require_module
 from tests.corpus import Expected, score
 from tests.corpus import duckdb as corpus

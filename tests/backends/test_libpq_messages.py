@@ -25,9 +25,9 @@ from typing import Any
 import pytest
 
 from localdata_errors import classify_error, classify_message
+from localdata_errors._kinds import Action, ErrorCategory, RetrySafety
 from localdata_errors.backends._libpq_kinds import kind_of
 from localdata_errors.backends.postgresql import libpq_kind
-from localdata_errors.kinds import Action, ErrorCategory, RetrySafety
 from tests.conftest import require_module
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -26,9 +26,9 @@ from localdata_errors import (
     classify_error,
     classify_message,
 )
+from localdata_errors._mapper import ErrorInput
 from localdata_errors.backends import _odbc_sqlstates
 from localdata_errors.backends import mssql as mssql_backend
-from localdata_errors.mapper import ErrorInput
 from tests.conftest import require_module
 from tests.corpus import Expected, score
 from tests.corpus import mssql as corpus

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from localdata_errors import classify_error
-from localdata_errors.kinds import Action, Kind, RetrySafety
+from localdata_errors._kinds import Action, Kind, RetrySafety
 from tests.conftest import IN_CI, PG_HOST, PG_PORT, require_module
 
 #: Debian's FreeTDS ODBC driver (package tdsodbc; .ci/run installs it).

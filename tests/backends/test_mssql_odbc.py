@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 from localdata_errors import KIND_TABLE, Kind, classify_error, classify_message
+from localdata_errors._kinds import Action, ErrorCategory
 from localdata_errors.backends import _odbc_kinds as odbc_kinds
 from localdata_errors.backends import _odbc_sqlstates as odbc_facts
-from localdata_errors.kinds import Action, ErrorCategory
 from tests.conftest import require_module
 from tests.corpus import mssql as corpus
 

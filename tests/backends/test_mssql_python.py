@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from localdata_errors import classify_error, classify_message
-from localdata_errors.kinds import Action, ErrorCategory, RetrySafety
+from localdata_errors._kinds import Action, ErrorCategory, RetrySafety
 from tests.conftest import require_module
 
 ROOT = Path(__file__).resolve().parents[2]

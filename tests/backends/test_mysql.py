@@ -17,8 +17,8 @@ from types import ModuleType
 import pytest
 
 from localdata_errors import Kind, classify_error, classify_message, default_registry
+from localdata_errors._mapper import ErrorInput
 from localdata_errors.backends.mysql import MySQLMapper
-from localdata_errors.mapper import ErrorInput
 from tests.conftest import require_module
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from localdata_errors import classify_error, classify_message
-from localdata_errors.kinds import Action, ErrorCategory, RetrySafety
+from localdata_errors._kinds import Action, ErrorCategory, RetrySafety
 from tests.conftest import require_module
 
 ERRMSG = Path("/usr/share/mysql/errmsg-utf8.txt")

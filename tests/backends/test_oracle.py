@@ -25,8 +25,8 @@ from localdata_errors import (
     classify_error,
     classify_message,
 )
+from localdata_errors._mapper import ErrorInput
 from localdata_errors.backends.oracle import OracleMapper
-from localdata_errors.mapper import ErrorInput
 from tests.conftest import require_module
 from tests.corpus import Expected
 from tests.corpus import oracle as corpus

@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from localdata_errors import KIND_TABLE, Kind, classify_error
+from localdata_errors._mapper import ErrorInput
 from localdata_errors.backends.oracle import OracleMapper
-from localdata_errors.mapper import ErrorInput
 from tests.conftest import require_module
 from tests.corpus import oracle as corpus
 

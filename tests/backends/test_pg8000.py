@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from localdata_errors import classify_error
-from localdata_errors.kinds import Action, ErrorCategory, Kind, RetrySafety
+from localdata_errors._kinds import Action, ErrorCategory, Kind, RetrySafety
 from tests.conftest import require_module
 
 

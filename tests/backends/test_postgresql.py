@@ -29,6 +29,7 @@ from localdata_errors import (
     classify_error,
     classify_message,
 )
+from localdata_errors._registry import MapperRegistry, replace_default_registry
 from localdata_errors.backends import _postgresql_codes as codes
 from localdata_errors.backends import _postgresql_fatal as fatal_table
 from localdata_errors.backends.postgresql import (
@@ -36,7 +37,6 @@ from localdata_errors.backends.postgresql import (
     condition_name,
     lookup,
 )
-from localdata_errors.registry import MapperRegistry, replace_default_registry
 from tests.conftest import IN_CI, require_module
 from tools import generate_postgresql_codes as generator
 from tools import generate_postgresql_fatal as fatal_generator

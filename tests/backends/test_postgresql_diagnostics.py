@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from localdata_errors import classify_error
-from localdata_errors.kinds import Kind
+from localdata_errors._kinds import Kind
 from tests.conftest import require_module
 
 SETUP = (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from localdata_errors import classify_error
-from localdata_errors.kinds import Action, Kind, RetrySafety
+from localdata_errors._kinds import Action, Kind, RetrySafety
 from tests.conftest import require_module
 
 

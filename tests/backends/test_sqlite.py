@@ -28,8 +28,8 @@ from localdata_errors import (
     classify_message,
     default_registry,
 )
+from localdata_errors._mapper import ErrorInput
 from localdata_errors.backends.sqlite import RESULT_CODES, SqliteMapper, parse_message
-from localdata_errors.mapper import ErrorInput
 from tests.conftest import require_module
 from tests.corpus import Expected, score
 from tests.corpus import sqlite as corpus

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from localdata_errors import classify_error
-from localdata_errors.kinds import Action, Kind, RetrySafety
+from localdata_errors._kinds import Action, Kind, RetrySafety
 from tests.conftest import require_module
 
 Opener = Callable[[dict[str, object], dict[str, object]], Any]

@@ -329,7 +329,7 @@ def test_error_payload_for_sqlalchemy_wrapped_errors() -> None:
 
 def test_importing_the_core_imports_neither_mcp_nor_sqlalchemy() -> None:
     code = (
-        "import sys, localdata_errors, localdata_errors.classify; "
+        "import sys, localdata_errors, localdata_errors._classify; "
         "assert 'mcp' not in sys.modules, 'mcp'; "
         "assert 'sqlalchemy' not in sys.modules, 'sqlalchemy'; "
         "import localdata_errors.mcp.server; "

@@ -44,7 +44,7 @@ def _run(args: list[str]) -> subprocess.CompletedProcess[str]:
 def test_the_server_module_does_not_import_the_command_line() -> None:
     code = (
         "import sys, localdata_errors.mcp.server; "
-        "assert 'localdata_errors.cli' not in sys.modules, sorted(sys.modules)"
+        "assert 'localdata_errors._cli' not in sys.modules, sorted(sys.modules)"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60, cwd=REPO)
 

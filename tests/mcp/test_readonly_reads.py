@@ -14,7 +14,7 @@ import pytest
 import sqlalchemy as sa
 
 from localdata_errors import classify_error
-from localdata_errors.kinds import Kind
+from localdata_errors._kinds import Kind
 from localdata_errors.mcp import ToolInputError
 from localdata_errors.mcp._sql import Database
 from tests.conftest import require_module

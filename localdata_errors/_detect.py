@@ -19,8 +19,8 @@ import re
 from typing import Final, NamedTuple
 
 from localdata_errors._lazy import LazyPattern
+from localdata_errors._registry import MapperRegistry, default_registry
 from localdata_errors._textread import DUCKDB_LABELS, is_plain, read_names, read_signs
-from localdata_errors.registry import MapperRegistry, default_registry
 
 __all__ = ["Detected", "detect"]
 

@@ -21,11 +21,11 @@ from typing import Any, TextIO
 
 from localdata_errors import __version__
 from localdata_errors._backends import normalize_db_type
+from localdata_errors._classify import classify_message
+from localdata_errors._redact import redact
+from localdata_errors._registry import ErrorMapperRegistry
 from localdata_errors._render import Paint, answer_lines, field, style
-from localdata_errors.classify import classify_message
-from localdata_errors.redact import redact
-from localdata_errors.registry import ErrorMapperRegistry
-from localdata_errors.response import StructuredErrorResponse
+from localdata_errors._response import StructuredErrorResponse
 
 __all__ = ["build_parser", "main"]
 

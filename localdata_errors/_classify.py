@@ -28,10 +28,7 @@ from typing import TYPE_CHECKING, Final
 
 from localdata_errors._backends import PYTHONS_OWN_MODULES, normalize_db_type
 from localdata_errors._chain import chain, is_sqlalchemy
-from localdata_errors._warn import warn_once
-from localdata_errors.backends.generic import generic_answer, keyword_kind
-from localdata_errors.backends.network import network_error
-from localdata_errors.kinds import (
+from localdata_errors._kinds import (
     KIND_TABLE,
     RECOVERABLE_BY_DRIVER,
     Action,
@@ -41,7 +38,7 @@ from localdata_errors.kinds import (
     RetrySafety,
     render_suggestion,
 )
-from localdata_errors.mapper import (
+from localdata_errors._mapper import (
     BackendMapper,
     DatabaseErrorMapper,
     ErrorInput,
@@ -49,7 +46,7 @@ from localdata_errors.mapper import (
     MappedError,
     answer_problems,
 )
-from localdata_errors.redact import (
+from localdata_errors._redact import (
     credentials_in,
     credentials_in_statement,
     may_hold_secret,
@@ -58,11 +55,14 @@ from localdata_errors.redact import (
     redact_name,
     redact_reading,
 )
-from localdata_errors.registry import Claim, Mapper, MapperRegistry, Standing, default_registry
-from localdata_errors.response import StructuredErrorResponse
+from localdata_errors._registry import Claim, Mapper, MapperRegistry, Standing, default_registry
+from localdata_errors._response import StructuredErrorResponse
+from localdata_errors._warn import warn_once
+from localdata_errors.backends.generic import generic_answer, keyword_kind
+from localdata_errors.backends.network import network_error
 
 if TYPE_CHECKING:
-    from localdata_errors.detect import Detected
+    from localdata_errors._detect import Detected
 
 __all__ = [
     "MESSAGE_LIMIT",
@@ -631,7 +631,7 @@ def classify_error(
         database: A database name to report in the `database` field.
         secrets: Values to mask in every output field (bound parameters,
             passwords the caller knows), of any type, `None` included: see
-            `localdata_errors.redact.normalize_secrets`.
+            `localdata_errors._redact.normalize_secrets`.
         registry: The mappers to use; the default registry when omitted.
 
     Returns:
@@ -659,7 +659,7 @@ def classify_message(  # noqa: PLR0913 - the public signature: text, code, and o
     Without `db_type` and `code`, the text's own form names them where it
     can: `ERROR 1146 (42S02): ...` (the mysql client), `Msg 208, Level 16,
     ...` (sqlcmd), psql's `ERROR:  ...`, PHP PDO's `SQLSTATE[...]`, a JDBC
-    or Python exception class, `ORA-00942` (see `localdata_errors.detect`).
+    or Python exception class, `ORA-00942` (see `localdata_errors._detect`).
 
     Args:
         message: The error text.
@@ -676,8 +676,8 @@ def classify_message(  # noqa: PLR0913 - the public signature: text, code, and o
     try:
         # The text reader is loaded by the first text classified: the
         # exception path never needs it, and the package's import stays small.
+        from localdata_errors._detect import detect  # noqa: PLC0415
         from localdata_errors._textread import native_code  # noqa: PLC0415
-        from localdata_errors.detect import detect  # noqa: PLC0415
 
         text = safe_text(message)
         reg = registry or default_registry()

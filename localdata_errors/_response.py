@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
-from localdata_errors.kinds import (
+from localdata_errors._kinds import (
     KIND_TABLE,
     Action,
     ErrorCategory,
@@ -19,7 +19,7 @@ from localdata_errors.kinds import (
     RetrySafety,
     render_suggestion,
 )
-from localdata_errors.redact import redact
+from localdata_errors._redact import redact
 
 if TYPE_CHECKING:
     from datetime import datetime

@@ -16,8 +16,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import ClassVar, Final, NamedTuple
 
-from localdata_errors.kinds import KIND_TABLE, ErrorCategory, Kind, RetrySafety
-from localdata_errors.response import StructuredErrorResponse
+from localdata_errors._kinds import KIND_TABLE, ErrorCategory, Kind, RetrySafety
+from localdata_errors._response import StructuredErrorResponse
 
 __all__ = [
     "ANY_KIND",

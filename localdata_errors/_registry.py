@@ -25,10 +25,8 @@ from typing import Any, Final, NamedTuple
 import pluggy
 
 from localdata_errors._backends import normalize_db_type
-from localdata_errors._version import __version__
-from localdata_errors._warn import warn_once
-from localdata_errors.kinds import Kind
-from localdata_errors.mapper import (
+from localdata_errors._kinds import Kind
+from localdata_errors._mapper import (
     BackendMapper,
     DatabaseErrorMapper,
     ErrorInput,
@@ -36,6 +34,8 @@ from localdata_errors.mapper import (
     MappedError,
     RefinerClaims,
 )
+from localdata_errors._version import __version__
+from localdata_errors._warn import warn_once
 
 __all__ = [
     "DISTRIBUTION",
