@@ -1102,7 +1102,7 @@ _CLOSERS: Final = frozenset("'\"$})")
 _BACKSLASHED: Final = LazyPattern(r"\\(.)")
 
 
-def redact(text: str, secrets: object = (), limit: int | None = None) -> str:
+def redact(text: object, secrets: object = (), limit: object = None) -> str:
     """
     Mask credentials in *text*, and every value the caller names.
 
@@ -1145,11 +1145,32 @@ def redact(text: str, secrets: object = (), limit: int | None = None) -> str:
             masked to the end.
 
     Returns:
-        *text* with each credential replaced by `***`.
+        *text* with each credential replaced by `***`.  It never raises: a
+        *text* that is not a string is masked as its text (bytes decoded, any
+        other object as `str` gives it); a *limit* that is not an integer is
+        no limit; should the masking itself fail, the whole text is `***`.
     """
-    if limit is not None and len(text) > limit:
-        text = text[: max(limit, 0)]
-    return _redact(text, normalize_secrets(secrets))[0]
+    try:
+        if not isinstance(text, str):
+            text = _as_text(text)
+        if isinstance(limit, int) and not isinstance(limit, bool) and len(text) > limit:
+            text = text[: max(limit, 0)]
+        return _redact(text, normalize_secrets(secrets))[0]
+    except Exception as exc:  # noqa: BLE001 - masking never raises, and never shows what it failed on
+        _warn("redact:failed", "masking failed (%s); the whole text is masked", type(exc).__name__)
+        return MASK
+
+
+def _as_text(value: object) -> str:
+    """A value's text for masking: bytes decoded, `None` empty, else `str` (or nothing)."""
+    if value is None:
+        return ""
+    if isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value).decode("utf-8", "replace")
+    try:
+        return str(value)
+    except Exception:  # noqa: BLE001 - an object whose text cannot be had holds nothing shown
+        return ""
 
 
 def redact_reading(text: str, secrets: object = ()) -> tuple[str, tuple[str, ...]]:
