@@ -595,3 +595,15 @@ def test_import_is_lazy_and_driver_free() -> None:
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+
+
+def test_commands_out_of_sync_is_a_call_order_error_by_code_or_exception() -> None:
+    # MySQL's manual: "Commands out of sync; you can't run this command now"
+    # means the client called its functions in the wrong order; ODBC's HY010
+    # (function sequence error) says the same and is decided the same way.
+    alone = classify_message("", db_type="mysql", code=2014)
+    odbc = classify_message("", db_type="mssql", code="HY010")
+    assert alone.kind is odbc.kind is Kind.INVALID_TRANSACTION_STATE
+    pymysql = pytest.importorskip("pymysql")
+    raised = classify_error(pymysql.err.InterfaceError(2014, "Command Out of Sync"))
+    assert raised.kind is alone.kind
