@@ -35,7 +35,15 @@ from typing import IO, BinaryIO, Final, NamedTuple
 from localdata_errors._registry import default_registry
 from localdata_errors._textread import read_signs
 
-__all__ = ["HEAD_CHARS", "LINE_LIMIT", "TAIL_CHARS", "LogRecord", "open_log", "read_records"]
+__all__ = [
+    "HEAD_CHARS",
+    "LINE_LIMIT",
+    "TAIL_CHARS",
+    "LogRecord",
+    "below_error",
+    "open_log",
+    "read_records",
+]
 
 #: The longest line read at once, in bytes; the rest of a longer line is skipped.
 LINE_LIMIT: Final = 64 * 1024
@@ -81,15 +89,34 @@ _ERRORISH: Final = re.compile(
 _TRACEBACK: Final = "Traceback (most recent call last):"
 
 
-def _errorish(text: str) -> bool:
+_BELOW_ERROR: Final = re.compile(r"\b(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING)\b")
+_ERROR_LEVEL: Final = re.compile(r"\b(?:ERROR|FATAL|CRITICAL|SEVERE|PANIC|ALERT|EMERG)\b")
+
+
+def below_error(first: str) -> bool:
+    """Whether a record's first line says it was logged at a level below an error."""
+    head = first[:64]
+    low = _BELOW_ERROR.search(head)
+    if low is None:
+        return False
+    high = _ERROR_LEVEL.search(head)
+    return high is None or high.start() > low.start()
+
+
+def _errorish(text: str, *, below: bool) -> bool:
     """
-    Whether a line looks like part of an error: an error word (English), or a
-    sign the text reader knows, in any language: a native code in a known
-    format (`1046 (3D000): ...`, `Meldung 207, Ebene 16`), a driver's prefix
-    (`pq: `), a backend's name.
+    Whether a line looks like part of an error: an error word (English), or,
+    unless it is a record's first line logged below an error level, a sign
+    the text reader knows, in any language: a native code in a known format
+    (`1046 (3D000): ...`, `Meldung 207, Ebene 16`), a driver's prefix (`pq:
+    `), a backend's name.  (A one-line record logged at INFO is no error for
+    its signs alone: most of a log's lines are such records, and are passed
+    over at the words' cost; a line under it may be an error it carries.)
     """
     if _ERRORISH.search(text.lower()) is not None:
         return True
+    if below:
+        return False
     signs = read_signs(text, default_registry())
     return signs.code is not None or signs.backend is not None
 
@@ -166,7 +193,7 @@ class _More:
                 self.head_chars += len(text) + 1
             return
         if not self.errorish:
-            self.errorish = _errorish(text)
+            self.errorish = _errorish(text, below=False)
         if text.startswith(_TRACEBACK):
             self.open_traceback = True
         elif self.open_traceback and not text[:1].isspace():
@@ -258,7 +285,7 @@ def read_records(
         if first is not None and (more.errorish if more else errorish):
             yield first._replace(rest=more.text()) if more else first
         first = LogRecord(number, timestamp, text, "")
-        errorish = _errorish(text)
+        errorish = _errorish(text, below=below_error(text))
         more = None
     if progress is not None:
         progress(number, done)

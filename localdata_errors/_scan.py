@@ -35,7 +35,7 @@ from typing import IO, Any, Final, TextIO
 from localdata_errors._classify import classify_message
 from localdata_errors._detect import detect
 from localdata_errors._kinds import Kind, render_suggestion
-from localdata_errors._logread import LogRecord, open_log, read_records
+from localdata_errors._logread import LogRecord, below_error, open_log, read_records
 from localdata_errors._registry import MapperRegistry, default_registry
 from localdata_errors._render import Paint, next_step
 from localdata_errors._render import field as labelled
@@ -59,8 +59,6 @@ _CAUSED_BY: Final = "Caused by: "
 # The log levels below an error, as loggers print them near the start of a
 # line (Python, Java, syslog, Go's log/slog): a record at one of them counts
 # only when its text names a database.
-_BELOW_ERROR: Final = re.compile(r"\b(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING)\b")
-_ERROR_LEVEL: Final = re.compile(r"\b(?:ERROR|FATAL|CRITICAL|SEVERE|PANIC|ALERT|EMERG)\b")
 #: Inputs at least this large get a progress bar (on a terminal).
 PROGRESS_BYTES: Final = 8 * 1024 * 1024
 
@@ -214,16 +212,6 @@ def _readings(record: LogRecord) -> Iterable[str]:
         yield first[start:] + rest
 
 
-def _below_error(first: str) -> bool:
-    """Whether a record's first line says it was logged at a level below an error."""
-    head = first[:64]
-    low = _BELOW_ERROR.search(head)
-    if low is None:
-        return False
-    high = _ERROR_LEVEL.search(head)
-    return high is None or high.start() > low.start()
-
-
 def _named(resp: StructuredErrorResponse) -> bool:
     # A backend's code, or its name with a kind: a line that only names a
     # product ("connected to PostgreSQL 16") is no error.
@@ -267,7 +255,7 @@ def classify_record(
                     named = resp  # a later reading may carry the code too
         if named is not None:
             return named
-        if _below_error(record.first):
+        if below_error(record.first):
             return None  # a warning's words alone do not make it a database error
     for text in readings[:_FALLBACK_TRIED]:
         resp = classify_message(text, db_type=db_type, registry=reg)
