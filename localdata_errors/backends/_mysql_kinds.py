@@ -100,10 +100,10 @@ OVERRIDES: Final[Mapping[str, Kind]] = {
     "CR_ERR_NET_READ": K.CONNECTION_LOST,
     "CR_ERR_NET_WRITE": K.CONNECTION_LOST,
     # "Commands out of sync; you can't run this command now": the client's
-    # calls came in the wrong order (a result not read before the next
-    # query; MySQL's "Commands out of sync" manual page), ODBC's HY010
-    # function sequence error, which is decided the same way.
-    "CR_COMMANDS_OUT_OF_SYNC": K.INVALID_TRANSACTION_STATE,
+    # protocol state is lost (a result not read before the next query), and
+    # the connection cannot go on: SQLAlchemy's MySQL dialect counts 2014
+    # among its disconnects and discards the connection.
+    "CR_COMMANDS_OUT_OF_SYNC": K.CONNECTION_LOST,
     "CR_PARAMS_NOT_BOUND": K.INVALID_PARAMETER,
     "CR_INVALID_PARAMETER_NO": K.INVALID_PARAMETER,
     "CR_INVALID_PARAMETER": K.INVALID_PARAMETER,

@@ -597,13 +597,12 @@ def test_import_is_lazy_and_driver_free() -> None:
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
 
 
-def test_commands_out_of_sync_is_a_call_order_error_by_code_or_exception() -> None:
-    # MySQL's manual: "Commands out of sync; you can't run this command now"
-    # means the client called its functions in the wrong order; ODBC's HY010
-    # (function sequence error) says the same and is decided the same way.
+def test_commands_out_of_sync_is_a_lost_connection_by_code_or_exception() -> None:
+    # SQLAlchemy's MySQL dialect lists 2014 (Commands out of sync) among its
+    # disconnects (is_disconnect) and discards the connection, as we do
+    # (tests/test_sqlalchemy_disconnects.py holds every code of that list).
     alone = classify_message("", db_type="mysql", code=2014)
-    odbc = classify_message("", db_type="mssql", code="HY010")
-    assert alone.kind is odbc.kind is Kind.INVALID_TRANSACTION_STATE
+    assert alone.kind is Kind.CONNECTION_LOST
     pymysql = pytest.importorskip("pymysql")
     raised = classify_error(pymysql.err.InterfaceError(2014, "Command Out of Sync"))
     assert raised.kind is alone.kind
