@@ -11,6 +11,7 @@ succeeding, and every output is searched: the summary, the entries and their
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -27,6 +28,7 @@ SSN = "078-05-1120"
 TOKEN = "Zq7HiddenToken"
 BYTES = b"\x00\xffZq7HiddenBytes"
 SQLISH = "1; DROP TABLE users; --"
+_IDENTITY = re.compile(r"\b[0-9a-f]{32}\b")
 VALUES = (CARD, CARD_SPACED, "4111", EMAIL, "ann.lee", SSN, TOKEN, "Zq7Hidden", "DROP TABLE users")
 
 # (tool, arguments, how the history shows the call): written from the calls.
@@ -108,6 +110,9 @@ def _outputs(history: ExecutionHistory, entries: list[HistoryEntry]) -> str:
 
 
 def _assert_no_value(text: str) -> None:
+    # A call's identity is a keyed digest (32 hex digits, a new key each
+    # process): it may hold "4111" by chance, and holds no value.
+    text = _IDENTITY.sub("<identity>", text)
     for value in VALUES:
         assert value not in text, value
     assert "Zq7" not in text
