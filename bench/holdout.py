@@ -14,26 +14,13 @@ moves into a test stops being held out.
 
 from __future__ import annotations
 
-import argparse
-import json
-
-from bench.text import _as_json, _print_text
-from tests.text_corpus.score import measure
+from bench.text import main as text_main
 from tests.text_holdout import load
 
 
 def main() -> int:
-    """Print the figures."""
-    parser = argparse.ArgumentParser(description=(__doc__ or "").strip().splitlines()[0])
-    parser.add_argument("--misses", action="store_true", help="list every text with a wrong part")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
-    args = parser.parse_args()
-    figures = measure(load())
-    if args.format == "json":
-        print(json.dumps(_as_json(figures, args.misses), indent=2, ensure_ascii=False))
-    else:
-        _print_text(figures, args.misses)
-    return 0
+    """Print the figures of the held-out set (`bench.text`'s report)."""
+    return text_main(load, __doc__)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from tests.text_corpus import load
 from tests.text_corpus.score import PARTS, Figures, Tally, Verdict, measure
@@ -118,13 +119,13 @@ def _as_json(figures: Figures, show_misses: bool) -> dict[str, object]:
     return out
 
 
-def main() -> int:
-    """Print the figures."""
-    parser = argparse.ArgumentParser(description=(__doc__ or "").strip().splitlines()[0])
+def main(cases: Callable[[], Any] = load, doc: str | None = __doc__) -> int:
+    """Print the figures of *cases* (the corpus by default), as the command line asks."""
+    parser = argparse.ArgumentParser(description=(doc or "").strip().splitlines()[0])
     parser.add_argument("--misses", action="store_true", help="list every text with a wrong part")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     args = parser.parse_args()
-    figures = measure(load())
+    figures = measure(cases())
     if args.format == "json":
         print(json.dumps(_as_json(figures, args.misses), indent=2, ensure_ascii=False))
     else:
