@@ -11,6 +11,7 @@ kind; then the drivers' and pools' own phrases.
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Final, TypeVar
 
 from localdata_errors._kinds import Kind
@@ -341,22 +342,20 @@ def client_kind(message: str) -> Kind:
 
 _NEWER_PARSER_WORDS: Final = ("unexpected spaces found in",)
 _QUOTED: Final = re.compile(r'"[^"\n]*"')
-_CONNINFO: list[re.Pattern[str]] = []
 
 
+@cache
 def _conninfo_pattern() -> re.Pattern[str]:
-    if not _CONNINFO:
-        from localdata_errors.backends._libpq_messages import MESSAGES  # noqa: PLC0415 - lazy
+    from localdata_errors.backends._libpq_messages import MESSAGES  # noqa: PLC0415 - lazy
 
-        parser = [
-            pattern
-            for line, pattern in MESSAGES
-            if '"%s"' in line
-            and any(w in line for w in ("URI", "percent-encoded", "connection info string"))
-        ]
-        parser += [re.escape(words) for words in _NEWER_PARSER_WORDS]
-        _CONNINFO.append(re.compile("|".join(f"(?:{p})" for p in parser)))
-    return _CONNINFO[0]
+    parser = [
+        pattern
+        for line, pattern in MESSAGES
+        if '"%s"' in line
+        and any(w in line for w in ("URI", "percent-encoded", "connection info string"))
+    ]
+    parser += [re.escape(words) for words in _NEWER_PARSER_WORDS]
+    return re.compile("|".join(f"(?:{p})" for p in parser))
 
 
 def conninfo_masked(message: str) -> str | None:
