@@ -1,17 +1,37 @@
 """
-A regular expression compiled on first use, not when its module is imported.
+Regular expressions compiled on first use, and the case folding they read.
 
 `import localdata_errors` must stay cheap: the big patterns (the credential
 scan, the forms of pasted errors) are compiled by the first call that needs
-them.
+them.  Patterns written in lower case read a text through `fold`, which
+equates what `re.IGNORECASE` would at a fraction of its cost.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Final
 
-__all__ = ["LazyPattern", "literal_trie"]
+__all__ = ["FOLDED_LETTERS", "LazyPattern", "fold", "literal_trie"]
+
+# The non-ASCII characters that Python's re.IGNORECASE equates with an ASCII
+# letter (tests/test_redaction_units.py derives this table from the re module
+# over all of Unicode).  str.lower() leaves the long s and the dotless i alone
+# and turns the dotted capital I into two characters; replacing these four first
+# keeps the folded text exactly as long as the original, so positions found in
+# one are positions in the other.
+FOLDED_LETTERS: Final = {"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"}
+
+
+def fold(text: str) -> str:
+    """*text* in lower case, as long as it is, with what `re.IGNORECASE` equates with ASCII."""
+    if text.isascii():
+        return text.lower()
+    for char, letter in FOLDED_LETTERS.items():
+        if char in text:
+            text = text.replace(char, letter)
+    return text.lower()
 
 
 class LazyPattern:

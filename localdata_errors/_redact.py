@@ -34,8 +34,9 @@ from itertools import islice
 from typing import Final
 
 from localdata_errors import _token_rules
-from localdata_errors._lazy import LazyPattern, literal_trie
+from localdata_errors._lazy import LazyPattern, fold, literal_trie
 from localdata_errors._log import log_once
+from localdata_errors._sqlread import credential_word, read_credentials
 
 __all__ = [
     "MASK",
@@ -60,26 +61,6 @@ MAX_SECRETS: Final = 4096
 #: text is not a driver's message but a dump (or an attack on the masking
 #: itself): the rest of it, from that site on, is masked whole.
 MAX_SITES: Final = 32
-
-# -- case folding -----------------------------------------------------------------
-
-# The non-ASCII characters that Python's re.IGNORECASE equates with an ASCII
-# letter (tests/test_redaction_units.py derives this table from the re module
-# over all of Unicode).  str.lower() leaves the long s and the dotless i alone
-# and turns the dotted capital I into two characters; replacing these four first
-# keeps the folded text exactly as long as the original, so positions found in
-# one are positions in the other.
-FOLDED_LETTERS: Final = {"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"}
-
-
-def _fold(text: str) -> str:
-    if text.isascii():
-        return text.lower()
-    for char, letter in FOLDED_LETTERS.items():
-        if char in text:
-            text = text.replace(char, letter)
-    return text.lower()
-
 
 # -- where a credential may start ---------------------------------------------------
 
@@ -241,9 +222,10 @@ def _rules_inside(found: str) -> frozenset[int]:
 
 def _token_spans(text: str, folded: str, first: bool = False) -> list[_Span]:
     """The tokens of the generated rules in *text* (only the first, with *first*)."""
-    if len(text) < _token_rules.MIN_RUN or _TOKEN_RUN not in folded.encode(
-        "ascii", "replace"
-    ).translate(_TOKEN_TABLE):
+    # UTF-8 writes a character that is not ASCII as bytes the table makes spaces.
+    if len(text) < _token_rules.MIN_RUN or _TOKEN_RUN not in folded.encode().translate(
+        _TOKEN_TABLE
+    ):
         return []
     spans: list[_Span] = []
     # The key words, found in one pass (every one, overlaps included: a search
@@ -273,25 +255,22 @@ def _token_spans(text: str, folded: str, first: bool = False) -> list[_Span]:
     return spans
 
 
-_TOKEN_RUN_AT: Final = LazyPattern(r"[A-Za-z0-9_-]*+")
-
-
 def _cut_copies(text: str, spans: list[_Span]) -> list[_Span]:
     """
     Copies of each token cut by an excerpt (DuckDB's `LINE 1: ...ghp_abc...`).
 
     A server that cuts its excerpt to a width leaves a token's first or last
     characters, which no rule matches any more: wherever the token's first
-    (or last) `MIN_RUN` characters occur, the run of token characters
-    around them is masked.
+    (or last) `MIN_RUN` characters occur, the run of the token's own
+    characters around them is masked (a `/` or a `.` inside a token too).
     """
     found: list[_Span] = []
     reversed_text = text[::-1]
-    run = _TOKEN_RUN_AT.get()
     for start, end in spans[:MAX_SITES]:
         token = text[start:end]
         if len(token) < 2 * _token_rules.MIN_RUN:
             continue
+        run = re.compile(f"[{re.escape(''.join(sorted(set(token))))}]*+")
         head, tail = token[: _token_rules.MIN_RUN], token[-_token_rules.MIN_RUN :]
         at = text.find(head)
         while at >= 0 and len(found) < MAX_SITES:
@@ -734,10 +713,8 @@ def _excerpt(text: str, start: int, stop: int, spans: list[_Span], reads: list[i
     span of its own, so that `_values` finds it and its other occurrences
     (`at or near "hunter2"`) are masked too.
     """
-    from localdata_errors._sqlread import CREDENTIAL_WORD, read_credentials  # noqa: PLC0415 - rare
-
     excerpt = text[start:stop]
-    word = CREDENTIAL_WORD.get().search(excerpt)
+    word = credential_word(excerpt)
     if word is None:
         return
     reads[0] += 1
@@ -944,7 +921,7 @@ def may_hold_secret(text: str) -> bool:
     Returns:
         `True` when `redact` would have to look closer.
     """
-    folded = _fold(text)
+    folded = fold(text)
     site = _search(folded, 0)
     # An echoed statement (`LINE 1: ...`) is a place only when a credential
     # key word is in it: most syntax errors echo one, and hold none.
@@ -959,14 +936,8 @@ def may_hold_secret(text: str) -> bool:
 
 def _credential_word(folded: str, site: _Site) -> bool:
     """Whether the statement echoed at *site* holds a credential key word."""
-    from localdata_errors._sqlread import CREDENTIAL_ROOTS, CREDENTIAL_WORD  # noqa: PLC0415
-
     end = site[1]
-    stop = _excerpt_end(folded, end, site[2])
-    excerpt = folded[end:stop]
-    if not any(root in excerpt for root in CREDENTIAL_ROOTS):
-        return False
-    return CREDENTIAL_WORD.get().search(excerpt) is not None
+    return credential_word(folded[end : _excerpt_end(folded, end, site[2])]) is not None
 
 
 def credentials_in(text: str) -> tuple[str, ...]:
@@ -983,7 +954,7 @@ def credentials_in(text: str) -> tuple[str, ...]:
     Returns:
         The values, each at least `MIN_SECRET_LENGTH` characters long.
     """
-    folded = _fold(text)
+    folded = fold(text)
     site = _first_site(folded)
     return _values(text, _credential_spans(text, folded, site)[0])
 
@@ -1020,8 +991,6 @@ def credentials_in_statement(sql: object) -> tuple[str, ...]:
     try:
         if not isinstance(sql, str) or not sql:
             return ()
-        from localdata_errors._sqlread import read_credentials  # noqa: PLC0415 - rare
-
         sql = sql[:STATEMENT_LIMIT]
         return _values(sql, list(read_credentials(sql).values))
     except Exception as exc:  # noqa: BLE001 - a statement that cannot be read holds nothing known
@@ -1062,6 +1031,8 @@ def redact_name(name: str, secrets: object = ()) -> str:
 
 
 def _values(text: str, spans: list[_Span]) -> tuple[str, ...]:
+    if not spans:
+        return ()
     found: list[str] = []
     # Each masked text once, however often it was found.
     for masked in dict.fromkeys([text[start:end] for start, end in spans]):
@@ -1196,7 +1167,7 @@ _NOTHING: Final[tuple[()]] = ()
 
 
 def _redact(text: str, values: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
-    folded = _fold(text)
+    folded = fold(text)
     site = _first_site(folded)
     if site is None and not values and not may_hold_secret(text):
         return text, _NOTHING

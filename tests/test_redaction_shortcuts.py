@@ -20,6 +20,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from localdata_errors._lazy import fold
+
 redact_module: Any = importlib.import_module("localdata_errors._redact")
 
 # Spaces in front make a text long without changing what is masked in it.
@@ -148,7 +150,7 @@ def test_an_at_sign_before_the_first_slash_is_never_read_as_a_credential(text: s
     # Why the scan looks for an "@" only after the text's first "/": every
     # reading of one (a URL's user-info, an Oracle connect string, quoted or
     # not) ends at a "/" before it.
-    folded = redact_module._fold(text)
+    folded = fold(text)
     slash = folded.find("/")
     for at in (i for i, c in enumerate(folded) if c == "@" and not 0 <= slash < i):
         assert redact_module._at_sign(text, folded, at, at + 1) is None, (text, at)
@@ -217,7 +219,7 @@ def test_a_pem_footer_is_found_from_its_end_as_str_find_finds_it(text: list[str]
 @SETTINGS
 @given(text=TEXTS)
 def test_each_one_step_condition_holds_wherever_its_tail_matches(text: str) -> None:
-    folded = redact_module._fold(text)
+    folded = fold(text)
     kv = redact_module._KV
     guarded = [
         (redact_module._AFTER_W, redact_module._TAIL_W),

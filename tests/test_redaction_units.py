@@ -24,8 +24,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from localdata_errors import classify_error, classify_message
+from localdata_errors._lazy import FOLDED_LETTERS
 from localdata_errors._redact import (
-    FOLDED_LETTERS,
     MASK,
     MAX_SECRETS,
     MAX_SITES,
