@@ -418,7 +418,9 @@ _Decision = tuple[Kind, ErrorCategory, bool, tuple[str, ...], Action, RetrySafet
 def _decide(
     answer: MappedError, own_category: ErrorCategory | None, invalidated: bool
 ) -> _Decision:
-    kind = answer.kind
+    # One unpacking reads every field (a field's property costs as much as a look-up).
+    (own_kind, _, _, _, _, _, _, _, own_retryable, _, own_safety, own_after_ms, _) = answer
+    kind = own_kind
     info = _INFO[kind]
     if invalidated and info.category is not ErrorCategory.CONNECTION_ERROR:
         # SQLAlchemy already judged the connection gone: trust it over the text.
@@ -427,19 +429,19 @@ def _decide(
     retryable, action, safety, after_ms = (
         info.retryable, info.action, info.retry_safety, info.retry_after_ms
     )  # fmt: skip
-    if kind is answer.kind and answer.retryable is not None and answer.retryable is not retryable:
+    if kind is own_kind and own_retryable is not None and own_retryable is not retryable:
         # The driver says something the kind can't (Oracle's isrecoverable).
-        retryable = answer.retryable
+        retryable = own_retryable
         if retryable:
             recoverable = _INFO[RECOVERABLE_BY_DRIVER]
             action, safety = recoverable.action, recoverable.retry_safety
             after_ms = recoverable.retry_after_ms
         else:
             action, safety, after_ms = Action.STOP, RetrySafety.NOT_APPLICABLE, None
-    if answer.retry_safety is not None:
-        safety = answer.retry_safety
-    if answer.retry_after_ms is not None:
-        after_ms = answer.retry_after_ms
+    if own_safety is not None:
+        safety = own_safety
+    if own_after_ms is not None:
+        after_ms = own_after_ms
     category = own_category or info.category
     return kind, category, retryable, info.actions, action, safety, after_ms
 
@@ -466,9 +468,10 @@ def _masked(
     text, driver = reading[2], reading[4]
     answer, backend, chosen, _ = mapped
     kind, category, retryable, actions, action, safety, after_ms = decision
-    message = text if answer.message is None else answer.message
-    resources, dependencies = answer.affected_resources, answer.dependencies
-    constraint, schema, code = answer.constraint, answer.schema, answer.code
+    # One unpacking reads every field (a field's property costs as much as a look-up).
+    (_, code, sqlstate, resources, dependencies, constraint, schema, own_message, _, _, _, _,
+     suggestion) = answer  # fmt: skip
+    message = text if own_message is None else own_message
     caller_database = database
     if database is None:
         database = chosen
@@ -480,7 +483,6 @@ def _masked(
     else:
         names = (code or "",)
         probe = message if code is None else f"{message}\n{code}"
-    suggestion = answer.suggestion
     if secrets or may_hold_secret(probe):
         # A name is the message's text cut out of the clause (PASSWORD '...')
         # that marked it a credential: what the message's masking finds is
@@ -526,7 +528,7 @@ def _masked(
         suggestion,
         actions,
         database_error_code=code,
-        sqlstate=answer.sqlstate,
+        sqlstate=sqlstate,
         database=database,
         backend=backend,
         affected_resources=resources,

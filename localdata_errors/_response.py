@@ -204,39 +204,37 @@ class StructuredErrorResponse(NamedTuple):
             `{"status": "error", "error", "error_code", "error_type",
             "is_retryable", "action", ...}`, a JSON-serialisable dict.
         """
-        kind = self.kind
+        # One unpacking reads every field (a field's property costs as much as a look-up).
+        (_, kind, retryable, message, suggestion, actions, code, _, _, _,
+         resources, dependencies, constraint, _, _, action, safety, after_ms) = self  # fmt: skip
         text = _TEXT
         tool_type = _TOOL_TYPE[kind]
-        out: JSONDict = {"status": "error", "error": self.message}
-        if self.database_error_code is not None:
-            out["error_code"] = self.database_error_code
+        out: JSONDict = {"status": "error", "error": message}
+        if code is not None:
+            out["error_code"] = code
         out["error_type"] = tool_type
-        out["is_retryable"] = self.is_retryable
-        out["action"] = text[self.action]
-        if self.retry_safety is not RetrySafety.NOT_APPLICABLE:
-            out["retry_safety"] = text[self.retry_safety]
-        if self.retry_after_ms is not None:
-            out["retry_after_ms"] = self.retry_after_ms
+        out["is_retryable"] = retryable
+        out["action"] = text[action]
+        if safety is not RetrySafety.NOT_APPLICABLE:
+            out["retry_safety"] = text[safety]
+        if after_ms is not None:
+            out["retry_after_ms"] = after_ms
         if text[kind] != tool_type:
             out["kind"] = text[kind]
-        if self.suggestion and (
-            not self.suggested_actions or self.suggestion != self._kind_suggestion()
-        ):
-            out["suggestion"] = self.suggestion
-        if self.affected_resources:
-            out["affected_resources"] = list(self.affected_resources)
-        if self.dependencies:
-            out["dependencies"] = list(self.dependencies)
-        if self.suggested_actions:
-            out["suggested_actions"] = list(self.suggested_actions)
+        if suggestion and actions:
+            # The kind's own sentence about the names listed: the kind and the actions say it.
+            target = resources[0] if resources else None
+            if suggestion != render_suggestion(kind, target, constraint, dependencies):
+                out["suggestion"] = suggestion
+        elif suggestion:
+            out["suggestion"] = suggestion
+        if resources:
+            out["affected_resources"] = list(resources)
+        if dependencies:
+            out["dependencies"] = list(dependencies)
+        if actions:
+            out["suggested_actions"] = list(actions)
         return out
-
-    def _kind_suggestion(self) -> str:
-        """The kind's sentence, rendered from this answer's names as classification renders it."""
-        resources = self.affected_resources
-        return render_suggestion(
-            self.kind, resources[0] if resources else None, self.constraint, self.dependencies
-        )
 
     def to_jsonrpc_error(
         self, tool_name: str | None = None, *, timestamp: datetime | None = None
