@@ -661,7 +661,12 @@ def classify_message(  # noqa: PLR0913 - the public signature: text, code, and o
     Without `db_type` and `code`, the text's own form names them where it
     can: `ERROR 1146 (42S02): ...` (the mysql client), `Msg 208, Level 16,
     ...` (sqlcmd), psql's `ERROR:  ...`, PHP PDO's `SQLSTATE[...]`, a JDBC
-    or Python exception class, `ORA-00942` (see `localdata_errors._detect`).
+    or Python exception class, `ORA-00942`; else a sign anywhere in it (a
+    code in any client's format, a driver's class, a product's name); last,
+    a phrase only one vendor's messages hold (`no such table` is SQLite's),
+    from the vendors' own message lists.  See `localdata_errors._detect` and
+    the docs' page on reading text.  A symbol given as `code` is a code
+    (`ER_NO_SUCH_TABLE` is 1146, `UniqueViolation` is 23505).
 
     Args:
         message: The error text.

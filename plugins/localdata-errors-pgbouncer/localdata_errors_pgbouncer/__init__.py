@@ -390,13 +390,15 @@ class SupavisorRefiner(ErrorRefiner):
             The refined answer, with Supavisor's code as the native code, or ``None``.
         """
         message = error.message
-        code = None
-        match = _SUPAVISOR_CODE.search(message, 0, _SCAN)
-        if match is not None:
-            code = match.group("code")
-        else:
-            old = _SUPAVISOR_OLD.search(message, 0, _SCAN)
-            code = old.lastgroup if old is not None else None
+        # The caller's code first (a code alone is enough), then the message's.
+        code = error.code.strip().upper() if isinstance(error.code, str) else None
+        if code not in SUPAVISOR_RULES:
+            match = _SUPAVISOR_CODE.search(message, 0, _SCAN)
+            if match is not None:
+                code = match.group("code")
+            else:
+                old = _SUPAVISOR_OLD.search(message, 0, _SCAN)
+                code = old.lastgroup if old is not None else None
         rule = SUPAVISOR_RULES.get(code) if code is not None else None
         return None if rule is None else _with_fix(error, _answer(base, rule, code))
 

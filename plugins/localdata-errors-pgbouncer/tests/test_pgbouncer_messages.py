@@ -218,3 +218,19 @@ def test_pgbouncer_log_line_of_a_disconnected_client() -> None:
     )
     answer = classify_message(line, "postgresql")
     assert (answer.backend, answer.kind) == ("pgbouncer", Kind.CONNECTION_FAILURE)
+
+
+@pytest.mark.parametrize("code", sorted(_messages.SUPAVISOR_RULES))
+def test_a_supavisor_code_alone_is_answered_as_its_printed_error(code: str) -> None:
+    # Supavisor prints "(CODE) message"; given only the code (a log's field, a
+    # client's error code), the answer is the same, the code kept.
+    printed = classify_message(f"FATAL: ({code}) the pooler refused", "postgresql")
+    for given in (code, code.lower(), f" {code} "):
+        alone = classify_message("", db_type="supavisor", code=given)
+        assert alone.database_error_code == code
+        assert (alone.backend, alone.kind, alone.action, alone.retry_safety) == (
+            printed.backend,
+            printed.kind,
+            printed.action,
+            printed.retry_safety,
+        )
