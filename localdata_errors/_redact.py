@@ -222,10 +222,9 @@ def _rules_inside(found: str) -> frozenset[int]:
 
 def _token_spans(text: str, folded: str, first: bool = False) -> list[_Span]:
     """The tokens of the generated rules in *text* (only the first, with *first*)."""
-    # UTF-8 writes a character that is not ASCII as bytes the table makes spaces.
-    if len(text) < _token_rules.MIN_RUN or _TOKEN_RUN not in folded.encode().translate(
-        _TOKEN_TABLE
-    ):
+    if len(text) < _token_rules.MIN_RUN or _TOKEN_RUN not in folded.encode(
+        "ascii", "replace"
+    ).translate(_TOKEN_TABLE):
         return []
     spans: list[_Span] = []
     # The key words, found in one pass (every one, overlaps included: a search
