@@ -41,9 +41,6 @@ CLASS_KINDS: Final[Mapping[str, Kind]] = {
     **STANDARD_CLASSES,
     # Dynamic SQL error: the statement's parameters and descriptors.
     "07": K.INVALID_PARAMETER,
-    # Invalid cursor state: a call the cursor's state does not allow.
-    "24": K.INVALID_TRANSACTION_STATE,
-    "25": K.INVALID_TRANSACTION_STATE,
     "34": K.UNDEFINED_OBJECT,  # invalid cursor name
     "3C": K.DUPLICATE_OBJECT,  # duplicate cursor name
     # ODBC's own: an argument of an ODBC call that the driver refused.

@@ -22,6 +22,14 @@ STANDARD_CLASSES: Final[Mapping[str, Kind]] = {
     # Connection exception: the connection could not be made.
     "08": K.CONNECTION_FAILURE,
     "0A": K.FEATURE_NOT_SUPPORTED,
+    # Invalid transaction initiation, invalid cursor state, invalid
+    # transaction state, invalid transaction termination, savepoint exception:
+    # a statement the transaction's (or the cursor's) state does not allow.
+    "0B": K.INVALID_TRANSACTION_STATE,
+    "24": K.INVALID_TRANSACTION_STATE,
+    "25": K.INVALID_TRANSACTION_STATE,
+    "2D": K.INVALID_TRANSACTION_STATE,
+    "3B": K.INVALID_TRANSACTION_STATE,
     "21": K.CARDINALITY_VIOLATION,
     # Data exception: a value the type or function cannot take.
     "22": K.INVALID_TEXT_REPRESENTATION,
