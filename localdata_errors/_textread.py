@@ -183,8 +183,8 @@ SIGNS: Final[tuple[Sign, ...]] = (
         "dotnet",
         "postgresql",
         "sqlstate",
-        r"\bNpgsql\.PostgresException \(0x[0-9A-Fa-f]{8}\): (?P<c>[0-9A-Z]{5}): ",
-        ("Npgsql.PostgresException",),
+        r"\b(?:Npgsql\.)?PostgresException(?: \(0x[0-9A-Fa-f]{8}\))? ?: (?P<c>[0-9A-Z]{5}): ",
+        ("PostgresException",),
     ),
     Sign(
         "npgsql-name",
@@ -378,6 +378,15 @@ SIGNS: Final[tuple[Sign, ...]] = (
         ("SQLState", "SQL state", "SQLSTATE", "sqlstate", "SqlState", "SQL State"),
     ),
     Sign(
+        "labelled-state",
+        "any",
+        None,
+        "listed-state",
+        r"\b(?:[A-Za-z_]{0,24}(?:[Ss]tate|STATE|[Cc]ode|CODE)|[A-Za-z]{0,24}Error)[\"']?"
+        r"(?: ?[:=] ?| |\(|\[)[\"'(\[]?(?P<c>[0-9A-Z]{5})(?![\w-])",
+        ("tate", "TATE", "ode", "ODE", "Error"),
+    ),
+    Sign(
         "odbc-state",
         "any",
         None,
@@ -497,6 +506,13 @@ def _found(n: int, match: re.Match[str]) -> _Found | None:
         kind, code = "sqlstate", pg_sqlstate(code or "")
     elif kind == "pdo":
         backend, kind, code = _pdo(code, state)
+    elif kind == "listed-state":
+        # A SQLSTATE by any label (`code: '42P01'`, `ServerError "40001"`):
+        # only one errcodes.txt lists, so that a number or a word is not one.
+        if code is None or not _listed(code):
+            return None
+        kind = "sqlstate"
+        state = code
     elif kind == "sqlstate":
         state = code
     if state is not None and state.isalpha():
@@ -506,6 +522,35 @@ def _found(n: int, match: re.Match[str]) -> _Found | None:
             return None
         state = None
     return backend, kind, code, state, match.start(), n
+
+
+def _listed(state: str) -> bool:
+    """Whether PostgreSQL's errcodes.txt lists the SQLSTATE."""
+    from localdata_errors.backends import _postgresql_codes  # noqa: PLC0415 - on first use
+
+    return state in _postgresql_codes.CONDITIONS
+
+
+def _postgresql_own(state: str) -> bool:
+    """
+    Whether a SQLSTATE is PostgreSQL's own: errcodes.txt lists it, with a
+    subclass of its own (not a class's `000`), and ODBC's list does not.
+    """
+    if state[2:].find("P") >= 0:
+        return True  # the P subclasses are PostgreSQL's own
+    if state.endswith("000") or not _listed(state):
+        return False
+    from localdata_errors.backends import _odbc_sqlstates  # noqa: PLC0415 - on first use
+
+    return state not in _odbc_sqlstates.TEXTS
+
+
+def _by_own_state(found: list[_Found], registry: MapperRegistry) -> str | None:
+    """PostgreSQL, when a SQLSTATE found is its own and its mapper is registered."""
+    for one in found:
+        if one[3] is not None and _postgresql_own(one[3]) and registry.lookup("postgresql"):
+            return "postgresql"
+    return None
 
 
 #: The code kinds each built-in backend's mapper reads, most native first.
@@ -791,10 +836,11 @@ def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) 
             named = refiner
     sqlstate = next((one[3] for one in found if one[3] is not None), None)
     named = named or _by_code(found)
-    # Last, the vendor's own wording (the phrase's rarest word gates the search).
+    # Then the vendor's own wording (the phrase's rarest word gates the search).
     worded = _worded(head, words, registry) if named is None else _NOTHING
-    named = named or worded.backend
-    accepts = _ACCEPTS.get(_base(registry, named) if named is not None else "", ())
+    # Last, a SQLSTATE only PostgreSQL lists (`code: "23505"`).
+    named = named or worded.backend or _by_own_state(found, registry)
+    accepts = _ACCEPTS.get(backend_base(registry, named) if named is not None else "", ())
     code: str | None = None
     start = 0
     for kind in accepts:
@@ -815,7 +861,7 @@ def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) 
     return Reading(named, code, sqlstate, start, None if sign is None else SIGNS[sign].name)
 
 
-def _base(registry: MapperRegistry, name: str) -> str:
+def backend_base(registry: MapperRegistry, name: str) -> str:
     """A refiner's base backend (whose codes its texts carry), else the name itself."""
     refines: object = getattr(registry.lookup(name), "refines", None)
     if isinstance(refines, tuple | list) and refines and isinstance(refines[0], str):
