@@ -152,6 +152,14 @@ SIGNS: Final[tuple[Sign, ...]] = (
         r"\((?P<c>\d{1,6})\) \(SQL[A-Z][A-Za-z]{2,24}\)",
         (") (SQL",),
     ),
+    Sign(
+        "mssql-errorlog",
+        "log",
+        "mssql",
+        "mssql",
+        r"\bError: (?P<c>\d{1,6}), Severity: \d{1,2}, State: \d{1,3}\b",
+        ("Error: ",),
+    ),
     Sign("odbc-sqlserver", "any", "mssql", None, r"SQL Server\]", ("SQL Server]",)),
     Sign("dblib", "python-driver", "mssql", None, r"\bDB-Lib error message \d", ("DB-Lib",)),
     Sign(
@@ -365,7 +373,8 @@ SIGNS: Final[tuple[Sign, ...]] = (
         None,
         "number",
         r"\b(?:[Ee]rror ?[Cc]ode|ErrorCode|errno|[Ee]rror [Nn]umber|[Nn]umber|"
-        r"Message Code|native ?[Ee]rror)[\"']?(?: ?[:=]|\s?\|) ?[\"']?(?P<c>-?\d{1,6})\b",
+        r"Message Code|native ?[Ee]rror)[\"']?(?: ?[:=]|\s?\|)\s{0,2}[\"']?"
+        r"(?:" + _STATE + r"/)?(?P<c>-?\d{1,6})\b",
         ("rror", "rrno", "umber", "Code", "ative"),
     ),
     Sign(
@@ -769,7 +778,7 @@ def _worded(head: str, words: list[bytes], registry: MapperRegistry) -> Reading:
     """
     found = _wording(words, registry)
     if found is None:
-        return _NOTHING
+        return _headed(head, registry)
     phrase = r"[^a-z0-9]{1,8}".join(re.escape(w) for w in found[1].decode().split())
     at = re.search(r"(?<![a-z0-9])" + phrase, head, re.IGNORECASE)
     start = 0
@@ -777,7 +786,64 @@ def _worded(head: str, words: list[bytes], registry: MapperRegistry) -> Reading:
         line = head.rfind("\n", 0, at.start()) + 1
         for raised in _RAISED.get().finditer(head, line, at.start()):
             start = raised.end()
+        if start == 0 and _opens(head, at.start()):
+            # No class before it, but a message starts with it (`msg="UNIQUE ...`).
+            start = at.start()
     return Reading(found[0], None, None, start, None)
+
+
+#: What a message follows: a line's start, `=`, and (after a label) a colon, a bracket.
+_BEFORE_MESSAGE: Final = frozenset("\n=")
+_AFTER_LABEL: Final = frozenset(":]>|-")
+_QUOTES: Final = frozenset("\"'`")
+
+
+def _opens(head: str, at: int, *, labels: bool = True) -> bool:
+    """
+    Whether a message starts at *at*: the text's or a line's start, after `=`
+    or an opening quote (`msg="...`), or, with *labels*, after a label's colon
+    or a bracket (`Error: ...`, `[x] ...`).
+    """
+    before = head[:at].rstrip(" \t")
+    if not before or before[-1] in _BEFORE_MESSAGE or (labels and before[-1] in _AFTER_LABEL):
+        return True
+    if before[-1] in _QUOTES:
+        # An opening quote: an odd count of it on the line (a closing one ends a name).
+        line = before[before.rfind("\n") + 1 :]
+        return line.count(before[-1]) % 2 == 1
+    return False
+
+
+#: The runs only one vendor's messages open with, found anywhere (then checked where they are).
+_HEADS: Final = LazyPattern(
+    lambda: (
+        r"(?i)(?<![a-z0-9])(?:"
+        + "|".join(r"[^a-z0-9]{1,8}".join(run.split()) for run in sorted(_heads(), key=len)[::-1])
+        + r")(?![a-z0-9])"
+    )
+)
+
+
+def _heads() -> dict[str, str]:
+    from localdata_errors._vendor_wordings import HEADS  # noqa: PLC0415 - on first use
+
+    return HEADS
+
+
+def _headed(head: str, registry: MapperRegistry) -> Reading:
+    """
+    The vendor whose messages open with a run the text starts a message with.
+
+    `no such column: x` is SQLite's where a message starts with it, though
+    PostgreSQL holds the phrase inside one of its own.
+    """
+    for match in _HEADS.get().finditer(head):
+        if not _opens(head, match.start()):
+            continue
+        owner = _heads().get(b" ".join(_words(match.group().lower())).decode())
+        if owner is not None and registry.lookup(owner) is not None:
+            return Reading(owner, None, None, match.start(), None)
+    return _NOTHING
 
 
 def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) -> Reading:

@@ -12566,3 +12566,15 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("zstd compression is not supported by this build", "postgresql"),
     ),
 }
+
+# 7 opening runs only one vendor's messages open with.
+# opening run -> backend (read where a message starts)
+HEADS: Final[dict[str, str]] = {
+    "data for column": "mysql",
+    "default value for": "postgresql",
+    "index for table": "mysql",
+    "login failed for user": "mssql",
+    "no such column": "sqlite",
+    "not null constraint failed": "sqlite",
+    "too many arguments": "postgresql",
+}

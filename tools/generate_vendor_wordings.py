@@ -262,6 +262,60 @@ def phrases(lists: dict[str, list[str]]) -> dict[str, tuple[str, str]]:
     return table
 
 
+def opening(template: str) -> str | None:
+    """The template's opening run (its words before the first placeholder), or `None`."""
+    template = template.strip()
+    found = runs(template)
+    if not template[:1].isalpha() or not found or words(template)[:1] != found[0][:1]:
+        return None
+    return " ".join(found[0][:MOST])
+
+
+def heads(lists: dict[str, list[str]], table: dict[str, tuple[str, str]]) -> dict[str, str]:
+    """
+    Opening runs only one vendor's templates open with -> that vendor.
+
+    A phrase another vendor holds inside a template ("no such column" in
+    PostgreSQL's "... because there is no such column in data type %s")
+    still names the vendor whose messages open with it, where a message
+    starts with it.  Only the runs that are not phrases already are kept.
+    DuckDB prints every message after its label ("Constraint Error: "), a
+    sign of its own: its texts do not rule out a run SQLite opens with.
+    """
+    opens: dict[str, set[str]] = {}
+    own: set[str] = set()  # the runs of the vendors' own lists (not of the lists that rule out)
+    for vendor, texts in lists.items():
+        owner = RULE_OUT.get(vendor, vendor)
+        for text in texts:
+            run = opening(text)
+            if run is not None:
+                opens.setdefault(run, set()).add(owner or vendor)
+                if vendor not in RULE_OUT:
+                    own.add(run)
+    found: dict[str, str] = {}
+    for run in opens:
+        if run not in own or len(run.split()) < FEWEST or sum(len(w) >= 4 for w in run.split()) < 2:
+            continue
+        # Every vendor whose messages open with this run, or with a run of two
+        # words or more it opens with (a one-word message, "NO", says nothing).
+        owners = {
+            vendor
+            for other, those in opens.items()
+            if other == run
+            or other.startswith(run + " ")
+            or (" " in other and run.startswith(other + " "))
+            for vendor in those
+        }
+        if "sqlite" in owners:
+            owners.discard("duckdb")
+        if len(owners) != 1 or run in table:
+            continue
+        (owner,) = owners
+        if owner in lists and owner not in RULE_OUT:
+            found[run] = owner
+    return found
+
+
 def build() -> str:
     sys.path.insert(0, str(ROOT))
     postgresql = postgresql_texts()
@@ -303,6 +357,15 @@ def build() -> str:
         lines.extend(f'        ("{phrase}", "{vendor}"),' for phrase, vendor in entries)
         lines.append("    ),")
     lines.append("}")
+    opened = heads(lists, table)
+    lines += [
+        "",
+        f"# {len(opened)} opening runs only one vendor's messages open with.",
+        "# opening run -> backend (read where a message starts)",
+        "HEADS: Final[dict[str, str]] = {",
+        *(f'    "{run}": "{vendor}",' for run, vendor in sorted(opened.items())),
+        "}",
+    ]
     return "\n".join(lines) + "\n"
 
 

@@ -1,0 +1,153 @@
+"""
+The text reader's later mechanisms, each on real texts found in public threads.
+
+Each text is quoted as its page shows it (cut to the error); the expected
+backend, code and category come from the vendors' documentation: PostgreSQL's
+Appendix A (errcodes), SQL Server's error 18456 page, SQLite's result codes.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from localdata_errors import ErrorCategory, Kind, classify_message
+from localdata_errors._detect import detect
+from localdata_errors._localized import read_localized
+from localdata_errors._textread import SIGNS
+
+# -- a SQLSTATE by any label, validated against errcodes.txt -----------------
+
+# https://github.com/brianc/node-postgres/issues/1602 (node-postgres' error object)
+NODE_PG = """{   error: duplicate key value violates unique constraint "ak_documento_personas"
+  name: 'error',
+  length: 241,
+  severity: 'ERROR',
+  code: '23505',
+  detail: 'Key (tipo_documento_id, numero_documento)=(1, 11456963) already exists.',
+  constraint: 'ak_documento_personas',
+  file: 'nbtinsert.c',
+  line: '424',
+  routine: '_bt_check_unique' }"""
+
+
+def test_a_labelled_sqlstate_is_read_and_names_postgresql() -> None:
+    answer = classify_message(NODE_PG)
+    assert answer.backend == "postgresql"
+    assert answer.database_error_code == "23505"  # unique_violation (Appendix A)
+    assert answer.error_type is ErrorCategory.CONSTRAINT_ERROR
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "code: '12345' while reading the file",  # no SQLSTATE errcodes.txt lists
+        "ErrorCode: ABCDE",  # letters only: a word
+        "status code: 40613",  # a number errcodes.txt does not list
+    ],
+)
+def test_a_label_before_five_characters_errcodes_does_not_list_reads_nothing(text: str) -> None:
+    found = detect(text)
+    assert found is None or found.code is None
+
+
+def test_the_labelled_state_sign_is_in_the_table() -> None:
+    assert "labelled-state" in {sign.name for sign in SIGNS}
+
+
+# -- SQL Server's error log ----------------------------------------------------
+
+# https://rajapet.com/2007/04/10/understanding-sql-server-error-18456/
+ERRORLOG = (
+    "2007-04-10 09:54:45.14 Logon       Error: 18456, Severity: 14, State: 8.\n"
+    "2007-04-10 09:54:45.14 Logon       Login failed for user 'youridhere'. [CLIENT:]"
+)
+
+
+def test_the_sql_server_error_log_line_carries_the_number() -> None:
+    answer = classify_message(ERRORLOG)
+    assert answer.backend == "mssql"
+    assert answer.database_error_code == "18456"  # login failed
+    assert answer.error_type is ErrorCategory.AUTH_ERROR
+
+
+# https://github.com/mkleehammer/pyodbc/issues/296 (CodeIgniter's "Error Number: SQLSTATE/number");
+# the number after the SQLSTATE is SQL Server's.
+def test_an_error_number_after_a_sqlstate_is_the_native_number() -> None:
+    text = (
+        "Error Number: 42S02/208\n\n[Microsoft][ODBC Driver 13 for SQL Server][SQL Server]"
+        "Invalid object name 'ci_sessions'."
+    )
+    answer = classify_message(text)
+    assert (answer.backend, answer.database_error_code) == ("mssql", "208")
+    assert answer.kind is Kind.UNDEFINED_TABLE
+
+
+# -- SQLite's own openings, without a class before them -----------------------
+
+# https://github.com/pawelsalawa/letos/issues/1982 (SQLiteStudio's Tcl trace)
+SQLITESTUDIO = """no such column: ISMESSAGECREATED
+    while executing
+"::database2 eval {SELECT [DELBATCHDTLSYSID], [DELTRANSCODE] FROM [x] LIMIT 1000 OFFSET 0}\""""
+
+
+def test_sqlites_opening_names_sqlite_where_a_message_starts() -> None:
+    answer = classify_message(SQLITESTUDIO)
+    assert answer.backend == "sqlite"
+    assert answer.error_type is ErrorCategory.SCHEMA_ERROR
+
+
+def test_an_opening_inside_a_sentence_is_not_sqlites() -> None:
+    # PostgreSQL holds "no such column" inside one of its own messages.
+    found = detect("the cast failed because there is no such column in data type x")
+    assert found is not None
+    assert found.backend == "postgresql"
+    assert detect("we found no such column here; see the notes") is None
+
+
+# https://github.com/usefathom/fathom/issues/156 (a Go log line; dev corpus sqlite-046)
+def test_a_vendors_phrase_after_an_opening_quote_is_where_the_message_starts() -> None:
+    text = 'time="2018-10-15T07:46:39Z" level=error msg="UNIQUE constraint failed: d.date",'
+    found = detect(text)
+    assert found is not None
+    assert found.backend == "sqlite"
+    assert found.message.startswith("UNIQUE constraint failed")
+    assert classify_message(text).kind is Kind.UNIQUE_VIOLATION
+
+
+# -- translated messages read back into English --------------------------------
+
+# https://github.com/paulzi/yii2-nested-sets/issues/10 (PDO, a Russian server)
+RUSSIAN = (
+    "SQLSTATE[23505]: Unique violation: 7 ОШИБКА: повторяющееся значение ключа нарушает "
+    'ограничение уникальности "category_pkey" DETAIL: Ключ "(id)=(1)" уже существует.'
+)
+
+
+def test_a_russian_postgresql_message_is_read_as_its_english_original() -> None:
+    found = detect(RUSSIAN)
+    assert found is not None
+    assert (found.backend, found.code) == ("postgresql", "23505")
+    assert found.message == 'duplicate key value violates unique constraint "category_pkey"'
+    answer = classify_message(RUSSIAN)
+    assert answer.kind is Kind.UNIQUE_VIOLATION
+    assert answer.constraint == "category_pkey"
+
+
+# https://github.com/WebbyLab/webbylab-starter-app-for-nodejs/issues/36 (no code, no prefix)
+def test_a_translation_alone_names_its_backend() -> None:
+    text = 'повторяющееся значение ключа нарушает ограничение уникальности "Users_email_key"'
+    answer = classify_message(text)
+    assert answer.backend == "postgresql"
+    assert answer.error_type is ErrorCategory.CONSTRAINT_ERROR
+
+
+def test_a_mysql_translation_gives_its_number() -> None:
+    # errmsg-utf8.txt's chi text of ER_NO_SUCH_TABLE (1146), as the server prints it.
+    local = read_localized("ERROR 1146 (42S02): 表 'shop.orders' 不存在")
+    assert local is not None
+    assert (local.backend, local.code) == ("mysql", "1146")
+    assert local.message == "Table 'shop.orders' doesn't exist"
+
+
+def test_an_ascii_text_is_not_looked_up() -> None:
+    assert read_localized('relation "users" does not exist') is None
