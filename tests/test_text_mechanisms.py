@@ -12,7 +12,6 @@ import pytest
 
 from localdata_errors import ErrorCategory, Kind, classify_message
 from localdata_errors._detect import detect
-from localdata_errors._localized import read_localized
 from localdata_errors._textread import SIGNS
 
 # -- a SQLSTATE by any label, validated against errcodes.txt -----------------
@@ -112,42 +111,3 @@ def test_a_vendors_phrase_after_an_opening_quote_is_where_the_message_starts() -
     assert found.backend == "sqlite"
     assert found.message.startswith("UNIQUE constraint failed")
     assert classify_message(text).kind is Kind.UNIQUE_VIOLATION
-
-
-# -- translated messages read back into English --------------------------------
-
-# https://github.com/paulzi/yii2-nested-sets/issues/10 (PDO, a Russian server)
-RUSSIAN = (
-    "SQLSTATE[23505]: Unique violation: 7 ОШИБКА: повторяющееся значение ключа нарушает "
-    'ограничение уникальности "category_pkey" DETAIL: Ключ "(id)=(1)" уже существует.'
-)
-
-
-def test_a_russian_postgresql_message_is_read_as_its_english_original() -> None:
-    found = detect(RUSSIAN)
-    assert found is not None
-    assert (found.backend, found.code) == ("postgresql", "23505")
-    assert found.message == 'duplicate key value violates unique constraint "category_pkey"'
-    answer = classify_message(RUSSIAN)
-    assert answer.kind is Kind.UNIQUE_VIOLATION
-    assert answer.constraint == "category_pkey"
-
-
-# https://github.com/WebbyLab/webbylab-starter-app-for-nodejs/issues/36 (no code, no prefix)
-def test_a_translation_alone_names_its_backend() -> None:
-    text = 'повторяющееся значение ключа нарушает ограничение уникальности "Users_email_key"'
-    answer = classify_message(text)
-    assert answer.backend == "postgresql"
-    assert answer.error_type is ErrorCategory.CONSTRAINT_ERROR
-
-
-def test_a_mysql_translation_gives_its_number() -> None:
-    # errmsg-utf8.txt's chi text of ER_NO_SUCH_TABLE (1146), as the server prints it.
-    local = read_localized("ERROR 1146 (42S02): 表 'shop.orders' 不存在")
-    assert local is not None
-    assert (local.backend, local.code) == ("mysql", "1146")
-    assert local.message == "Table 'shop.orders' doesn't exist"
-
-
-def test_an_ascii_text_is_not_looked_up() -> None:
-    assert read_localized('relation "users" does not exist') is None
