@@ -202,7 +202,9 @@ _ASIA: Final = LazyPattern(r"(?<![a-z0-9])asia[a-z0-9]{16}(?![a-z0-9])")
 # digits, "_" or "-": that run is the one gate, looked for with
 # bytes.translate and a substring search (both at C speed, linear).  Only a
 # text that has one is searched for each rule's key words (str's `in`), and
-# only a rule one of whose key words it holds is run.
+# only a rule one of whose key words it holds is run (each rule's key words
+# are strings one of which every match of it holds, `_token_rules.KEYWORDS`;
+# a rule whose matches need hold none runs past the gate).
 
 _TOKEN_CHARS: Final = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 _TOKEN_TABLE: Final = bytes(0x61 if i in _TOKEN_CHARS else 0x20 for i in range(256))
@@ -212,6 +214,9 @@ for _index, _keywords in enumerate(_token_rules.KEYWORDS):
     for _keyword in _keywords:
         _RULES_BY_KEYWORD[_keyword] = (*_RULES_BY_KEYWORD.get(_keyword, ()), _index)
 _KEYWORDS: Final = LazyPattern(lambda: literal_trie(sorted(_RULES_BY_KEYWORD)))
+# The rules a match of which need hold no literal (a bare run of hex digits):
+# run on every text the gate lets through.
+_UNKEYED: Final = frozenset(i for i, words in enumerate(_token_rules.KEYWORDS) if not words)
 
 
 @cache
@@ -231,7 +236,7 @@ def _token_spans(text: str, folded: str, first: bool = False) -> list[_Span]:
     # from one past the last hit, and the shorter key words inside a hit);
     # then the rules that hold one run, in order.
     keywords = _KEYWORDS.get()
-    rules: set[int] = set()
+    rules = set(_UNKEYED)
     hit = keywords.search(folded)
     for _ in range(len(folded)):
         if hit is None:
