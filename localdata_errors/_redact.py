@@ -202,7 +202,10 @@ _ASIA: Final = LazyPattern(r"(?<![a-z0-9])asia[a-z0-9]{16}(?![a-z0-9])")
 # digits, "_" or "-": that run is the one gate, looked for with
 # bytes.translate and a substring search (both at C speed, linear).  Only a
 # text that has one is searched for each rule's key words (str's `in`), and
-# only a rule one of whose key words it holds is run.
+# only a rule one of whose key words it holds is run (each rule's key words
+# are strings one of which every match of it holds, `_token_rules.KEYWORDS`;
+# a rule whose matches need hold none runs past the gate), and only when the
+# text's longest run is as long as the least run of the rule's matches.
 
 _TOKEN_CHARS: Final = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 _TOKEN_TABLE: Final = bytes(0x61 if i in _TOKEN_CHARS else 0x20 for i in range(256))
@@ -212,6 +215,10 @@ for _index, _keywords in enumerate(_token_rules.KEYWORDS):
     for _keyword in _keywords:
         _RULES_BY_KEYWORD[_keyword] = (*_RULES_BY_KEYWORD.get(_keyword, ()), _index)
 _KEYWORDS: Final = LazyPattern(lambda: literal_trie(sorted(_RULES_BY_KEYWORD)))
+# The rules a match of which need hold no literal (a bare run of hex digits):
+# run on every text the gate lets through.
+_UNKEYED: Final = frozenset(i for i, words in enumerate(_token_rules.KEYWORDS) if not words)
+_LEAST_RUNS: Final = tuple(b"a" * run for run in _token_rules.LEAST_RUNS)
 
 
 @cache
@@ -222,24 +229,27 @@ def _rules_inside(found: str) -> frozenset[int]:
 
 def _token_spans(text: str, folded: str, first: bool = False) -> list[_Span]:
     """The tokens of the generated rules in *text* (only the first, with *first*)."""
-    if len(text) < _token_rules.MIN_RUN or _TOKEN_RUN not in folded.encode(
-        "ascii", "replace"
-    ).translate(_TOKEN_TABLE):
+    # A character that is not ASCII becomes "?", which the table makes a space.
+    if len(text) < _token_rules.MIN_RUN:
+        return []
+    runs = folded.encode("ascii", "replace").translate(_TOKEN_TABLE)
+    if _TOKEN_RUN not in runs:
         return []
     spans: list[_Span] = []
     # The key words, found in one pass (every one, overlaps included: a search
     # from one past the last hit, and the shorter key words inside a hit);
     # then the rules that hold one run, in order.
     keywords = _KEYWORDS.get()
-    rules: set[int] = set()
+    rules = set(_UNKEYED)
     hit = keywords.search(folded)
     for _ in range(len(folded)):
         if hit is None:
             break
         rules.update(_rules_inside(hit.group()))
         hit = keywords.search(folded, hit.start() + 1)
-    held = sorted(rules)
-    for index in held:
+    for index in sorted(rules):
+        if _LEAST_RUNS[index] not in runs:
+            continue  # every match holds a longer run than the text has
         pattern = _token_rules.PATTERNS[index]
         for match in islice(pattern.get().finditer(text), MAX_SITES):
             # The secret is the rule's first group that took part, else the match.

@@ -24,6 +24,14 @@ kept ones are compiled with `re.ASCII`: `\\w`, `\\d`, `\\s` and `\\b` are ASCII
 there, as in RE2, and as redaction's gate counts a token's characters); and
 rules whose matches can be shorter than `MIN_RUN` characters of a token
 (redaction's one gate looks for such a run before any rule runs).
+
+Each kept rule is written with the key words one of which every match
+holds (`match_keywords`: gitleaks' own where so, else the literals its
+expression requires) and its matches' least run of token characters:
+redaction runs a rule only on a text that holds both.  A group inside a
+repetition is made non-capturing (`secret_groups_only`): the secret is a
+rule's first group that took part, and a repeated group holds only its
+last copy.
 """
 
 from __future__ import annotations
@@ -37,7 +45,7 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from re import _parser as sre_parse  # the parser's tree, to measure a match's token run
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from _generated import source_missing, write_or_check
 
@@ -153,6 +161,205 @@ def least_run(regex: str) -> int:
     return _sequence(sre_parse.parse(regex))[0]
 
 
+#: The most strings one literal reading of a node stands for (`[bp]` is two, `\\d` too many).
+_MAX_LITERALS: Final = 8
+#: Nothing known: every match holds the empty string.
+_NOTHING: Final = frozenset({""})
+
+
+class _Literals(NamedTuple):
+    """What a node of the parse tree says of the literals its matches hold."""
+
+    exact: frozenset[str] | None  # the few strings it matches, if it matches only those
+    prefix: frozenset[str]  # one of these starts every match
+    suffix: frozenset[str]  # one of these ends every match
+    held: list[frozenset[str]]  # sets one string of which every match holds
+
+
+def _join(left: frozenset[str], right: frozenset[str]) -> frozenset[str] | None:
+    """Every string of *left* followed by every one of *right*; None when too many."""
+    if len(left) * len(right) > _MAX_LITERALS:
+        return None
+    return frozenset(a + b for a in left for b in right)
+
+
+def _exactly(strings: frozenset[str] | None) -> _Literals:
+    if strings is None or len(strings) > _MAX_LITERALS:
+        return _Literals(None, _NOTHING, _NOTHING, [])
+    return _Literals(strings, strings, strings, [])
+
+
+def _literal_sequence(nodes: Any) -> _Literals:
+    """
+    A sequence's literals: the runs of consecutive literal nodes, joined.
+
+    A run goes on into the first characters of the node that ends it (one of
+    its prefixes), and the next run starts with that node's last characters.
+    """
+    run: frozenset[str] = _NOTHING
+    prefix: frozenset[str] | None = None
+    held: list[frozenset[str]] = []
+    for node in nodes:
+        item = _literal_node(node)
+        held += item.held
+        if item.exact is not None and (joined := _join(run, item.exact)) is not None:
+            run = joined
+            continue
+        joined = _join(run, item.prefix) or run
+        if "" not in joined:
+            held.append(joined)
+        if prefix is None:
+            prefix = joined
+        run = item.suffix
+    if prefix is None:
+        return _Literals(run, run, run, held)
+    if "" not in run:
+        held.append(run)
+    return _Literals(None, prefix, run, held)
+
+
+def _best(sets: list[frozenset[str]]) -> frozenset[str]:
+    """The set whose shortest string is longest (the fewest strings among equals)."""
+    return max(sets, key=lambda strings: (min(map(len, strings)), -len(strings)))
+
+
+def _union(sets: list[frozenset[str]]) -> frozenset[str]:
+    union = frozenset[str]().union(*sets)
+    return union if len(union) <= _MAX_LITERALS else _NOTHING
+
+
+def _literal_node(node: Any) -> _Literals:
+    op, arg = node
+    if op is sre_parse.LITERAL:
+        return _exactly(frozenset({chr(arg).lower()}))
+    if op in _ZERO_WIDTH:
+        return _exactly(_NOTHING)
+    if op is sre_parse.IN:
+        chars: set[str] = set()
+        for item_op, item in arg:
+            if item_op is sre_parse.LITERAL:
+                chars.add(chr(item).lower())
+            elif item_op is sre_parse.RANGE and item[1] - item[0] < _MAX_LITERALS:
+                chars.update(chr(c).lower() for c in range(item[0], item[1] + 1))
+            else:
+                return _exactly(None)
+        return _exactly(frozenset(chars))
+    if op is sre_parse.SUBPATTERN:
+        return _literal_sequence(arg[3])
+    if op is sre_parse.BRANCH:
+        branches = [_literal_sequence(branch) for branch in arg[1]]
+        if all(b.exact is not None for b in branches):
+            return _exactly(frozenset[str]().union(*(b.exact or () for b in branches)))
+        # Each branch's best set: one of them is in every match of the alternation.
+        picks = [
+            _best(sets)
+            for b in branches
+            if (sets := b.held + ([b.exact] if b.exact and "" not in b.exact else []))
+        ]
+        return _Literals(
+            None,
+            _union([b.prefix for b in branches]),
+            _union([b.suffix for b in branches]),
+            [frozenset[str]().union(*picks)] if len(picks) == len(branches) else [],
+        )
+    if op in _REPEATS:
+        low, high, sub = arg
+        if low == 0:
+            return _exactly(None)
+        item = _literal_sequence(sub)
+        if low == high == 1:
+            return item
+        held = item.held + ([item.exact] if item.exact and "" not in item.exact else [])
+        return _Literals(None, item.prefix, item.suffix, held)
+    return _exactly(None)
+
+
+def match_keywords(regex: str, keywords: Sequence[str]) -> tuple[str, ...]:
+    """
+    Lower-case strings one of which every match of *regex* holds.
+
+    gitleaks looks for a rule's key words anywhere in a file, and a rule may
+    name one its matches need not hold (`airtable` for Airtable's `pat...`
+    tokens, `xoxe.xoxb-` where the expression reads `xoxe.` as any character
+    after `xoxe`).  Redaction runs a rule only on a text that holds one of
+    its key words, and an echoed token stands alone: so a rule keeps
+    gitleaks' key words where every match holds one, and otherwise takes the
+    literals its expression requires (the set whose shortest string is
+    longest); none where a match need hold no literal (a bare run of hex
+    digits): such a rule runs on every text the gate lets through.
+    """
+    found = _literal_sequence(sre_parse.parse(regex, re.ASCII))
+    held = found.held + ([found.exact] if found.exact and "" not in found.exact else [])
+    words = {k.lower() for k in keywords}
+    if any(all(any(w in s for w in words) for s in strings) for strings in held):
+        return tuple(sorted(words))
+    return tuple(sorted(_best(held))) if held else ()
+
+
+def _repeated_groups(nodes: Any, repeated: bool = False) -> set[int]:
+    """The numbers of the capturing groups inside a repetition of more than one copy."""
+    found: set[int] = set()
+    for op, arg in nodes:
+        if op is sre_parse.SUBPATTERN:
+            if repeated and arg[0] is not None:
+                found.add(arg[0])
+            found |= _repeated_groups(arg[3], repeated)
+        elif op is sre_parse.BRANCH:
+            for branch in arg[1]:
+                found |= _repeated_groups(branch, repeated)
+        elif op in _REPEATS:
+            found |= _repeated_groups(arg[2], repeated or arg[1] > 1)
+        elif op in (sre_parse.ASSERT, sre_parse.ASSERT_NOT):
+            found |= _repeated_groups(arg[1], repeated)
+    return found
+
+
+def secret_groups_only(regex: str) -> str:
+    """
+    *regex* with each capturing group inside a repetition made non-capturing.
+
+    The secret is a rule's first group that took part, else the whole match.
+    A group repeated (`([a-z0-9]{4}-){3}` in a UUID) captures its last copy
+    only, never a secret of its own: without it, the whole match is masked
+    (a Teams webhook's URL, not four characters of it).
+    """
+    groups = _repeated_groups(sre_parse.parse(regex, re.ASCII))
+    if not groups:
+        return regex
+    out: list[str] = []
+    number = i = 0
+    in_set = False
+    while i < len(regex):
+        char = regex[i]
+        if char == "\\":
+            out.append(regex[i : i + 2])
+            i += 2
+            continue
+        if in_set:
+            in_set = char != "]"
+        elif char == "[":
+            in_set = True
+            # A "]" first in a set (after a "^") is a literal.
+            first = i + 1 + (regex[i + 1 : i + 2] == "^")
+            if regex[first : first + 1] == "]":
+                out.append(regex[i : first + 1])
+                i = first + 1
+                continue
+        elif char == "(" and (not regex.startswith("(?", i) or regex.startswith("(?P<", i)):
+            number += 1
+            if number in groups:
+                out.append("(?:")
+                i = regex.index(">", i) + 1 if regex.startswith("(?P<", i) else i + 1
+                continue
+        out.append(char)
+        i += 1
+    rewritten = "".join(out)
+    before = sre_parse.parse(regex, re.ASCII).state.groups
+    if sre_parse.parse(rewritten, re.ASCII).state.groups != before - len(groups):
+        raise SourceError(f"could not make the repeated groups of {regex!r} non-capturing")
+    return rewritten
+
+
 def _python_regex(regex: str) -> str:
     """Go's RE2 syntax as Python's `re` reads it; SourceError where it cannot."""
     converted = regex.replace(r"\z", r"\Z")
@@ -173,10 +380,13 @@ def _python_regex(regex: str) -> str:
     return converted
 
 
-def read_rules(source: Path) -> tuple[list[tuple[str, tuple[str, ...], str]], list[str]]:
-    """The kept rules (id, key words, Python regex) and the left-out ones (id: reason)."""
+_Rule = tuple[str, tuple[str, ...], str, int]
+
+
+def read_rules(source: Path) -> tuple[list[_Rule], list[str]]:
+    """The kept rules (id, key words, Python regex, least run) and the left-out ones."""
     config = tomllib.loads(source.read_text(encoding="utf-8"))
-    kept: list[tuple[str, tuple[str, ...], str]] = []
+    kept: list[_Rule] = []
     left: list[str] = []
     seen: set[str] = set()
     for rule in config.get("rules", ()):
@@ -199,10 +409,16 @@ def read_rules(source: Path) -> tuple[list[tuple[str, tuple[str, ...], str]], li
         except SourceError as exc:
             left.append(f"{rule_id}: not read by Python's re as by RE2 ({exc})")
             continue
-        if least_run(python) < MIN_RUN:
+        run = least_run(python)
+        if run < MIN_RUN:
             left.append(f"{rule_id}: a match may hold fewer than {MIN_RUN} token characters")
             continue
-        kept.append((rule_id, tuple(sorted({k.lower() for k in keywords})), python))
+        try:
+            python = secret_groups_only(python)
+        except SourceError as exc:
+            left.append(f"{rule_id}: {exc}")
+            continue
+        kept.append((rule_id, match_keywords(python, keywords), python, run))
     if not kept:
         raise SourceError("no rule kept: is this gitleaks.toml?")
     return kept, left
@@ -230,7 +446,15 @@ def render(source: Path, upstream: str) -> str:
         "",
         "from localdata_errors._lazy import LazyPattern",
         "",
-        '__all__ = ["KEYWORDS", "MIN_RUN", "PATTERNS", "RULE_IDS", "SOURCE_SHA256", "UPSTREAM"]',
+        "__all__ = [",
+        '    "KEYWORDS",',
+        '    "LEAST_RUNS",',
+        '    "MIN_RUN",',
+        '    "PATTERNS",',
+        '    "RULE_IDS",',
+        '    "SOURCE_SHA256",',
+        '    "UPSTREAM",',
+        "]",
         "",
         f"UPSTREAM: Final = {upstream!r}",
         f"SOURCE_SHA256: Final = {digest!r}",
@@ -239,14 +463,18 @@ def render(source: Path, upstream: str) -> str:
         "",
         "# autogenerated: start",
         "RULE_IDS: Final = (",
-        *(f"    {rule_id!r}," for rule_id, _, _ in kept),
+        *(f"    {rule_id!r}," for rule_id, _, _, _ in kept),
         ")",
         "#: Each rule's key words, lower case: one of them is in every match.",
         "KEYWORDS: Final = (",
-        *(f"    {keywords!r}," for _, keywords, _ in kept),
+        *(f"    {keywords!r}," for _, keywords, _, _ in kept),
+        ")",
+        "#: Each rule's least run of letters, digits, '_' or '-' in a match (`MIN_RUN` or more).",
+        "LEAST_RUNS: Final = (",
+        *(f"    {run}," for _, _, _, run in kept),
         ")",
         "PATTERNS: Final = (",
-        *(f"    LazyPattern({regex!r}, re.ASCII)," for _, _, regex in kept),
+        *(f"    LazyPattern({regex!r}, re.ASCII)," for _, _, regex, _ in kept),
         ")",
         "# autogenerated: end",
         "",
