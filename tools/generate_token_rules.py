@@ -1,14 +1,15 @@
 """
 Generate `localdata_errors/_token_rules.py`: the token shapes redaction masks, from gitleaks.
 
+    python tools/generate_token_rules.py --check
     python tools/generate_token_rules.py --source PATH/gitleaks.toml --upstream v8.30.0
-    python tools/generate_token_rules.py --source PATH/gitleaks.toml --check
 
 gitleaks (github.com/gitleaks/gitleaks, MIT) keeps the maintained rule set
 of credential shapes in `config/gitleaks.toml`: each rule an id, a Go
 regular expression and the key words one of which every match holds.  The
-source is not a package: pass the file of a checkout with `--source`
-(without it, the generator exits `SOURCE_MISSING`).  The module records the
+source is not a package: the file is kept as published in
+`tools/upstream/gitleaks.toml` (the default `--source`; another checkout's
+with `--source`; a missing file exits `SOURCE_MISSING`).  The module records the
 upstream version given with `--upstream` and the file's SHA-256, so
 `--check` fails on a file that is not the one the table came from.
 
@@ -485,14 +486,19 @@ def render(source: Path, upstream: str) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Write or check the module."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0].strip())
-    parser.add_argument("--source", type=Path, help="gitleaks' config/gitleaks.toml")
+    parser.add_argument(
+        "--source",
+        type=Path,
+        default=ROOT / "tools" / "upstream" / "gitleaks.toml",
+        help="gitleaks' config/gitleaks.toml (default: tools/upstream/gitleaks.toml)",
+    )
     parser.add_argument("--upstream", help="the gitleaks version the file is from")
     parser.add_argument("--check", action="store_true", help="exit 1 when the module is stale")
     args = parser.parse_args(argv)
-    if args.source is None or not args.source.is_file():
+    if not args.source.is_file():
         source_missing(
-            "gitleaks' config/gitleaks.toml is not given: pass --source with the file of a "
-            "checkout of github.com/gitleaks/gitleaks"
+            f"{args.source} is not a file: pass --source with gitleaks' config/gitleaks.toml "
+            "from a checkout of github.com/gitleaks/gitleaks"
         )
     upstream = args.upstream
     if upstream is None:
