@@ -203,9 +203,10 @@ _ASIA: Final = LazyPattern(r"(?<![a-z0-9])asia[a-z0-9]{16}(?![a-z0-9])")
 # bytes.translate and a substring search (both at C speed, linear).  Only a
 # text that has one is searched for each rule's key words (str's `in`), and
 # only a rule one of whose key words it holds is run (each rule's key words
-# are strings one of which every match of it holds, `_token_rules.KEYWORDS`;
-# a rule whose matches need hold none runs past the gate), and only when the
-# text's longest run is as long as the least run of the rule's matches.
+# are strings one of which every match of it holds, `_token_rules.KEYWORDS`).
+# A rule whose matches need hold none runs where the text holds a run as
+# long as its matches' least (`_token_rules.LEAST_RUNS`, one more substring
+# search).
 
 _TOKEN_CHARS: Final = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 _TOKEN_TABLE: Final = bytes(0x61 if i in _TOKEN_CHARS else 0x20 for i in range(256))
@@ -215,9 +216,8 @@ for _index, _keywords in enumerate(_token_rules.KEYWORDS):
     for _keyword in _keywords:
         _RULES_BY_KEYWORD[_keyword] = (*_RULES_BY_KEYWORD.get(_keyword, ()), _index)
 _KEYWORDS: Final = LazyPattern(lambda: literal_trie(sorted(_RULES_BY_KEYWORD)))
-# The rules a match of which need hold no literal (a bare run of hex digits):
-# run on every text the gate lets through.
-_UNKEYED: Final = frozenset(i for i, words in enumerate(_token_rules.KEYWORDS) if not words)
+# The rules a match of which need hold no literal (a bare run of hex digits).
+_UNKEYED: Final = tuple(i for i, words in enumerate(_token_rules.KEYWORDS) if not words)
 _LEAST_RUNS: Final = tuple(b"a" * run for run in _token_rules.LEAST_RUNS)
 
 
@@ -240,7 +240,12 @@ def _token_spans(text: str, folded: str, first: bool = False) -> list[_Span]:
     # from one past the last hit, and the shorter key words inside a hit);
     # then the rules that hold one run, in order.
     keywords = _KEYWORDS.get()
-    rules = set(_UNKEYED)
+    # A rule without key words is run where the text holds a run as long as
+    # its matches' least.
+    rules: set[int] = set()
+    for index in _UNKEYED:
+        if _LEAST_RUNS[index] in runs:
+            rules.add(index)
     hit = keywords.search(folded)
     for _ in range(len(folded)):
         if hit is None:
@@ -248,8 +253,6 @@ def _token_spans(text: str, folded: str, first: bool = False) -> list[_Span]:
         rules.update(_rules_inside(hit.group()))
         hit = keywords.search(folded, hit.start() + 1)
     for index in sorted(rules):
-        if _LEAST_RUNS[index] not in runs:
-            continue  # every match holds a longer run than the text has
         pattern = _token_rules.PATTERNS[index]
         for match in islice(pattern.get().finditer(text), MAX_SITES):
             # The secret is the rule's first group that took part, else the match.
