@@ -158,10 +158,9 @@ def test_every_rule_echoed_by_a_real_engine_is_masked(
 def test_every_match_holds_its_rules_key_word_and_run(
     rule: str, lazy: Any, data: st.DataObject
 ) -> None:
-    # A rule runs only on a text that holds one of its key words and a run
-    # of token characters as long as its least, and an echoed token stands
-    # alone: the match itself must hold both (no key words: the rule runs
-    # on every text with the run).
+    # A rule runs only on a text that holds one of its key words (a rule
+    # without any: a run of token characters as long as its matches' least),
+    # and an echoed token stands alone: the match itself must hold them.
     index = _token_rules.RULE_IDS.index(rule)
     keywords = _token_rules.KEYWORDS[index]
     pattern = lazy.get()

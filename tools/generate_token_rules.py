@@ -29,7 +29,8 @@ rules whose matches can be shorter than `MIN_RUN` characters of a token
 Each kept rule is written with the key words one of which every match
 holds (`match_keywords`: gitleaks' own where so, else the literals its
 expression requires) and its matches' least run of token characters:
-redaction runs a rule only on a text that holds both.  A group inside a
+redaction runs a rule only on a text that holds one of its key words, or,
+for a rule without any, a run that long.  A group inside a
 repetition is made non-capturing (`secret_groups_only`): the secret is a
 rule's first group that took part, and a repeated group holds only its
 last copy.
