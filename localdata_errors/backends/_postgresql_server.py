@@ -302,26 +302,22 @@ def read_diagnostics(exc: BaseException | None, message: str) -> Diagnostics:
     if exc is None:
         return Diagnostics(primary=primary, detail=detail, context=context)
     diag = driver_attr(exc, "diag")
-    if diag is None:  # asyncpg: the fields are the exception's own attributes
-        return Diagnostics(
-            primary=primary,
-            detail=_text(driver_attr(exc, "detail")) if detail is None else detail,
-            context=_text(driver_attr(exc, "context")) if context is None else context,
-            table=_text(driver_attr(exc, "table_name")),
-            column=_text(driver_attr(exc, "column_name")),
-            constraint=_text(driver_attr(exc, "constraint_name")),
-            schema=_text(driver_attr(exc, "schema_name")),
-            datatype=_text(driver_attr(exc, "data_type_name")),
-        )
+    # psycopg's `diag`; asyncpg has the fields on the exception itself, two
+    # of them under other names.
+    source: object
+    if diag is None:
+        source, detail_name, type_name = exc, "detail", "data_type_name"
+    else:
+        source, detail_name, type_name = diag, "message_detail", "datatype_name"
     return Diagnostics(
         primary=primary,
-        detail=_text(driver_attr(diag, "message_detail")) if detail is None else detail,
-        context=_text(driver_attr(diag, "context")) if context is None else context,
-        table=_text(driver_attr(diag, "table_name")),
-        column=_text(driver_attr(diag, "column_name")),
-        constraint=_text(driver_attr(diag, "constraint_name")),
-        schema=_text(driver_attr(diag, "schema_name")),
-        datatype=_text(driver_attr(diag, "datatype_name")),
+        detail=_text(driver_attr(source, detail_name)) if detail is None else detail,
+        context=_text(driver_attr(source, "context")) if context is None else context,
+        table=_text(driver_attr(source, "table_name")),
+        column=_text(driver_attr(source, "column_name")),
+        constraint=_text(driver_attr(source, "constraint_name")),
+        schema=_text(driver_attr(source, "schema_name")),
+        datatype=_text(driver_attr(source, type_name)),
     )
 
 
