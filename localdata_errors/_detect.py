@@ -190,7 +190,11 @@ def detect(text: str, registry: MapperRegistry | None = None) -> Detected | None
             return found
         return found._replace(code=signs.code, sqlstate=found.sqlstate or signs.sqlstate)
     if signs.backend is None:
-        return None
+        # No backend, but an ORM's own code (Prisma's `P2002`): the keyword
+        # fallback reads the text, and keeps the code.
+        if signs.code is None:
+            return None
+        return Detected("generic", signs.code, None, text.strip(), None)
     inner = _INNER.get().search(text, 0, 8192)
     if inner is not None and inner.start() > 0:
         # A log's or a wrapper's prefix before a form: the form's reading.

@@ -95,7 +95,7 @@ SIGNS: Final[tuple[Sign, ...]] = (
         "mysql-cli",
         "mysql",
         "errno",
-        r"\b(?:ERROR|Error) (?P<c>[1-9]\d{3,4})(?: \(" + _STATE + r"\))?"
+        r"(?<![A-Za-z])(?:ERROR|Error) (?P<c>[1-9]\d{3,4})(?: \(" + _STATE + r"\))?"
         r"(?: at line \d{1,9})?(?: in file: '[^'\n]{0,256}')?: ",
         ("ERROR ", "Error "),
         cut=True,
@@ -160,6 +160,14 @@ SIGNS: Final[tuple[Sign, ...]] = (
         r"\bError: (?P<c>\d{1,6}), Severity: \d{1,2}, State: \d{1,3}\b",
         ("Error: ",),
     ),
+    Sign(
+        "sqlagent",
+        "log",
+        "mssql",
+        "mssql",
+        r"\[SQLSTATE " + _STATE + r"\] \(Error (?P<c>\d{1,6})\)",
+        ("[SQLSTATE ",),
+    ),
     Sign("odbc-sqlserver", "any", "mssql", None, r"SQL Server\]", ("SQL Server]",)),
     Sign("dblib", "python-driver", "mssql", None, r"\bDB-Lib error message \d", ("DB-Lib",)),
     Sign(
@@ -177,6 +185,15 @@ SIGNS: Final[tuple[Sign, ...]] = (
         None,
         r"\b(?:tedious|TinyTds::|mssql: )",
         ("tedious", "TinyTds", "mssql: "),
+    ),
+    Sign(
+        "tedious-connect",
+        "node",
+        "mssql",
+        None,
+        r"\bFailed to connect to [^\s:]{1,253}:(?:\d{1,5}|undefined) (?:- |in \d{1,9}ms)"
+        r"|\bconnection to [^\s:]{1,253}:\d{1,5} - failed\b",
+        ("Failed to connect to ", "connection to "),
     ),
     Sign(
         "jdbc-mssql",
@@ -206,6 +223,22 @@ SIGNS: Final[tuple[Sign, ...]] = (
         "pgx", "go", "postgresql", "sqlstate", r"\(SQLSTATE (?P<c>[0-9A-Z]{5})\)", ("(SQLSTATE ",)
     ),
     Sign("go-pg", "go", "postgresql", "sqlstate", r"\bERROR #(?P<c>[0-9A-Z]{5}) ", ("ERROR #",)),
+    Sign(
+        "tokio-postgres",
+        "rust",
+        "postgresql",
+        "sqlstate",
+        r"\bSqlState\(E(?P<c>[0-9A-Z]{5})\)",
+        ("SqlState(E",),
+    ),
+    Sign(
+        "datagrip-pg",
+        "gui",
+        "postgresql",
+        "sqlstate",
+        r"\[(?P<c>[0-9A-Z]{5})\] (?:ERROR|FATAL|PANIC):",
+        ("] ERROR:", "] FATAL:", "] PANIC:"),
+    ),
     Sign(
         "psql-verbose",
         "psql",
@@ -253,6 +286,7 @@ SIGNS: Final[tuple[Sign, ...]] = (
         None,
         r"\b(?:ERROR|FATAL|PANIC):  (?=\S)",
         ("ERROR:  ", "FATAL:  ", "PANIC:  "),
+        cut=True,
     ),
     Sign(
         "libpq-detail",
@@ -289,6 +323,14 @@ SIGNS: Final[tuple[Sign, ...]] = (
     ),
     Sign("ruby-mysql", "ruby", "mysql", None, r"\bMysql2?::", ("Mysql",)),
     Sign(
+        "vitess",
+        "go",
+        "mysql",
+        "errno",
+        r"\(errno (?P<c>[1-9]\d{3,4})\) \(sqlstate " + _STATE + r"\)",
+        ("(errno ",),
+    ),
+    Sign(
         "dotnet-mysql",
         "dotnet",
         "mysql",
@@ -316,6 +358,14 @@ SIGNS: Final[tuple[Sign, ...]] = (
         "sqlite-result", "any", "sqlite", "sqlite", r"\b(?P<c>SQLITE_[A-Z_]{2,40})\b", ("SQLITE_",)
     ),
     Sign("ruby-sqlite", "ruby", "sqlite", None, r"\bSQLite3::", ("SQLite3::",)),
+    Sign(
+        "sqlite-number",
+        "go",
+        None,
+        "sqlite-number",
+        r"(?<=[\w)\]]) ?\((?P<c>[1-9]\d{0,4})\)(?=\s|$)",
+        tuple(f"{digit})" for digit in "0123456789"),
+    ),
     Sign(
         "oracle-class",
         "any",
@@ -347,7 +397,8 @@ SIGNS: Final[tuple[Sign, ...]] = (
         "php",
         None,
         "pdo",
-        r"\bSQLSTATE\[" + _STATE + r"\](?:(?::[^:\n\[]{1,64}:)? \[?(?P<c>\d{1,6})\b)?",
+        # After a word, or a JSON log's escaped line break (`\\nSQLSTATE[`).
+        r"(?:\b|(?<=\\n))SQLSTATE\[" + _STATE + r"\](?:(?::[^:\n\[]{1,64}:)? \[?(?P<c>\d{1,6})\b)?",
         ("SQLSTATE[",),
         cut=True,
     ),
@@ -358,6 +409,22 @@ SIGNS: Final[tuple[Sign, ...]] = (
         "number",
         r"\bSQL Error: (?P<c>-?\d{1,6}), SQLState: " + _STATE,
         ("SQL Error: ",),
+    ),
+    Sign(
+        "datagrip",
+        "gui",
+        None,
+        "number",
+        r"\[" + _STATE + r"\]\[(?P<c>-?\d{1,6})\] ",
+        ("][",),
+    ),
+    Sign(
+        "paren-number",
+        "any",
+        None,
+        "number",
+        r"\b(?:SQL|Connect|[Qq]uery) Error \((?P<c>\d{1,6})\):? ",
+        ("SQL Error (", "Connect Error (", "uery Error ("),
     ),
     Sign(
         "python-tuple",
@@ -373,7 +440,7 @@ SIGNS: Final[tuple[Sign, ...]] = (
         None,
         "number",
         r"\b(?:[Ee]rror ?[Cc]ode|ErrorCode|errno|[Ee]rror [Nn]umber|[Nn]umber|"
-        r"Message Code|native ?[Ee]rror)[\"']?(?: ?[:=]|\s?\|)\s{0,2}[\"']?"
+        r"Message Code|native ?[Ee]rror)[\"']?(?:[ \t]{0,4}[:=]|\s?\|)\s{0,2}[\"']?"
         r"(?:" + _STATE + r"/)?(?P<c>-?\d{1,6})\b",
         ("rror", "rrno", "umber", "Code", "ative"),
     ),
@@ -382,7 +449,7 @@ SIGNS: Final[tuple[Sign, ...]] = (
         "any",
         None,
         "sqlstate",
-        r"\b(?:SQL ?[Ss]tate|sqlstate|SQLSTATE)(?: is)?[\"']?(?: ?[:=] ?| )[\"']?"
+        r"\b(?:SQL ?[Ss]tate|sqlstate|SQLSTATE)(?: is)?[\"']?(?:[ \t]{0,4}[:=] ?| )[\"']?"
         r"(?P<c>[0-9A-Z]{5})\b",
         ("SQLState", "SQL state", "SQLSTATE", "sqlstate", "SqlState", "SQL State"),
     ),
@@ -392,8 +459,16 @@ SIGNS: Final[tuple[Sign, ...]] = (
         None,
         "listed-state",
         r"\b(?:[A-Za-z_]{0,24}(?:[Ss]tate|STATE|[Cc]ode|CODE)|[A-Za-z]{0,24}Error)[\"']?"
-        r"(?: ?[:=] ?| |\(|\[)[\"'(\[]?(?P<c>[0-9A-Z]{5})(?![\w-])",
+        r"(?: ?[:=] ?| |\(|\[)\\?[\"'(\[]?(?P<c>[0-9A-Z]{5})(?![\w-])",
         ("tate", "TATE", "ode", "ODE", "Error"),
+    ),
+    Sign(
+        "state-message",
+        "any",
+        None,
+        "listed-state",
+        r"(?:^|(?<=[:=>\]]))[ \t]{0,2}(?P<c>[0-9A-Z]{5}): (?=\S)",
+        tuple(f"{end}: " for end in "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"),
     ),
     Sign(
         "odbc-state",
@@ -488,7 +563,8 @@ def pg_sqlstate(name: str) -> str | None:
 def _pdo(number: str | None, state: str | None) -> tuple[str | None, str | None, str | None]:
     """(backend, code kind, code) of PHP PDO's `SQLSTATE[...] [n]`."""
     if number is None:
-        return None, None, None
+        # `SQLSTATE[HYT00]: [unixODBC][Microsoft]...`: the SQLSTATE alone.
+        return None, None if state is None else "sqlstate", state
     value = int(number)
     if value >= 1000:
         return "mysql", "errno", number
@@ -496,8 +572,8 @@ def _pdo(number: str | None, state: str | None) -> tuple[str | None, str | None,
         # pdo_pgsql: libpq's PGRES_FATAL_ERROR; the SQLSTATE is PostgreSQL's.
         return "postgresql", "sqlstate", state
     if state == "HY000":
-        # pdo_sqlite's "General error: 1 ...": SQLite's result code.
-        return "sqlite", None, None
+        # pdo_sqlite's "General error: 5 ...": SQLite's result code.
+        return "sqlite", "sqlite-number", number
     return None, None, None
 
 
@@ -518,7 +594,13 @@ def _found(n: int, match: re.Match[str]) -> _Found | None:
     elif kind == "listed-state":
         # A SQLSTATE by any label (`code: '42P01'`, `ServerError "40001"`):
         # only one errcodes.txt lists, so that a number or a word is not one.
-        if code is None or not _listed(code):
+        if code is None:
+            return None
+        if not _listed(code):
+            if sign.name == "labelled-state" and _PRISMA.fullmatch(code):
+                # A code label holding Prisma's form (`code: 'P2002'`): an
+                # ORM's own code, no backend's.
+                return None, "orm", code, None, match.start(), n
             return None
         kind = "sqlstate"
         state = code
@@ -562,14 +644,18 @@ def _by_own_state(found: list[_Found], registry: MapperRegistry) -> str | None:
     return None
 
 
-#: The code kinds each built-in backend's mapper reads, most native first.
+#: The code kinds each built-in backend's mapper reads, most native first
+#: (SQLite's mapper reads a result code's number, `(2067)`, as its name).
 _ACCEPTS: Final[dict[str, tuple[str, ...]]] = {
     "postgresql": ("sqlstate",),
     "mysql": ("errno", "number", "sqlstate"),
     "mssql": ("mssql", "number", "sqlstate"),
     "oracle": ("oracle",),
-    "sqlite": ("sqlite",),
+    "sqlite": ("sqlite", "sqlite-number"),
 }
+#: Prisma's codes: P1xxx common, P2xxx query engine, P3xxx migrate, P4xxx
+#: introspection, P5xxx/P6xxx its proxies (Prisma's error reference).
+_PRISMA: Final = re.compile(r"P[1-6][0-9]{3}")
 #: How much of a text is read for signs.
 _LIMIT: Final = 16 * 1024
 _MOST: Final = 64
@@ -743,9 +829,13 @@ def _by_wording(words: list[bytes], registry: MapperRegistry) -> str | None:
     return None if found is None else found[0]
 
 
-def _wording(words: list[bytes], registry: MapperRegistry) -> tuple[str, bytes] | None:
+def _wording(
+    words: list[bytes], registry: MapperRegistry, only: str | None = None
+) -> tuple[str, bytes] | None:
     """
     `(backend, phrase)` of the longest vendor's phrase among the words, else `None`.
+
+    With *only*, that backend's phrases alone are looked for.
 
     The phrases are generated from the vendors' message lists, each unique
     to its vendor (`tools/generate_vendor_wordings.py`); a text is searched
@@ -757,6 +847,16 @@ def _wording(words: list[bytes], registry: MapperRegistry) -> tuple[str, bytes] 
         return None
     joined = b" " + b" ".join(words) + b" "
     best: tuple[str, bytes] | None = None
+    if only is not None:
+        # The backend's first phrase: where its message starts (a later one
+        # may be a hint or a detail under it).
+        first = len(joined)
+        for word in keys.intersection(words):
+            for phrase, owner in index[word]:
+                at = joined.find(phrase) if owner == only else -1
+                if 0 <= at < first or (at == first and best and len(phrase) > len(best[1])):
+                    first, best = at, (owner, phrase)
+        return best
     for word in keys.intersection(words):
         for phrase, owner in index[word]:
             if (
@@ -768,17 +868,22 @@ def _wording(words: list[bytes], registry: MapperRegistry) -> tuple[str, bytes] 
     return best
 
 
-def _worded(head: str, words: list[bytes], registry: MapperRegistry) -> Reading:
+def _worded(
+    head: str, words: list[bytes], registry: MapperRegistry, only: str | None = None
+) -> Reading:
     """
     What a vendor's wording says: its backend, and where its message starts.
+
+    With *only* (a backend other signs named), that backend's phrases alone
+    are looked for: where its message starts.
 
     The message starts after the last exception class before the phrase on
     its line (`SqliteError: `, `sqlite3.OperationalError: `: what the mapper
     reads follows it), else where the text does.
     """
-    found = _wording(words, registry)
+    found = _wording(words, registry, only)
     if found is None:
-        return _headed(head, registry)
+        return _headed(head, registry) if only is None else _NOTHING
     phrase = r"[^a-z0-9]{1,8}".join(re.escape(w) for w in found[1].decode().split())
     at = re.search(r"(?<![a-z0-9])" + phrase, head, re.IGNORECASE)
     start = 0
@@ -902,13 +1007,42 @@ def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) 
             named = refiner
     sqlstate = next((one[3] for one in found if one[3] is not None), None)
     named = named or _by_code(found)
+    # An ORM's own code (Prisma's) is no backend's: its wording is the ORM's.
+    orm = None if named is not None else next((one for one in found if one[1] == "orm"), None)
     # Then the vendor's own wording (the phrase's rarest word gates the search).
-    worded = _worded(head, words, registry) if named is None else _NOTHING
+    worded = _worded(head, words, registry) if named is None and orm is None else _NOTHING
     # Last, a SQLSTATE only PostgreSQL lists (`code: "23505"`).
     named = named or worded.backend or _by_own_state(found, registry)
     accepts = _ACCEPTS.get(backend_base(registry, named) if named is not None else "", ())
+    chosen = _chosen(found, named, accepts) or (orm if named is None else None)
     code: str | None = None
     start = 0
+    if chosen is not None:
+        code, start = chosen[2], chosen[4] if SIGNS[chosen[5]].cut else 0
+        sign = sign if sign is not None else chosen[5]
+    if code is None:
+        start = (
+            worded.start
+            if worded.backend is not None
+            else _start(head, words, registry, found, named)
+        )
+    return Reading(named, code, sqlstate, start, None if sign is None else SIGNS[sign].name)
+
+
+def _start(
+    head: str, words: list[bytes], registry: MapperRegistry, found: list[_Found], named: str | None
+) -> int:
+    """Where the mapper's text starts, without a code: a sign's cut, else the wording's."""
+    cut = next((one[4] for one in found if SIGNS[one[5]].cut and one[0] == named), 0)
+    if cut or named is None:
+        return cut
+    # Named by a name or a class: the mapper reads the message from where the
+    # backend's own wording starts, as the driver's exception holds it.
+    return _worded(head, words, registry, backend_base(registry, named)).start
+
+
+def _chosen(found: list[_Found], named: str | None, accepts: tuple[str, ...]) -> _Found | None:
+    """The code the named backend's mapper reads: of the kind it reads first, the first."""
     for kind in accepts:
         for one in found:
             if (
@@ -916,15 +1050,8 @@ def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) 
                 and one[2] is not None
                 and (one[0] is None or one[0] == named or kind == "sqlstate")
             ):
-                code, start = one[2], one[4] if SIGNS[one[5]].cut else 0
-                sign = sign if sign is not None else one[5]
-                break
-        if code is not None:
-            break
-    if code is None:
-        cut = next((one[4] for one in found if SIGNS[one[5]].cut and one[0] == named), 0)
-        start = cut or worded.start
-    return Reading(named, code, sqlstate, start, None if sign is None else SIGNS[sign].name)
+                return one
+    return None
 
 
 def backend_base(registry: MapperRegistry, name: str) -> str:

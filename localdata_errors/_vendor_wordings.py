@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from typing import Final
 
-# 7203 phrases: duckdb 19, mssql 157, mysql 1130, oracle 209, postgresql 5663, sqlite 25.
+# 7723 phrases: duckdb 19, mssql 181, mysql 1366, oracle 232, postgresql 5899, sqlite 26.
 # rarest word -> ((phrase, backend), ...)
 WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "0": (
         ("0 is not an allowed value", "mysql"),
         ("out of valid range 0", "postgresql"),
         ("length cannot be 0", "mysql"),
+        ("this can only be 0", "postgresql"),
         ("is out of range 0", "postgresql"),
     ),
     "00": (
@@ -23,6 +24,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "0600": (
         ("file must have permissions u rw 0600 or less if", "postgresql"),
+        ("permissions should be u rw 0600 or less", "postgresql"),
     ),
     "0700": (
         ("permissions should be u rwx 0700 or u rwx g", "postgresql"),
@@ -41,6 +43,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "10": (
         ("the service is currently busy retry the request after 10", "mssql"),
+        ("retry the request after 10", "mssql"),
     ),
     "12505": (
         ("similar to ora 12505", "oracle"),
@@ -50,6 +53,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "16": (
         ("could not convert string to utf 16 error code", "postgresql"),
+        ("could not convert string to utf 16", "postgresql"),
     ),
     "1st": (
         ("1st order by term out of range should be between", "sqlite"),
@@ -87,6 +91,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "54": (
         ("precision for type float must be less than 54 bits", "postgresql"),
     ),
+    "6": (
+        ("this option will be removed in mariadb 5 6", "mysql"),
+    ),
     "65535": (
         ("number of parameters must be between 0 and 65535", "postgresql"),
     ),
@@ -113,6 +120,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "abnormal": (
         ("abnormal database system shutdown", "postgresql"),
     ),
+    "abnormally": (
+        ("this probably means the server terminated abnormally", "postgresql"),
+    ),
     "abort": (
         ("recovery stopping before abort of transaction", "postgresql"),
         ("recovery stopping after abort of transaction", "postgresql"),
@@ -123,6 +133,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "aborted": (
         ("recovery aborted because of insufficient parameter settings", "postgresql"),
         ("transaction aborted during system catalog scan", "postgresql"),
+        ("and was aborted", "mysql"),
     ),
     "aborting": (
         ("aborting startup due to startup process failure", "postgresql"),
@@ -182,11 +193,13 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "accidentally": (
         ("the file seems accidentally left over but it could not", "postgresql"),
+        ("did you accidentally use extra parentheses", "postgresql"),
     ),
     "account": (
         ("access denied this account is locked", "mysql"),
         ("because the account is", "mssql"),
         ("reason the account is", "mssql"),
+        ("the account is", "mssql"),
     ),
     "acct": (
         ("pam acct mgmt failed", "postgresql"),
@@ -213,6 +226,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("could not acquire sspi credentials", "postgresql"),
         ("cannot acquire lock mode", "postgresql"),
         ("failed to acquire", "postgresql"),
+    ),
+    "acquisition": (
+        ("try rolling back transaction releasing locks and restarting lock acquisition", "mysql"),
     ),
     "across": (
         ("cannot move tuple across partitions when a non root ancestor", "postgresql"),
@@ -266,12 +282,14 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("cannot add foreign key constraint for", "mysql"),
         ("cannot add schema to the publication", "postgresql"),
         ("cannot add column to a partition", "postgresql"),
+        ("cannot add or update a child row", "mysql"),
         ("cannot add schema to publication", "postgresql"),
         ("cannot add relation", "postgresql"),
         ("cannot add schema", "postgresql"),
     ),
     "added": (
         ("must be declared not null before identity can be added", "postgresql"),
+        ("a zero or negative parameter value is added to the", "postgresql"),
         ("tables cannot be added to or dropped from for all", "postgresql"),
         ("constraint must be added to child tables too", "postgresql"),
         ("column must be added to child tables too", "postgresql"),
@@ -283,12 +301,17 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("versioned table s s adding history partition s failed", "mysql"),
         ("adding foreign keys needs foreign key checks off", "mysql"),
         ("adding an auto increment column requires a lock", "mysql"),
+        ("adding history partition s failed", "mysql"),
+    ),
+    "additional": (
+        ("additional error messages can be found in the mariadb error", "mysql"),
     ),
     "address": (
         ("multiple values specified for host address", "postgresql"),
     ),
     "addresses": (
         ("no addresses are defined in connect descriptor", "oracle"),
+        ("could not bind to all requested addresses", "postgresql"),
     ),
     "admin": (
         ("must have admin option on role", "postgresql"),
@@ -304,6 +327,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "administrators": (
         ("could not get sid for administrators group error code", "postgresql"),
+        ("could not get sid for administrators group", "postgresql"),
         ("only administrators may connect", "mssql"),
     ),
     "adminpack": (
@@ -338,6 +362,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "again": (
         ("out of memory restart server and try again needed", "mysql"),
         ("increase max replication slots and try again", "postgresql"),
+        ("restart server and try again needed", "mysql"),
     ),
     "against": (
         ("is locked against change", "mysql"),
@@ -455,6 +480,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("you can alter type", "postgresql"),
         ("cannot alter type", "postgresql"),
         ("failed to alter", "mysql"),
+        ("use alter table", "postgresql"),
+        ("use alter view", "postgresql"),
     ),
     "altering": (
         ("cannot specify using when altering type of generated column", "postgresql"),
@@ -462,12 +489,16 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "alternating": (
         ("must consist of alternating keys and values", "postgresql"),
     ),
+    "alternatively": (
+        ("alternatively reduce postgresql s consumption of semaphores by reducing its", "postgresql"),
+    ),
     "always": (
         ("for a generated column generated always must be specified", "postgresql"),
         ("is an identity column defined as generated always", "postgresql"),
     ),
     "ambiguous": (
         ("first character of the fields terminated string is ambiguous please", "mysql"),
+        ("first character of the fields terminated string is ambiguous", "mysql"),
         ("ambiguous reference to column name", "duckdb"),
     ),
     "among": (
@@ -558,6 +589,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "anyone": (
         ("anyone can copy to stdout or from stdin psql s", "postgresql"),
+        ("psql s copy command also works for anyone", "postgresql"),
+        ("anyone can copy to stdout or from stdin", "postgresql"),
     ),
     "apache": (
         ("conversion from apache arrow list with child format", "oracle"),
@@ -638,6 +671,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("wal archival cannot be enabled when wal level is minimal", "postgresql"),
     ),
     "archive": (
+        ("the log table to an archive table and another table", "mysql"),
         ("sets the library that will be called to archive a", "postgresql"),
         ("this is used only if archive library is not set", "postgresql"),
         ("write ahead log archive recovery", "postgresql"),
@@ -655,6 +689,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("archive mode enabled yet archiving is not configured", "postgresql"),
         ("allows archiving of wal files using archive command", "postgresql"),
         ("archiving write ahead log file", "postgresql"),
+        ("wal archiving is not enabled", "postgresql"),
         ("write ahead log archiving", "postgresql"),
     ),
     "area": (
@@ -839,11 +874,13 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "authorized": (
         ("replication connection authorized user", "postgresql"),
+        ("replication connection authorized", "postgresql"),
         ("connection authorized user", "postgresql"),
     ),
     "auto": (
         ("incorrect table definition there can be only one auto column", "mysql"),
         ("change master to master auto position 1 can only be", "mysql"),
+        ("there can be only one auto column and it must", "mysql"),
         ("valid values are on off and auto", "postgresql"),
     ),
     "autocommit": (
@@ -857,6 +894,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "automatic": (
         ("the system variable session gtid next cannot be automatic when", "mysql"),
+        ("automatic recovery in progress", "postgresql"),
         ("automatic analyze of table", "postgresql"),
         ("automatic vacuum of table", "postgresql"),
     ),
@@ -902,10 +940,12 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "b": (
         ("invalid line specification a and b cannot both be zero", "postgresql"),
+        ("a and b cannot both be zero", "postgresql"),
     ),
     "backend": (
         ("is not a postgresql backend process", "postgresql"),
         ("for use in backend error code", "postgresql"),
+        ("for use in backend", "postgresql"),
         ("backend with pid", "postgresql"),
     ),
     "background": (
@@ -928,6 +968,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "bad": (
         ("is missing corrupt or contains bad data", "mysql"),
+        ("bad arguments in pid", "postgresql"),
     ),
     "band": (
         ("unsupported in band notification with error number", "oracle"),
@@ -961,6 +1002,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "batch": (
         ("the transaction ended in the trigger the batch has been", "mssql"),
         ("the request failed to run because the batch is aborted", "mssql"),
+        ("the batch has been", "mssql"),
     ),
     "because": (
         ("because it does not exist or", "mssql"),
@@ -1013,6 +1055,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("could not choose a best candidate procedure you might need", "postgresql"),
         ("could not choose a best candidate function you might need", "postgresql"),
         ("could not choose a best candidate operator you might need", "postgresql"),
+        ("could not choose a best candidate procedure", "postgresql"),
+        ("could not choose a best candidate function", "postgresql"),
+        ("could not choose a best candidate operator", "postgresql"),
     ),
     "between": (
         ("number of parameters must be between 0 and", "postgresql"),
@@ -1033,14 +1078,17 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("target must be archiver bgwriter recovery prefetch or wal", "postgresql"),
     ),
     "big": (
+        ("check your where and use set sql big selects 1", "mysql"),
         ("the definition for table s is too big", "mysql"),
         ("column length too big for column", "mysql"),
         ("too big precision specified for", "mysql"),
         ("row is too big size", "postgresql"),
         ("clause is too big", "mysql"),
+        ("row is too big", "postgresql"),
     ),
     "bigger": (
         ("stack use mariadbd thread stack to specify a bigger stack", "mysql"),
+        ("use mariadbd thread stack to specify a bigger stack if", "mysql"),
         ("got a packet bigger than max allowed packet bytes", "mysql"),
     ),
     "bigint": (
@@ -1111,6 +1159,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "blackhole": (
         ("statements that modify blackhole tables in row format table s", "mysql"),
+        ("statements that modify blackhole tables in row format", "mysql"),
     ),
     "blank": (
         ("if blank no prefix is used", "postgresql"),
@@ -1127,6 +1176,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("string or blob too big", "sqlite"),
         ("blob text column", "mysql"),
     ),
+    "blobs": (
+        ("you have to change some columns to text or blobs", "mysql"),
+    ),
     "block": (
         ("block number out of range", "postgresql"),
         ("could not write block", "postgresql"),
@@ -1137,6 +1189,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("bytes at block", "postgresql"),
     ),
     "blocked": (
+        ("is blocked because of many connection errors", "mysql"),
         ("blocked by process", "postgresql"),
     ),
     "blocks": (
@@ -1160,6 +1213,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "boolean": (
         ("an expression of non boolean type specified in a context", "mssql"),
         ("possible values are string numeric boolean key and all", "postgresql"),
+        ("string numeric boolean key and all", "postgresql"),
         ("requires a boolean value or match", "postgresql"),
         ("single boolean result is expected", "postgresql"),
         ("invalid value for boolean option", "postgresql"),
@@ -1213,9 +1267,14 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("junk after right parenthesis or bracket", "postgresql"),
         ("missing left parenthesis or bracket", "postgresql"),
     ),
+    "branch": (
+        ("fatal error occurred in the transaction branch check your data", "mysql"),
+        ("transaction branch was rolled back", "mysql"),
+    ),
     "brin": (
         ("brin control functions cannot be executed during recovery", "postgresql"),
         ("corrupted brin index inconsistent range map", "postgresql"),
+        ("corrupted brin index", "postgresql"),
         ("is not a brin index", "postgresql"),
         ("in brin index", "postgresql"),
     ),
@@ -1234,12 +1293,16 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "buffer": (
         ("internal error buffer of length", "oracle"),
+        ("buffer of length", "oracle"),
         ("read buffer size", "postgresql"),
     ),
     "buffers": (
         ("sets the maximum number of temporary buffers used by each", "postgresql"),
         ("sets the number of disk page buffers in shared memory", "postgresql"),
         ("sets the number of shared memory buffers used by the", "postgresql"),
+    ),
+    "bugs": (
+        ("report bugs to", "postgresql"),
     ),
     "build": (
         ("local connections are not supported by this build", "postgresql"),
@@ -1255,6 +1318,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("the server was not built with row based replication", "mysql"),
         ("must be superuser to specify a non built in join", "postgresql"),
         ("there is no built in function named", "postgresql"),
+        ("you need mariadb built with", "mysql"),
     ),
     "bulk": (
         ("only row based replication supported for bulk operations", "mysql"),
@@ -1262,7 +1326,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "busy": (
         ("connection pool cannot be closed because connections are busy", "oracle"),
+        ("slave sql thread got the stop signal thread is busy", "mysql"),
+        ("slave io thread got the stop signal thread is busy", "mysql"),
         ("cannot exit pipeline mode while busy", "postgresql"),
+        ("the service is currently busy", "mssql"),
     ),
     "but": (
         ("but column has type", "postgresql"),
@@ -1299,6 +1366,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("could not remove cache file", "postgresql"),
         ("option binlog cache size", "mysql"),
         ("new query cache size is", "mysql"),
+        ("query cache is disabled", "mysql"),
         ("unknown key cache", "mysql"),
     ),
     "cached": (
@@ -1318,6 +1386,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "calculation": (
         ("geometry turn info calculation error geometry data is invalid in", "mysql"),
+        ("geometry turn info calculation error", "mysql"),
     ),
     "calendar": (
         ("intervals are not tied to specific calendar dates", "postgresql"),
@@ -1335,6 +1404,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "callable": (
         ("invalid access token returned from callable value must be a", "oracle"),
+        ("invalid access token returned from callable", "oracle"),
         ("expected a callable function", "oracle"),
     ),
     "callback": (
@@ -1345,6 +1415,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("can only be called in an event trigger function", "postgresql"),
         ("can only be called in a sql drop event trigger", "postgresql"),
         ("must be called before any query", "postgresql"),
+        ("must be called before update", "postgresql"),
+        ("must be called for each row", "postgresql"),
+        ("must be called as trigger", "postgresql"),
+        ("must be called on update", "postgresql"),
     ),
     "calling": (
         ("calling procedures with output arguments is not supported in sql", "postgresql"),
@@ -1396,6 +1470,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("drop index concurrently does not support cascade", "postgresql"),
         ("use alter cascade to alter the typed tables too", "postgresql"),
         ("at the same time or use truncate cascade", "postgresql"),
+        ("cascade to alter the typed tables too", "postgresql"),
         ("use cascade to revoke them too", "postgresql"),
     ),
     "cascaded": (
@@ -1445,6 +1520,11 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("query caused different errors on master and slave error on", "mysql"),
         ("this can be caused by an interrupted vacuum in version", "postgresql"),
         ("user transaction caused buffer deadlock with recovery", "postgresql"),
+        ("query caused different errors on master and slave", "mysql"),
+    ),
+    "causes": (
+        ("setting ignore checksum failure to true causes the system to", "postgresql"),
+        ("setting ignore invalid pages to true causes the system to", "postgresql"),
     ),
     "centroid": (
         ("unable to calculate centroid because geometry is empty in function", "mysql"),
@@ -1472,6 +1552,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("assign a new cf flag or do not change existing", "mysql"),
     ),
     "chance": (
+        ("there is a chance that your master is inconsistent at", "mysql"),
         ("and was aborted there is a chance that your master", "mysql"),
     ),
     "change": (
@@ -1489,11 +1570,14 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("must be changed in child tables too", "postgresql"),
         ("current database cannot be changed", "postgresql"),
         ("database schema has changed", "sqlite"),
+        ("the event was not changed", "mysql"),
         ("version has not changed", "postgresql"),
     ),
     "changes": (
         ("could not read from streaming transaction s changes file", "postgresql"),
+        ("during recovery the row changes stored in wal are not", "postgresql"),
         ("can no longer get changes from replication slot", "postgresql"),
+        ("no changes were applied", "postgresql"),
     ),
     "changing": (
         ("changing the foreign data wrapper handler can change behavior of", "postgresql"),
@@ -1514,6 +1598,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("contains invalid character", "postgresql"),
         ("is not of a character type", "postgresql"),
         ("database character set id", "oracle"),
+        ("invalid mode character", "postgresql"),
     ),
     "characteristics": (
         ("transaction characteristics can t be changed while a transaction is", "mysql"),
@@ -1531,6 +1616,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("is not a check constraint", "postgresql"),
         ("check constraint name", "postgresql"),
         ("with expression check", "duckdb"),
+        ("check that it exists", "mysql"),
     ),
     "checked": (
         ("forward lookup not checked", "postgresql"),
@@ -1569,6 +1655,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "checksums": (
         ("shows whether data checksums are turned on for this cluster", "postgresql"),
+        ("only has an effect if checksums are enabled", "postgresql"),
     ),
     "child": (
         ("to a view because it has child tables", "postgresql"),
@@ -1578,6 +1665,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "choose": (
         ("already exists choose a different database", "mssql"),
+        ("choose a different database", "mssql"),
     ),
     "chosen": (
         ("the chosen lc collate setting requires encoding", "postgresql"),
@@ -1646,6 +1734,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "clean": (
         ("cannot clean up worker info tables additional error messages can", "mysql"),
+        ("cannot clean up worker info tables", "mysql"),
     ),
     "cleaned": (
         ("gin pending list cannot be cleaned up during recovery", "postgresql"),
@@ -1835,8 +1924,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "committed": (
         ("does not support rollback changes were committed during rollback call", "mysql"),
         ("this transaction was rolled back and cannot be committed only", "mysql"),
+        ("this transaction was rolled back and cannot be committed", "mysql"),
         ("the current transaction cannot be committed and cannot", "mssql"),
         ("new enum values must be committed before they can be", "postgresql"),
+        ("changes were committed during rollback call", "mysql"),
     ),
     "committing": (
         ("streaming transactions committing after", "postgresql"),
@@ -1939,6 +2030,12 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("invalid compression method", "postgresql"),
         ("unknown compression method", "mysql"),
     ),
+    "compromise": (
+        ("possible system security compromise", "postgresql"),
+    ),
+    "compromises": (
+        ("possible system security compromises", "postgresql"),
+    ),
     "computation": (
         ("enables in core computation of query identifiers", "postgresql"),
     ),
@@ -2018,7 +2115,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("could not load pg hba conf", "postgresql"),
     ),
     "config": (
+        ("you must specify the config file or d invocation option", "postgresql"),
         ("the server is not configured as slave fix in config", "mysql"),
+        ("fix in config file or with change master to", "mysql"),
     ),
     "configuration": (
         ("could not access the server configuration file", "postgresql"),
@@ -2029,14 +2128,20 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("skipping missing configuration file", "postgresql"),
         ("could not open configuration file", "postgresql"),
         ("the configuration parameter", "postgresql"),
+        ("the configuration file", "postgresql"),
         ("of configuration file", "postgresql"),
     ),
     "configure": (
         ("this operation requires a running slave configure slave and do", "mysql"),
+        ("configure slave and do start slave", "mysql"),
     ),
     "configured": (
         ("parallel workers may not be configured for restart", "postgresql"),
+        ("the server is not configured as slave", "mysql"),
         ("no replication origin is configured", "postgresql"),
+    ),
+    "configuring": (
+        ("the postgresql documentation contains more information about configuring your system", "postgresql"),
     ),
     "confirmed": (
         ("retry when the source replication slot s confirmed flush lsn", "postgresql"),
@@ -2108,6 +2213,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("connections and authentication ssl", "postgresql"),
         ("too many connections for database", "postgresql"),
         ("too many connections for role", "postgresql"),
+        ("no new connections will be", "mssql"),
     ),
     "conninfo": (
         ("specified neither primary conninfo nor restore command", "postgresql"),
@@ -2117,6 +2223,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "consecutive": (
         ("number of consecutive keepalive retransmits that can be lost before", "postgresql"),
+    ),
+    "consequence": (
+        ("the worst consequence is slowness", "postgresql"),
     ),
     "consider": (
         ("client does not support authentication protocol requested by server consider", "mysql"),
@@ -2148,6 +2257,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("query tuning planner cost constants", "postgresql"),
     ),
     "constraint": (
+        ("could not create constraint or index", "mssql"),
         ("constraint s failed for 192s 192s", "mysql"),
         ("partition constraint of relation", "postgresql"),
         ("is not a constraint", "mssql"),
@@ -2178,9 +2288,11 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "consult": (
         ("illegal grant revoke command please consult the manual to see", "mysql"),
+        ("please consult the manual to see which privileges can be", "mysql"),
     ),
     "contact": (
         ("the index is not optimal to optimize it contact a", "postgresql"),
+        ("to optimize it contact a developer or try to use", "postgresql"),
     ),
     "contain": (
         ("invalid character in extension owner must not contain any of", "postgresql"),
@@ -2188,10 +2300,12 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("schema must not contain any of", "postgresql"),
         ("cannot contain partition list", "mysql"),
         ("does not contain valid data", "postgresql"),
+        ("must not contain any of", "postgresql"),
         ("must not contain", "postgresql"),
     ),
     "contained": (
         ("was truncated it contained more data than there were input", "mysql"),
+        ("it contained more data than there were input columns", "mysql"),
     ),
     "containing": (
         ("cannot create a returning list for a relation containing dropped", "postgresql"),
@@ -2303,6 +2417,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("cannot be converted to an apache arrow integer", "oracle"),
         ("cannot be converted to apache arrow type", "oracle"),
         ("cannot be converted to database type", "oracle"),
+        ("the statement was converted to", "mysql"),
         ("cannot be converted from type", "mysql"),
     ),
     "converter": (
@@ -2319,6 +2434,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("incorrect geojson format empty coordinates array", "mysql"),
     ),
     "copied": (
+        ("you must ensure that all required wal segments are copied", "postgresql"),
         ("collation default cannot be copied", "postgresql"),
     ),
     "copy": (
@@ -2332,10 +2448,17 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("which is part of core instead", "postgresql"),
     ),
     "correct": (
+        ("check if the correct password algorithm is being used with", "mysql"),
         ("is not in the correct format", "mysql"),
+    ),
+    "correctly": (
+        ("inserted values cannot be logged correctly", "mysql"),
     ),
     "corresponding": (
         ("does not match corresponding attribute of type", "postgresql"),
+    ),
+    "corresponds": (
+        ("check the manual that corresponds to your mariadb server version", "mysql"),
     ),
     "corrupt": (
         ("dynamic shared memory control segment is corrupt", "postgresql"),
@@ -2345,6 +2468,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("contains corrupted page at block", "postgresql"),
         ("corrupted statistics file", "postgresql"),
         ("has corrupted length", "postgresql"),
+        ("input data corrupted", "mysql"),
     ),
     "cost": (
         ("vacuum cost for a page not found in the buffer", "postgresql"),
@@ -2378,6 +2502,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "crashed": (
         ("is marked as crashed and last automatic repair failed", "mysql"),
     ),
+    "crashes": (
+        ("this behavior could cause crashes or other serious problems", "postgresql"),
+    ),
     "crc": (
         ("calculated crc checksum does not match value stored in file", "postgresql"),
         ("incorrect alignment of crc offset for file", "postgresql"),
@@ -2389,6 +2516,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("cannot create index on relation", "postgresql"),
         ("could not create server file", "postgresql"),
         ("could not create file", "postgresql"),
+        ("could not create key", "postgresql"),
         ("failed to create", "mysql"),
     ),
     "created": (
@@ -2434,6 +2562,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "credential": (
         ("gssapi encryption required but was impossible possibly no credential cache", "postgresql"),
         ("user is blocked because of too many credential errors unblock", "mysql"),
+        ("user is blocked because of too many credential errors", "mysql"),
     ),
     "credentials": (
         ("could not get peer credentials", "postgresql"),
@@ -2513,11 +2642,15 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "curve": (
         ("sets the curve to use for ecdh", "postgresql"),
         ("ecdh unrecognized curve name", "postgresql"),
+        ("unrecognized curve name", "postgresql"),
     ),
     "custom": (
         ("custom resource manager name is invalid", "postgresql"),
         ("custom resource manager id", "postgresql"),
         ("custom resource manager", "postgresql"),
+    ),
+    "customary": (
+        ("to use the customary octal format the number must start", "postgresql"),
     ),
     "cut": (
         ("was cut by", "mysql"),
@@ -2532,6 +2665,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "damaged": (
         ("detection of a damaged page header normally causes postgresql to", "postgresql"),
+        ("setting zero damaged pages to true causes the system to", "postgresql"),
     ),
     "data": (
         ("invalid data in file", "postgresql"),
@@ -2610,6 +2744,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "deadlock": (
         ("recovery conflict on buffer deadlock", "postgresql"),
         ("detected deadlock while waiting for", "postgresql"),
+        ("deadlock was detected", "mysql"),
     ),
     "deadlocked": (
         ("was deadlocked on", "mssql"),
@@ -2631,6 +2766,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("malformed declaration missing version", "postgresql"),
         ("missing encoding in text declaration", "postgresql"),
         ("parsing xml declaration expected", "postgresql"),
+        ("parsing xml declaration", "postgresql"),
     ),
     "declarations": (
         ("conflicting or redundant null not null declarations for column", "postgresql"),
@@ -2673,6 +2809,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "default": (
         ("already has a default value", "postgresql"),
+        ("column set to default value", "mysql"),
         ("invalid default value for", "mysql"),
         ("default value for column", "postgresql"),
         ("already is the default", "postgresql"),
@@ -2724,8 +2861,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "definer": (
         ("has no definer information old table format current user is", "mysql"),
+        ("has no definer information old table format", "mysql"),
         ("no definer attribute for trigger", "mysql"),
         ("within security definer function", "postgresql"),
+        ("current user is used as definer", "mysql"),
         ("the user specified as a definer", "mysql"),
     ),
     "defining": (
@@ -2741,6 +2880,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("has different definition for check constraint", "postgresql"),
         ("constraint with partition key definition", "postgresql"),
         ("incorrect foreign key definition for", "mysql"),
+        ("incorrect table definition", "mysql"),
         ("in partition definition", "mysql"),
         ("the definition of table", "mysql"),
     ),
@@ -2762,6 +2902,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "delayed": (
         ("the statement is unsafe because it uses insert delayed this", "mysql"),
+        ("the statement is unsafe because it uses insert delayed", "mysql"),
         ("insert delayed can t be used with table", "mysql"),
         ("delayed option not supported for table", "mysql"),
     ),
@@ -2769,6 +2910,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("you can t delete all columns with alter table use", "mysql"),
         ("only using expression allowed for select delete", "postgresql"),
         ("cannot delete from object using integer index", "postgresql"),
+        ("you can t delete all columns with alter table", "mysql"),
         ("cannot delete from foreign table", "postgresql"),
         ("update or delete on table", "postgresql"),
         ("cannot delete from table", "postgresql"),
@@ -2804,6 +2946,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("cannot specify delimiter in binary mode", "postgresql"),
         ("copy delimiter cannot be", "postgresql"),
     ),
+    "demand": (
+        ("set query cache type to on or demand to enable", "mysql"),
+    ),
     "denied": (
         ("access denied for user", "mysql"),
     ),
@@ -2819,10 +2964,13 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "dependency": (
         ("dependency failure a dependency was taken on another", "mssql"),
+        ("cross dependency found in outer join", "mysql"),
+        ("a dependency was taken on another", "mssql"),
         ("cannot remove dependency on", "postgresql"),
     ),
     "dependent": (
         ("use drop cascade to drop the dependent objects too", "postgresql"),
+        ("cascade to drop the dependent objects too", "postgresql"),
         ("dependent privileges exist", "postgresql"),
         ("is dependent on", "mssql"),
     ),
@@ -2833,6 +2981,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("the per index column family option has been deprecated", "mysql"),
         ("global is deprecated in temporary table creation", "postgresql"),
         ("is deprecated and will be removed in mariadb", "mysql"),
+        ("column type is deprecated", "mysql"),
     ),
     "depth": (
         ("on json path depth is reached in argument", "mysql"),
@@ -2884,6 +3033,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("sets the destination for server log output", "postgresql"),
         ("invalid destination encoding name", "postgresql"),
     ),
+    "destroy": (
+        ("this behavior will destroy data namely all the rows on", "postgresql"),
+    ),
     "detach": (
         ("cannot detach partitions concurrently when a default partition exists", "postgresql"),
         ("already pending detach in partitioned table", "postgresql"),
@@ -2909,6 +3061,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("see server log for query details", "postgresql"),
     ),
     "detected": (
+        ("apache arrow c data structure overflow detected", "oracle"),
         ("corrupted replication event was detected", "mysql"),
     ),
     "detection": (
@@ -2941,6 +3094,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("could not open dh parameters file", "postgresql"),
         ("dh could not load dh parameters", "postgresql"),
         ("dh could not set dh parameters", "postgresql"),
+        ("could not load dh parameters", "postgresql"),
+        ("could not set dh parameters", "postgresql"),
         ("invalid dh parameters", "postgresql"),
     ),
     "dict": (
@@ -2979,6 +3134,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("wal file is from different database system wal file database", "postgresql"),
         ("with column list and select field list have different column", "mysql"),
         ("view s select and view s field list have different", "mysql"),
+        ("wal file is from different database system", "postgresql"),
         ("has different column name from column", "postgresql"),
         ("has different collation for column", "postgresql"),
         ("has different size from column", "postgresql"),
@@ -3046,6 +3202,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("directories for tablespace", "postgresql"),
     ),
     "directory": (
+        ("this can be specified as data directory in", "postgresql"),
         ("could not create missing directory", "postgresql"),
         ("cannot create temporary directory", "postgresql"),
         ("sets the server s data directory", "postgresql"),
@@ -3074,6 +3231,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "disabled": (
         ("has been disabled because of an error", "postgresql"),
         ("prepared transactions are disabled", "postgresql"),
+        ("event has been disabled", "mysql"),
     ),
     "disables": (
         ("disables reading from system indexes", "postgresql"),
@@ -3091,6 +3249,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "disallowed": (
         ("duplicate index s this is deprecated and will be disallowed", "mysql"),
+        ("this is deprecated and will be disallowed in a future", "mysql"),
         ("character disallowed in json in argument", "mysql"),
     ),
     "disappeared": (
@@ -3103,6 +3262,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "discard": (
         ("cannot discard import tablespace associated with temporary table", "mysql"),
         ("exists please discard the tablespace before import", "mysql"),
+        ("please discard the tablespace before import", "mysql"),
     ),
     "discarded": (
         ("tablespace has been discarded for table s", "mysql"),
@@ -3188,10 +3348,13 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("not an xml document", "postgresql"),
     ),
     "documentation": (
+        ("the postgresql documentation contains more information about shared memory configuration", "postgresql"),
         ("please read the documentation for the complete list of run", "postgresql"),
+        ("see the documentation for", "postgresql"),
     ),
     "doesn": (
         ("the password hash doesn t have the expected format check", "mysql"),
+        ("the password hash doesn t have the expected format", "mysql"),
         ("the storage engine for the table doesn t support", "mysql"),
         ("of the table s s doesn t have this option", "mysql"),
         ("doesn t contain data for all columns", "mysql"),
@@ -3202,11 +3365,15 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("doesn t exist for", "mysql"),
         ("it doesn t exist", "mysql"),
     ),
+    "doing": (
+        ("not doing text copy out", "postgresql"),
+    ),
     "dollar": (
         ("unterminated dollar quoted string", "postgresql"),
     ),
     "domain": (
         ("conflict duplicate domain id", "mysql"),
+        ("could not delete gtid domain", "mysql"),
         ("permission denied for domain", "postgresql"),
         ("must be owner of domain", "postgresql"),
         ("value for domain", "postgresql"),
@@ -3279,11 +3446,14 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("xaer dupid the xid already exists", "mysql"),
     ),
     "duplicate": (
+        ("on duplicate key update on a table with more than", "mysql"),
         ("duplicate query name 64s in with clause", "mysql"),
         ("can t write duplicate key in table", "mysql"),
         ("duplicate partition field name", "mysql"),
         ("duplicate partition name", "mysql"),
+        ("duplicate key in table", "mysql"),
         ("duplicate key name", "mysql"),
+        ("duplicate index s", "mysql"),
     ),
     "duplicated": (
         ("has duplicated value", "mysql"),
@@ -3332,16 +3502,20 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("cannot use eeee twice", "postgresql"),
     ),
     "effect": (
+        ("only has an effect during recovery or in standby mode", "postgresql"),
         ("mode no longer has any effect use strict all tables", "mysql"),
+        ("mode no longer has any effect", "mysql"),
     ),
     "effective": (
         ("could not look up effective user id", "postgresql"),
     ),
     "effort": (
+        ("effort is used to set the default for other geqo", "postgresql"),
         ("geqo effort is used to set the default for other", "postgresql"),
     ),
     "either": (
         ("either another server is starting or the lock file is", "postgresql"),
+        ("you must at least set server id to enable either", "mysql"),
         ("cannot find either column", "mssql"),
         ("either does not exist or", "mssql"),
     ),
@@ -3394,6 +3568,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("empty configuration file name", "postgresql"),
         ("exists but is not empty", "postgresql"),
         ("the message is empty", "postgresql"),
+        ("must not be empty", "postgresql"),
         ("cannot be empty", "postgresql"),
         ("query was empty", "mysql"),
         ("is not empty", "postgresql"),
@@ -3410,6 +3585,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "enables": (
         ("enables ssl connections", "postgresql"),
+    ),
+    "enclosed": (
+        ("please use non optional and non empty fields enclosed by", "mysql"),
     ),
     "encode": (
         ("could not encode random nonce", "postgresql"),
@@ -3429,6 +3607,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("invalid server encoding", "postgresql"),
         ("unexpected encoding id", "postgresql"),
         ("invalid encoding name", "postgresql"),
+    ),
+    "encodings": (
+        ("is insecure in client only encodings", "postgresql"),
     ),
     "encountered": (
         ("the service has encountered an error processing your request", "mssql"),
@@ -3452,11 +3633,13 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "end": (
         ("expected end of input but found", "postgresql"),
         ("unexpected end of input", "postgresql"),
+        ("unexpected end of data", "oracle"),
         ("at end of input", "postgresql"),
     ),
     "ended": (
         ("recovery ended before configured recovery target was reached", "postgresql"),
         ("cannot continue wal streaming recovery has already ended", "postgresql"),
+        ("the transaction ended in the trigger", "mssql"),
         ("ended without return", "mysql"),
     ),
     "endian": (
@@ -3496,6 +3679,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "enough": (
         ("not enough shared memory for data structure", "postgresql"),
+        ("not enough memory", "mysql"),
     ),
     "enqueued": (
         ("payload cannot be enqueued since it does not match the", "oracle"),
@@ -3503,6 +3687,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "ensure": (
         ("wal archiving is not enabled you must ensure that all", "postgresql"),
         ("ensure that not more than one source row matches any", "postgresql"),
+    ),
+    "ensures": (
+        ("this ensures that a database cluster will recover to a", "postgresql"),
     ),
     "ensuring": (
         ("kb after ensuring the platform s stack depth limit is", "postgresql"),
@@ -3575,6 +3762,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "equivalent": (
         ("has no equivalent in encoding", "postgresql"),
     ),
+    "erase": (
+        ("run reset master first to erase the log", "mysql"),
+    ),
     "errno": (
         ("can t create table s s errno", "mysql"),
         ("can t lock file errno", "mysql"),
@@ -3585,6 +3775,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "errors": (
         ("could not create constraint or index see previous errors", "mssql"),
         ("contains errors no changes were applied", "postgresql"),
+        ("see previous errors", "mssql"),
     ),
     "es": (
         ("sets the host name or ip address es to listen", "postgresql"),
@@ -3674,6 +3865,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "exactly": (
         ("from must specify exactly one value per partitioning column", "postgresql"),
         ("to must specify exactly one value per partitioning column", "postgresql"),
+        ("must have at least one history and exactly one last", "mysql"),
         ("specify exactly one authentication type per line", "postgresql"),
         ("final statement must return exactly one column", "postgresql"),
         ("specify exactly one connection type per line", "postgresql"),
@@ -3684,6 +3876,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "examine": (
         ("cross dependency found in outer join examine your on conditions", "mysql"),
         ("the select would examine more than max join size rows", "mysql"),
+        ("examine your on conditions", "mysql"),
     ),
     "example": (
         ("for example on conflict column name", "postgresql"),
@@ -3694,6 +3887,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "exceeded": (
         ("user defined relation parameter types limit exceeded", "postgresql"),
         ("transaction exceeded the maximum number of commit", "mssql"),
+        ("the query exceeded", "mysql"),
         ("has exceeded the", "mysql"),
     ),
     "exceeding": (
@@ -3718,6 +3912,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "exceptions": (
         ("write to exceptions table failed message", "mysql"),
+        ("write to exceptions table failed", "mysql"),
     ),
     "excessive": (
         ("the session has been terminated because of excessive transaction log", "mssql"),
@@ -3766,6 +3961,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("you are not allowed to execute this command in a", "mysql"),
         ("could not execute server process", "postgresql"),
         ("could not execute command", "postgresql"),
+        ("cannot execute statement", "mysql"),
     ),
     "executed": (
         ("the executed statement does not return rows", "oracle"),
@@ -3843,6 +4039,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "expecting": (
         ("internal error read a negative integer when expecting a positive", "oracle"),
+        ("read a negative integer when expecting a positive integer", "oracle"),
         ("when expecting integer of no more than length", "oracle"),
         ("expecting list when setting array variables", "oracle"),
         ("when expecting object of type", "oracle"),
@@ -3860,6 +4057,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "expired": (
         ("your password has expired to log in you must change", "mysql"),
+        ("your password has expired", "mysql"),
         ("access token has expired", "oracle"),
         ("has an expired password", "postgresql"),
     ),
@@ -3871,6 +4069,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "explicit": (
         ("collation mismatch between explicit collations", "postgresql"),
+        ("you might need to add an explicit type cast", "postgresql"),
         ("you might need to add an explicit cast", "postgresql"),
         ("explicit conversion from data type", "mssql"),
     ),
@@ -3892,6 +4091,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("exported logical decoding snapshot", "postgresql"),
     ),
     "expr": (
+        ("the correct behavior of expr null is to always return", "postgresql"),
         ("when turned on expressions of the form expr null or", "postgresql"),
     ),
     "expression": (
@@ -3932,6 +4132,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("because the schema contains the extension", "postgresql"),
         ("permission denied to create extension", "postgresql"),
         ("permission denied to update extension", "postgresql"),
+        ("invalid character in extension owner", "postgresql"),
+        ("an extension may only use create", "postgresql"),
         ("is not in the extension s schema", "postgresql"),
         ("permission denied for extension", "postgresql"),
         ("invalid character in extension", "postgresql"),
@@ -3940,11 +4142,13 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("invalid extension name", "postgresql"),
         ("cannot drop extension", "postgresql"),
         ("extension of relation", "postgresql"),
+        ("use create extension", "postgresql"),
         ("extension with oid", "postgresql"),
     ),
     "extensions": (
         ("use create extension cascade to install required extensions too", "postgresql"),
         ("cyclic dependency detected between extensions", "postgresql"),
+        ("cascade to install required extensions too", "postgresql"),
     ),
     "external": (
         ("invalid address family in external", "postgresql"),
@@ -3983,6 +4187,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "facility": (
         ("sets the syslog facility to be used when syslog enabled", "postgresql"),
+        ("you may want a client side facility such as psql", "postgresql"),
     ),
     "factor": (
         ("every hash partition modulus must be a factor of the", "postgresql"),
@@ -3994,6 +4199,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "failing": (
         ("partition key of the failing row contains", "postgresql"),
         ("failing row contains", "postgresql"),
+    ),
+    "fails": (
+        ("a foreign key constraint fails", "mysql"),
     ),
     "failsafe": (
         ("multixact age at which vacuum should trigger failsafe to avoid", "postgresql"),
@@ -4008,6 +4216,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "false": (
         ("to false for publication", "postgresql"),
+        ("this can only be false", "postgresql"),
     ),
     "families": (
         ("row comparison operators must be associated with btree operator families", "postgresql"),
@@ -4054,9 +4263,11 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("this feature is not yet supported on partitioned tables", "postgresql"),
         ("feature is disabled you need mariadb built with", "mysql"),
         ("unsupported xml feature", "postgresql"),
+        ("feature is disabled", "mysql"),
     ),
     "federated": (
         ("can t create federated table the data source connection string", "mysql"),
+        ("can t create federated table", "mysql"),
     ),
     "feedback": (
         ("allows feedback from a hot standby to the primary that", "postgresql"),
@@ -4064,6 +4275,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "fetch": (
         ("could not fetch table where clause info for table", "postgresql"),
         ("could not fetch column list info for table", "postgresql"),
+        ("row count cannot be null in fetch first", "postgresql"),
         ("could not fetch table info for table", "postgresql"),
         ("incorrect number of fetch variables", "mysql"),
         ("execute fetch from", "postgresql"),
@@ -4085,6 +4297,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "fewer": (
         ("there are fewer columns in the insert statement than values", "mssql"),
         ("you might need to run fewer transactions at a time", "postgresql"),
+        ("the later the level the fewer messages are sent", "postgresql"),
         ("grouping must have fewer than 32 arguments", "postgresql"),
     ),
     "field": (
@@ -4101,7 +4314,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("list of fields is only allowed in key partitions", "mysql"),
         ("fields of period for s have different types", "mysql"),
         ("wrong number of fields in header line got", "postgresql"),
+        ("wrong number of fields in header line", "postgresql"),
         ("expected 1 tuple with 2 fields got", "postgresql"),
+        ("please use fields terminated by", "mysql"),
         ("without fields list", "mysql"),
         ("too many fields in", "mysql"),
         ("or more fields", "postgresql"),
@@ -4136,10 +4351,13 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "finalize": (
         ("use alter table detach partition finalize to complete the pending", "postgresql"),
+        ("finalize to complete the pending detach operation", "postgresql"),
     ),
     "find": (
         ("could not find the database system expected to find it", "postgresql"),
         ("could not find array type for data type", "postgresql"),
+        ("expected to find it in the directory", "postgresql"),
+        ("could not find the database system", "postgresql"),
         ("could not find database id", "mssql"),
         ("could not find function", "postgresql"),
         ("could not find wal file", "postgresql"),
@@ -4186,6 +4404,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("can t load value from file with fixed size rows", "mysql"),
     ),
     "fixing": (
+        ("when restarting the slave after fixing any failed threads you", "mysql"),
         ("fixing incomplete split in index", "postgresql"),
     ),
     "flag": (
@@ -4206,6 +4425,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "flatten": (
         ("the planner will flatten explicit join constructs into lists of", "postgresql"),
     ),
+    "flexible": (
+        ("flexible vector formats are not supported", "oracle"),
+    ),
     "float": (
         ("precision for type float must be at least 1 bit", "postgresql"),
         ("cannot be converted to an apache arrow float", "oracle"),
@@ -4213,6 +4435,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "float32": (
         ("flexible vector formats are not supported only fixed float32 float64", "oracle"),
+        ("only fixed float32 float64 int8 or binary formats are supported", "oracle"),
     ),
     "float8": (
         ("the database cluster was initialized without use float8 byval but", "postgresql"),
@@ -4254,6 +4477,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "forbidden": (
         ("create table select is forbidden when enforce gtid consistency 1", "mysql"),
         ("recursion of event ddl statements is forbidden when body is", "mysql"),
+        ("select is forbidden when enforce gtid consistency 1", "mysql"),
     ),
     "force": (
         ("copy force not null only available using copy from", "postgresql"),
@@ -4412,6 +4636,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "future": (
         ("future log output will appear in directory", "postgresql"),
+        ("specify a time in the future", "mysql"),
         ("is in the future", "postgresql"),
     ),
     "galera": (
@@ -4466,6 +4691,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "generator": (
         ("invalid dh parameters neither suitable generator or safe prime", "postgresql"),
+        ("neither suitable generator or safe prime", "postgresql"),
     ),
     "generic": (
         ("prepared statements can have custom and generic plans and the", "postgresql"),
@@ -4479,6 +4705,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "geometric": (
         ("this affects real double precision and geometric data types a", "postgresql"),
+        ("this affects real double precision and geometric data types", "postgresql"),
     ),
     "geometrical": (
         ("a spatial index may only contain a geometrical type column", "mysql"),
@@ -4488,6 +4715,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "geometry": (
         ("cannot get geometry object from data you send to the", "mysql"),
+        ("geometry data is invalid in function", "mysql"),
         ("the geometry has no data in function", "mysql"),
         ("binary geometry function", "mysql"),
     ),
@@ -4516,6 +4744,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "given": (
         ("table handler doesn t support null in given index please", "mysql"),
         ("can t execute the given command because you have active", "mysql"),
+        ("table handler doesn t support null in given index", "mysql"),
         ("can t return a result set in the given context", "mysql"),
         ("length must be given for binary parameter", "postgresql"),
     ),
@@ -4523,6 +4752,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("giving up after too many tries to reserve shared memory", "postgresql"),
     ),
     "global": (
+        ("the command cannot be executed when global transaction is in", "mysql"),
         ("is a global variable and should be set with set", "mysql"),
         ("pg global cannot be used as default tablespace", "postgresql"),
         ("does not support the global option", "postgresql"),
@@ -4538,6 +4768,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "got": (
         ("got temporary error", "mysql"),
         ("parameters but got", "postgresql"),
+        ("got message type", "postgresql"),
         ("got null value", "postgresql"),
     ),
     "goto": (
@@ -4620,6 +4851,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("could not update replication slave gtid state", "mysql"),
     ),
     "gtids": (
+        ("since the master s binlog contains gtids with higher sequence", "mysql"),
         ("found a gtid log event or previous gtids log event", "mysql"),
     ),
     "gtsvector": (
@@ -4640,11 +4872,14 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("contains a half dead internal page", "postgresql"),
     ),
     "hand": (
+        ("please remove the file by hand and try again", "postgresql"),
         ("must be at the top level of its right hand", "postgresql"),
     ),
     "handle": (
         ("could not close handle to backend parameter variables error code", "postgresql"),
         ("could not close handle to backend parameter file error code", "postgresql"),
+        ("could not close handle to backend parameter variables", "postgresql"),
+        ("could not close handle to backend parameter file", "postgresql"),
         ("could not duplicate handle for", "postgresql"),
     ),
     "handler": (
@@ -4691,10 +4926,12 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "hba": (
         ("sets the server s hba configuration file", "postgresql"),
+        ("this can be specified as hba file in", "postgresql"),
     ),
     "header": (
         ("column name mismatch in header line field", "postgresql"),
         ("invalid copy file header missing length", "postgresql"),
+        ("incorrect segment size in page header", "postgresql"),
         ("invalid copy file header wrong length", "postgresql"),
         ("cannot specify header in binary mode", "postgresql"),
         ("malformed file type header in file", "mysql"),
@@ -4718,6 +4955,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("the requested value for the heartbeat period is less than", "mysql"),
         ("unexpected master s heartbeat data", "mysql"),
     ),
+    "heartbeating": (
+        ("the value is reset to 0 meaning that heartbeating will", "mysql"),
+    ),
     "held": (
         ("sets the size of wal files held for standby servers", "postgresql"),
         ("is held from a previous transaction", "postgresql"),
@@ -4732,14 +4972,19 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("must match the number of ordering columns here", "postgresql"),
         ("cannot be used as a role name here", "postgresql"),
         ("select into is not allowed here", "postgresql"),
+        ("into is not allowed here", "postgresql"),
         ("cannot be used here", "postgresql"),
         ("not supported here", "postgresql"),
     ),
     "hexadecimal": (
         ("unterminated hexadecimal string literal", "postgresql"),
+        ("invalid hexadecimal data", "postgresql"),
     ),
     "hidden": (
         ("ttl support is currently disabled when table has a hidden", "mysql"),
+    ),
+    "hide": (
+        ("this behavior may cause crashes data loss propagate or hide", "postgresql"),
     ),
     "high": (
         ("unicode high surrogate must not follow a high surrogate", "postgresql"),
@@ -4762,6 +5007,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("but in the history of the requested timeline the server", "postgresql"),
         ("wrong partitions for s must have at least one history", "mysql"),
         ("is not a child of this server s history", "postgresql"),
+        ("last history partition s is out of", "mysql"),
         ("not found in history of timeline", "postgresql"),
         ("is not in this server s history", "postgresql"),
         ("invalid data in history file", "postgresql"),
@@ -4820,7 +5066,12 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("hot standby mode is disabled", "postgresql"),
     ),
     "how": (
+        ("configuration settings and how to set them on the command", "postgresql"),
+        ("more information on how to properly start the server", "postgresql"),
         ("sets how binary values are to be encoded in xml", "postgresql"),
+    ),
+    "however": (
+        ("however this server does support channel binding", "postgresql"),
     ),
     "https": (
         ("https proxy requires use of the tcps protocol", "oracle"),
@@ -4856,6 +5107,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("could not connect to ident server at address", "postgresql"),
         ("could not create socket for ident connection", "postgresql"),
         ("sets the server s ident configuration file", "postgresql"),
+        ("this can be specified as ident file in", "postgresql"),
         ("ident authentication failed for user", "postgresql"),
         ("multiple values in ident field", "postgresql"),
     ),
@@ -4866,6 +5118,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("grant with identified with is illegal because the user", "mysql"),
     ),
     "identifier": (
+        ("wal file database system identifier is", "postgresql"),
         ("prepared transaction with identifier", "postgresql"),
         ("string is not a valid identifier", "postgresql"),
         ("the primary s identifier is", "postgresql"),
@@ -4886,12 +5139,14 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("could not identify current directory", "postgresql"),
         ("could not identify system got", "postgresql"),
         ("could not identify column", "postgresql"),
+        ("could not identify system", "postgresql"),
     ),
     "identity": (
         ("use alter table alter column drop identity instead", "postgresql"),
         ("is not an identity column skipping", "postgresql"),
         ("is already an identity column", "postgresql"),
         ("is not an identity column", "postgresql"),
+        ("drop identity instead", "postgresql"),
         ("is an identity column", "postgresql"),
     ),
     "idle": (
@@ -4910,6 +5165,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("default ignore value is not supported for such parameter usage", "mysql"),
         ("create ignore select is unsafe because the order in which", "mysql"),
         ("insert ignore select is unsafe because the order in which", "mysql"),
+        ("ignore select is unsafe because the order in which rows", "mysql"),
         ("update ignore is unsafe because the order in which rows", "mysql"),
         ("a primary key cannot be marked as ignore", "mysql"),
     ),
@@ -4918,6 +5174,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("order by clause ignored because there is other order by", "mysql"),
         ("cast will be ignored because the source data type is", "postgresql"),
         ("cast will be ignored because the target data type is", "postgresql"),
+        ("set sql log update has been ignored", "mysql"),
         ("slave sql thread ignored the", "mysql"),
         ("has been ignored", "mysql"),
     ),
@@ -4949,6 +5206,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("cannot use non immediate index", "postgresql"),
     ),
     "immediately": (
+        ("the event was dropped immediately after creation", "mysql"),
         ("you should immediately run create user", "postgresql"),
     ),
     "immutable": (
@@ -5011,12 +5269,21 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "impossible": (
         ("cannot execute statement impossible to write to binary log since", "mysql"),
+        ("impossible to write to binary log since binlog format statement", "mysql"),
+        ("impossible to write to binary log since statement is unsafe", "mysql"),
+        ("impossible to write to binary log since binlog format row", "mysql"),
+        ("impossible to write to binary log since statement is in", "mysql"),
+        ("impossible to write to binary log since more than one", "mysql"),
+        ("impossible to generate global transaction identifier", "mysql"),
     ),
     "improper": (
         ("improper binary format in array element", "postgresql"),
         ("improper binary format in record column", "postgresql"),
         ("improper type name", "postgresql"),
         ("improper use of", "postgresql"),
+    ),
+    "incapable": (
+        ("impossible to write to binary log since both row incapable", "mysql"),
     ),
     "include": (
         ("unique constraint on partitioned table must include all partitioning columns", "postgresql"),
@@ -5027,6 +5294,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "included": (
         ("the database names will not be included in the replication", "mysql"),
+        ("this is unsafe because the set of rows included cannot", "mysql"),
         ("expressions are not supported in included columns", "postgresql"),
         ("sets the name of the cluster which is included in", "postgresql"),
         ("cannot alter statistics on included column", "postgresql"),
@@ -5060,16 +5328,19 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "incomplete": (
         ("stop slave command execution is incomplete slave sql thread got", "mysql"),
+        ("stop slave command execution is incomplete", "mysql"),
         ("the query result may be incomplete", "mysql"),
         ("incomplete message from client", "postgresql"),
         ("incomplete startup packet", "postgresql"),
     ),
     "inconsistency": (
         ("inconsistency in usage of column lists for partitioning", "mysql"),
+        ("this is a sign of data inconsistency", "mysql"),
     ),
     "inconsistent": (
         ("backup label contains data inconsistent with control file", "postgresql"),
         ("inconsistent background worker state max worker processes", "postgresql"),
+        ("inconsistent range map", "postgresql"),
     ),
     "incorrect": (
         ("incorrect binary data format in function argument", "postgresql"),
@@ -5096,12 +5367,14 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("bytes needed consider increasing the thread stack system variable", "mysql"),
         ("out of sort memory consider increasing server sort buffer size", "mysql"),
         ("consider increasing the configuration parameter max wal size", "postgresql"),
+        ("consider increasing the thread stack system variable", "mysql"),
     ),
     "increment": (
         ("statements writing to a table with an auto increment column", "mysql"),
         ("failed to read auto increment value from storage engine", "mysql"),
         ("create table select on a table with an auto increment", "mysql"),
         ("auto increment column s cannot be used in the unique", "mysql"),
+        ("on a table with an auto increment column is unsafe", "mysql"),
         ("doesn t support auto increment columns", "mysql"),
         ("increment must not be zero", "postgresql"),
     ),
@@ -5149,6 +5422,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "individuals": (
         ("geqo number of individuals in the population", "postgresql"),
+        ("number of individuals in the population", "postgresql"),
     ),
     "inequality": (
         ("could not identify an inequality operator for type", "postgresql"),
@@ -5202,6 +5476,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "inherited": (
         ("could not create inherited socket error code", "postgresql"),
+        ("could not create inherited socket", "postgresql"),
         ("cannot drop inherited constraint", "postgresql"),
         ("cannot alter inherited column", "postgresql"),
         ("cannot drop inherited column", "postgresql"),
@@ -5322,6 +5597,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "insertable": (
         ("is not insertable into", "mysql"),
     ),
+    "inserted": (
+        ("this is unsafe because the times when rows are inserted", "mysql"),
+    ),
     "inserting": (
         ("to enable inserting into the view provide an instead of", "postgresql"),
         ("while inserting index tuple", "postgresql"),
@@ -5347,6 +5625,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("version to install must be specified", "postgresql"),
     ),
     "installation": (
+        ("the postgresql installation would be incompatible with this data directory", "postgresql"),
         ("this may indicate an incomplete postgresql installation or that the", "postgresql"),
         ("has no installation script nor update path for version", "postgresql"),
     ),
@@ -5366,8 +5645,11 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "instead": (
         ("use alter table alter column drop expression instead", "postgresql"),
         ("change the schema of the table instead", "postgresql"),
+        ("to change name of view column instead", "postgresql"),
+        ("drop expression instead", "postgresql"),
         ("use alter table instead", "postgresql"),
         ("use alter type instead", "postgresql"),
+        ("use drop table instead", "mysql"),
         ("instead of expected", "postgresql"),
         ("instead of type", "postgresql"),
     ),
@@ -5377,6 +5659,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("xml processing instruction target name cannot be", "postgresql"),
         ("xml processing instruction cannot contain", "postgresql"),
         ("invalid xml processing instruction", "postgresql"),
+    ),
+    "instructions": (
+        ("see the manual for instructions", "mysql"),
     ),
     "instructs": (
         ("copy from instructs the postgresql server process to read a", "postgresql"),
@@ -5402,6 +5687,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("invalid value for integer option", "postgresql"),
         ("requires an integer value", "postgresql"),
         ("value must be an integer", "postgresql"),
+        ("read integer of length", "oracle"),
         ("invalid integer value", "postgresql"),
         ("integer out of range", "postgresql"),
         ("is not an integer", "postgresql"),
@@ -5458,6 +5744,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("query execution was interrupted max statement time exceeded", "mysql"),
         ("database system was interrupted while in recovery at", "postgresql"),
         ("query execution was interrupted the query exceeded", "mysql"),
+        ("database system shutdown was interrupted", "postgresql"),
+        ("database system was interrupted", "postgresql"),
         ("query execution was interrupted", "mysql"),
     ),
     "intersect": (
@@ -5484,6 +5772,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("copy select into is not supported", "postgresql"),
         ("cannot insert into foreign table", "postgresql"),
         ("cursor select must not have into", "mysql"),
+        ("wrong insert into a sequence", "mysql"),
         ("cannot insert into column", "postgresql"),
         ("cannot insert into view", "postgresql"),
     ),
@@ -5525,6 +5814,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "io": (
         ("stop slave command execution is incomplete slave io thread got", "mysql"),
         ("this operation cannot be performed with a running slave io", "mysql"),
+        ("run stop slave io thread for channel", "mysql"),
         ("io write error", "mysql"),
         ("io read error", "mysql"),
     ),
@@ -5541,6 +5831,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "isn": (
         ("incorrect prefix key the used key part isn t a", "mysql"),
+        ("the used key part isn t a string the used", "mysql"),
         ("isn t in group by", "mysql"),
     ),
     "isolation": (
@@ -5550,10 +5841,20 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("snapshot isolation transaction aborted due to update", "mssql"),
         ("snapshot isolation transaction failed in database", "mssql"),
         ("sets the current transaction s isolation level", "postgresql"),
+        ("please change from current isolation level", "mysql"),
     ),
     "ispell": (
         ("ispell dictionary supports only default long and num flag values", "postgresql"),
         ("unrecognized ispell parameter", "postgresql"),
+    ),
+    "issue": (
+        ("please see the mariadb manual for more about this issue", "mysql"),
+    ),
+    "issued": (
+        ("analyze explain show can not be issued", "mysql"),
+    ),
+    "it": (
+        ("it s only", "postgresql"),
     ),
     "item": (
         ("source for a multiple column update item must be a", "postgresql"),
@@ -5567,6 +5868,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "iterations": (
         ("geqo number of iterations of the algorithm", "postgresql"),
+        ("number of iterations of the algorithm", "postgresql"),
     ),
     "its": (
         ("cannot be used in statistics because its type", "postgresql"),
@@ -5580,6 +5882,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "join": (
         ("could not read from hash join temporary file read only", "postgresql"),
+        ("could not read from hash join temporary file", "postgresql"),
         ("can not delete from join view", "mysql"),
         ("can not insert into join view", "mysql"),
         ("tables in a join", "mysql"),
@@ -5661,6 +5964,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "kernels": (
         ("this has been seen to occur with buggy kernels consider", "postgresql"),
+        ("this has been seen to occur with buggy kernels", "postgresql"),
     ),
     "keycache": (
         ("cannot drop default keycache", "mysql"),
@@ -5673,6 +5977,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("too many keys specified max", "mysql"),
         ("object keys should be text", "postgresql"),
         ("server has index max keys", "postgresql"),
+        ("too many keys specified", "mysql"),
         ("keys in a foreign key", "postgresql"),
         ("duplicate keys exist", "postgresql"),
     ),
@@ -5703,6 +6008,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("database system shutdown was interrupted last known up at", "postgresql"),
         ("database system was interrupted last known up at", "postgresql"),
         ("client no such host is known", "mssql"),
+        ("last known up at", "postgresql"),
     ),
     "l": (
         ("l enable ssl connections", "postgresql"),
@@ -5717,6 +6023,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "lacking": (
         ("analyze explain show can not be issued lacking privileges for", "mysql"),
+        ("lacking privileges for underlying table", "mysql"),
     ),
     "lacks": (
         ("lacks support function for operator", "postgresql"),
@@ -5744,8 +6051,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("large object oid may not be null", "postgresql"),
         ("must be owner of large object", "postgresql"),
         ("requested character too large", "postgresql"),
+        ("index column size too large", "mysql"),
         ("requested length too large", "postgresql"),
         ("file length too large", "postgresql"),
+        ("row size too large", "mysql"),
         ("for large object", "postgresql"),
     ),
     "largeobject": (
@@ -5755,12 +6064,15 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("apache arrow c data structure overflow detected a larger structure", "oracle"),
         ("log the use of temporary files larger than this number", "postgresql"),
         ("was larger than max allowed packet", "mysql"),
+        ("a larger structure is needed", "oracle"),
     ),
     "lastval": (
         ("lastval is not yet defined in this session", "postgresql"),
     ),
     "later": (
+        ("starts is later than query time first history partition may", "mysql"),
         ("s starts is later than query time first history partition", "mysql"),
+        ("they can be used later if mariadb slave with ssl", "mysql"),
         ("failed too many times will try again later", "postgresql"),
     ),
     "latest": (
@@ -5772,6 +6084,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "layer": (
         ("error from underlying pam layer", "postgresql"),
+    ),
+    "layout": (
+        ("invalid startup packet layout", "postgresql"),
     ),
     "ldap": (
         ("invalid character in user name for ldap authentication", "postgresql"),
@@ -5822,6 +6137,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("a table must have at least 1 column", "mysql"),
         ("name list length must be at least", "postgresql"),
         ("must specify at least one column", "postgresql"),
+        ("you need at least one of the", "mysql"),
         ("but it requires at least", "postgresql"),
         ("must be at least 1", "postgresql"),
     ),
@@ -5838,6 +6154,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "lengths": (
         ("corrupted item lengths total", "postgresql"),
+        ("corrupted item lengths", "postgresql"),
     ),
     "less": (
         ("not allowed to use null value in values less than", "mysql"),
@@ -5856,6 +6173,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("myrocks supports only read committed and repeatable read isolation levels", "mysql"),
         ("each level includes all the levels that follow it the", "postgresql"),
         ("sets the message levels that are sent to the client", "postgresql"),
+        ("each level includes all the levels that follow it", "postgresql"),
         ("sets the message levels that are logged", "postgresql"),
     ),
     "levenshtein": (
@@ -5894,6 +6212,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "libxml2": (
         ("this probably indicates that the version of libxml2 being used", "postgresql"),
+        ("libxml2 has incompatible char type", "postgresql"),
     ),
     "lightweight": (
         ("emits information about lightweight lock usage", "postgresql"),
@@ -5961,6 +6280,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("could not create signal listener pipe error code", "postgresql"),
         ("could not create signal listener pipe for pid", "postgresql"),
         ("is not registered with the listener at host", "oracle"),
+        ("could not create signal listener pipe", "postgresql"),
     ),
     "listening": (
         ("no socket created for listening", "postgresql"),
@@ -5985,6 +6305,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("malformed record literal", "postgresql"),
         ("malformed array literal", "postgresql"),
         ("malformed range literal", "postgresql"),
+    ),
+    "literally": (
+        ("otherwise it is taken literally", "postgresql"),
     ),
     "literals": (
         ("sets whether is allowed in string literals", "postgresql"),
@@ -6049,6 +6372,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("the transaction has already committed locally but might not have", "postgresql"),
         ("is the server running locally and accepting connections on that", "postgresql"),
         ("is the server running locally and accepting connections on unix", "postgresql"),
+        ("is the server running locally and accepting", "postgresql"),
     ),
     "locate": (
         ("could not locate required checkpoint record", "postgresql"),
@@ -6060,6 +6384,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "lock": (
         ("you can t write lock a log table only read", "mysql"),
+        ("you can t write lock a log table", "mysql"),
         ("could not create lock file", "postgresql"),
         ("could not write lock file", "postgresql"),
         ("could not open lock file", "postgresql"),
@@ -6132,9 +6457,11 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("logs the host name in the connection logs", "postgresql"),
         ("logs each replication command", "postgresql"),
         ("logs each checkpoint", "postgresql"),
+        ("zero logs all files", "postgresql"),
     ),
     "long": (
         ("invalid number string too long", "oracle"),
+        ("specified key was too long", "mysql"),
         ("data too long for column", "mysql"),
         ("is too long maximum", "postgresql"),
         ("too long value for", "mysql"),
@@ -6143,6 +6470,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "longer": (
         ("result string is longer than max allowed packet bytes", "mysql"),
         ("create extension from is no longer supported", "postgresql"),
+        ("from is no longer supported", "postgresql"),
         ("relation no longer exists", "postgresql"),
         ("should be no longer than", "mysql"),
     ),
@@ -6162,6 +6490,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("is not in internal lookup table", "postgresql"),
         ("no entry found on ldap lookup", "postgresql"),
         ("lookup on ldap server failed", "postgresql"),
+        ("user name lookup failure", "postgresql"),
     ),
     "loop": (
         ("cannot perform transaction commands inside a cursor loop that is", "postgresql"),
@@ -6180,6 +6509,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("terminating connection because protocol synchronization was lost", "postgresql"),
         ("lost synchronization with server got message type", "postgresql"),
         ("lost connection to parallel worker", "postgresql"),
+        ("lost synchronization with server", "postgresql"),
         ("connection to client lost", "postgresql"),
     ),
     "low": (
@@ -6296,6 +6626,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "manipulate": (
         ("cannot query or manipulate replication origin when max replication slots", "postgresql"),
     ),
+    "manual": (
+        ("check the manual", "mysql"),
+    ),
     "manually": (
         ("you can manually specify a multirange type name using the", "postgresql"),
         ("you can remove the directories manually if necessary", "postgresql"),
@@ -6304,17 +6637,22 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("cannot process create or update request too many create", "mssql"),
         ("input has too many columns", "postgresql"),
         ("query has too many columns", "postgresql"),
+        ("too many create", "mssql"),
+        ("too many tables", "mysql"),
     ),
     "map": (
         ("could not map view of backend variables error code", "postgresql"),
         ("could not map backend parameter memory error code", "postgresql"),
         ("could not map dynamic shared memory segment", "postgresql"),
+        ("could not map view of backend variables", "postgresql"),
+        ("could not map backend parameter memory", "postgresql"),
         ("could not map shared memory segment", "postgresql"),
         ("can t map file", "mysql"),
     ),
     "mapping": (
         ("could not create backend parameter file mapping error code", "postgresql"),
         ("could not drop relation mapping for subscription", "postgresql"),
+        ("could not create backend parameter file mapping", "postgresql"),
         ("user mapping not found for", "postgresql"),
         ("mapping for token type", "postgresql"),
         ("relation mapping file", "postgresql"),
@@ -6329,6 +6667,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("the used command is not allowed with this mariadb version", "mysql"),
         ("the mariadb server is running with the", "mysql"),
         ("too many tables mariadb can only use", "mysql"),
+        ("mariadb can only use", "mysql"),
+    ),
+    "mariadbd": (
+        ("increase this mariadbd variable and try again", "mysql"),
     ),
     "mark": (
         ("search sequence column name and cycle mark column name are", "postgresql"),
@@ -6358,6 +6700,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("there is no master connection", "mysql"),
         ("change master to option", "mysql"),
         ("error from master", "mysql"),
+        ("error on master", "mysql"),
     ),
     "match": (
         ("number of columns does not match number of values", "postgresql"),
@@ -6374,6 +6717,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("no function matches the given name and argument types you", "postgresql"),
         ("no operator matches the given name and argument types you", "postgresql"),
         ("no operator matches the given name and argument type you", "postgresql"),
+        ("no procedure matches the given name and argument types", "postgresql"),
+        ("no operator matches the given name and argument types", "postgresql"),
+        ("no operator matches the given name and argument type", "postgresql"),
         ("too many regular expression matches", "postgresql"),
         ("has multiple matches", "postgresql"),
     ),
@@ -6414,6 +6760,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "max": (
         ("specified key was too long max key length is", "mysql"),
+        ("max key length is", "mysql"),
         ("is too long max", "mysql"),
     ),
     "maxalign": (
@@ -6422,6 +6769,14 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "maxfragments": (
         ("maxfragments should be 0", "postgresql"),
+    ),
+    "maximal": (
+        ("the integer component reached the maximal value", "mysql"),
+    ),
+    "maximum": (
+        ("the maximum row size for the used table type not", "mysql"),
+        ("the maximum column size is", "mysql"),
+        ("the maximum size is", "mysql"),
     ),
     "maxlisten": (
         ("could not bind to all requested addresses maxlisten", "postgresql"),
@@ -6447,6 +6802,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("md5 authentication is not supported when db user namespace is", "postgresql"),
         ("has a password that cannot be used with md5 authentication", "postgresql"),
         ("could not perform md5 encryption of received packet", "postgresql"),
+        ("consider a function index of an md5 hash of the", "postgresql"),
         ("could not perform md5 encryption of password", "postgresql"),
         ("has incorrect md5 signature", "postgresql"),
     ),
@@ -6454,12 +6810,16 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("this error does not mean that you have run out", "postgresql"),
     ),
     "means": (
+        ("in a client connection it means that you executed set", "mysql"),
         ("this means that the backup is corrupted and you will", "postgresql"),
         ("1 means no limit", "postgresql"),
     ),
     "meant": (
         ("perhaps you meant to reference the table alias", "postgresql"),
         ("perhaps you meant to reference the column", "postgresql"),
+    ),
+    "measured": (
+        ("this is measured in disk pages which are normally 8", "postgresql"),
     ),
     "mechanism": (
         ("client selected an invalid sasl authentication mechanism", "postgresql"),
@@ -6490,6 +6850,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "membership": (
         ("could not check access token membership error code", "postgresql"),
+        ("could not check access token membership", "postgresql"),
     ),
     "memoization": (
         ("enables the planner s use of memoization", "postgresql"),
@@ -6497,6 +6858,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "merge": (
         ("incorrect table definition all merge tables must be in the", "mysql"),
         ("with recursive is not supported for merge statement", "postgresql"),
+        ("all merge tables must be in the same database", "mysql"),
         ("merge not supported in with query", "postgresql"),
         ("cannot execute merge on relation", "postgresql"),
         ("merge not supported in copy", "postgresql"),
@@ -6515,6 +6877,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "metadata": (
         ("does not exist but metadata information exists inside myrocks this", "mysql"),
+        ("does not exist but metadata information exists inside myrocks", "mysql"),
     ),
     "method": (
         ("does not exist for access method", "postgresql"),
@@ -6594,6 +6957,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("misplaced deferrable clause", "postgresql"),
     ),
     "missing": (
+        ("missing index for constraint", "mysql"),
         ("is missing support function", "postgresql"),
         ("missing data for column", "postgresql"),
         ("table is missing column", "postgresql"),
@@ -6602,6 +6966,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "misuse": (
         ("bad parameter or other api misuse", "sqlite"),
         ("misuse of aggregate count", "sqlite"),
+        ("misuse of aggregate", "sqlite"),
     ),
     "mix": (
         ("it is only possible to mix range list partitioning with", "mysql"),
@@ -6623,6 +6988,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("system catalog modifications are currently disallowed", "postgresql"),
     ),
     "modified": (
+        ("this option writes pages when first modified after a checkpoint", "postgresql"),
         ("tuple to be updated was already modified by an operation", "postgresql"),
         ("writes full pages to wal when first modified after a", "postgresql"),
         ("because it is being modified", "postgresql"),
@@ -6967,6 +7333,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("when gtid next is set to a gtid you must", "mysql"),
         ("invalid next transaction id", "postgresql"),
         ("has invalid next offset", "postgresql"),
+        ("current gtid next is", "mysql"),
     ),
     "nextoid": (
         ("pg nextoid can only be used on system catalogs", "postgresql"),
@@ -7038,6 +7405,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("unicode normalization can only be performed if server encoding is", "postgresql"),
         ("invalid normalization form", "postgresql"),
     ),
+    "normally": (
+        ("this normally indicates that the master server was replaced without", "mysql"),
+    ),
     "nota": (
         ("xaer nota unknown xid", "mysql"),
     ),
@@ -7079,6 +7449,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("is not already not null", "postgresql"),
         ("key must not be null", "postgresql"),
         ("null value in column", "postgresql"),
+        ("cannot be not null", "mysql"),
         ("must not be null", "postgresql"),
     ),
     "nullable": (
@@ -7128,6 +7499,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "oauth": (
         ("invalid access token value must be a string for oauth", "oracle"),
+        ("value must be a string for oauth a 2 tuple", "oracle"),
+        ("value must be a string for oauth or a 2", "oracle"),
     ),
     "object": (
         ("null value not allowed for object key", "postgresql"),
@@ -7154,9 +7527,14 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("error occurred before error message processing is available", "postgresql"),
         ("if this has occurred more than once some data might", "postgresql"),
         ("occurred on the master message", "mysql"),
+        ("occurred on the master", "mysql"),
     ),
     "occurring": (
         ("checkpoints are occurring too frequently", "postgresql"),
+    ),
+    "occurs": (
+        ("it occurs either if all available shared memory ids have", "postgresql"),
+        ("it occurs when either the system limit for the maximum", "postgresql"),
     ),
     "oci": (
         ("invalid oci attribute type", "oracle"),
@@ -7166,6 +7544,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "odd": (
         ("invalid hexadecimal data odd number of digits", "postgresql"),
+        ("odd number of digits", "postgresql"),
     ),
     "offer": (
         ("channel binding is required but server did not offer an", "postgresql"),
@@ -7198,6 +7577,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("with oids is no longer supported this can only be", "postgresql"),
         ("tables declared with oids are not supported", "postgresql"),
         ("invalid copy file header with oids", "postgresql"),
+        ("with oids is no longer supported", "postgresql"),
         ("oids less than", "postgresql"),
     ),
     "oidvector": (
@@ -7206,11 +7586,14 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("invalid oidvector data", "postgresql"),
     ),
     "ok": (
+        ("if you are sure that your master is ok run", "mysql"),
         ("ok packet too large", "mysql"),
     ),
     "old": (
         ("old table can only be specified for a delete or", "postgresql"),
         ("old table name and new table name cannot be the", "postgresql"),
+        ("the old position value may not be valid for the", "mysql"),
+        ("has a password in the old format", "mysql"),
         ("on insert rule cannot use old", "postgresql"),
         ("on select rule cannot use old", "postgresql"),
         ("same old and new event name", "mysql"),
@@ -7230,6 +7613,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("cannot have more than one value for this type of", "mysql"),
         ("only one default partition allowed", "mysql"),
         ("only one default value is allowed", "postgresql"),
+        ("must be one of", "postgresql"),
     ),
     "ongoing": (
         ("cannot be set when there is an ongoing transaction", "mysql"),
@@ -7244,6 +7628,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "open": (
         ("cannot open table for trigger s s", "mysql"),
+        ("cannot open user default database", "mssql"),
         ("could not open temporary file", "postgresql"),
         ("could not open server file", "postgresql"),
         ("but could not open file", "postgresql"),
@@ -7260,6 +7645,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("too many files opened please execute the command again", "mysql"),
         ("was not opened for reading", "postgresql"),
         ("was not opened for writing", "postgresql"),
+        ("never opened in pl sql", "oracle"),
+        ("cannot be opened", "mssql"),
     ),
     "opening": (
         ("invalid flags for opening a large object", "postgresql"),
@@ -7290,6 +7677,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("this operation is not supported for system tables", "postgresql"),
         ("this operation is not supported for tables", "postgresql"),
         ("index s does not support this operation", "mysql"),
+        ("is not supported for this operation", "mysql"),
     ),
     "operator": (
         ("operator function must be specified", "postgresql"),
@@ -7306,6 +7694,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "opfamily": (
         ("contains incorrect order by opfamily specification for operator", "postgresql"),
+    ),
+    "optimal": (
+        ("the index is not optimal", "postgresql"),
     ),
     "optimization": (
         ("was reduced during optimization", "mysql"),
@@ -7333,6 +7724,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("options array must not be null", "postgresql"),
         ("has no options", "postgresql"),
     ),
+    "ora": (
+        ("similar to ora", "oracle"),
+    ),
     "oracle": (
         ("conversion from oracle database type", "oracle"),
         ("to oracle database is not supported", "oracle"),
@@ -7357,6 +7751,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("use an explicit ordering operator or modify the query", "postgresql"),
         ("does not support ordering operators", "postgresql"),
         ("is not a valid ordering operator", "postgresql"),
+        ("possible byte ordering mismatch", "postgresql"),
         ("byte ordering mismatch", "postgresql"),
     ),
     "ordinal": (
@@ -7386,6 +7781,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "orphan": (
         ("autovacuum dropping orphan temp table", "postgresql"),
         ("removed orphan archive status file", "postgresql"),
+        ("dropping orphan temp table", "postgresql"),
         ("dropped orphan trigger", "mysql"),
     ),
     "oson": (
@@ -7398,6 +7794,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("other object see server log for list", "postgresql"),
         ("other session using the database", "postgresql"),
         ("other session s and", "postgresql"),
+    ),
+    "otherwise": (
+        ("otherwise you will get problems if you get an unexpected", "mysql"),
     ),
     "outer": (
         ("outer level aggregate cannot contain a lower level variable in", "postgresql"),
@@ -7415,6 +7814,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "outside": (
         ("xaer outside some work is done outside global transaction", "mysql"),
+        ("some work is done outside global transaction", "mysql"),
         ("is outside the valid range for parameter", "postgresql"),
     ),
     "over": (
@@ -7436,6 +7836,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "overhead": (
         ("this includes storage overhead check the manual you have to", "mysql"),
+        ("this includes storage overhead check the manual", "mysql"),
     ),
     "overlap": (
         ("bulk load rows overlap existing rows", "mysql"),
@@ -7448,8 +7849,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "overlay": (
         ("geometry overlay calculation error geometry data is invalid in function", "mysql"),
+        ("geometry overlay calculation error", "mysql"),
     ),
     "override": (
+        ("this can be set to override the default behavior", "postgresql"),
         ("cannot override partition by clause of window", "postgresql"),
         ("cannot override order by clause of window", "postgresql"),
     ),
@@ -7509,6 +7912,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "owns": (
         ("gtid next cannot be changed by a client that owns", "mysql"),
         ("the server must be started by the user that owns", "postgresql"),
+        ("the client owns", "mysql"),
     ),
     "p": (
         ("p port port number to listen on", "postgresql"),
@@ -7592,6 +7996,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("cannot delete rows from table which is parent in a", "mysql"),
         ("cannot attach inheritance parent as partition", "postgresql"),
         ("to a view because it has parent tables", "postgresql"),
+        ("cannot delete or update a parent row", "mysql"),
         ("could not open parent table of index", "postgresql"),
         ("is marked not null in parent table", "postgresql"),
         ("is not a parent of relation", "postgresql"),
@@ -7634,6 +8039,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("associated data types for operator class options parsing functions must", "postgresql"),
         ("invalid operator class options parsing function", "postgresql"),
         ("error in parsing conflict function message", "mysql"),
+        ("error in parsing conflict function", "mysql"),
         ("error while parsing parameter", "mysql"),
         ("value found during parsing", "mysql"),
     ),
@@ -7645,7 +8051,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("but it cannot be referenced from this part of the", "postgresql"),
         ("which is part of the partition key", "postgresql"),
         ("are not part of the publication", "postgresql"),
+        ("specified key part was too long", "mysql"),
         ("is not part of the publication", "postgresql"),
+        ("max key part length is", "mysql"),
     ),
     "partial": (
         ("match partial not yet implemented", "postgresql"),
@@ -7703,6 +8111,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("cannot create temporary table with partitions", "mysql"),
         ("contains partitions that are foreign tables", "postgresql"),
         ("partitions each partition must be defined", "mysql"),
+        ("wrong partitions for s", "mysql"),
     ),
     "partitionwise": (
         ("enables partitionwise join", "postgresql"),
@@ -7710,6 +8119,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "parts": (
         ("all parts of a primary key must be not null", "mysql"),
         ("too many key parts specified max", "mysql"),
+        ("too many key parts specified", "mysql"),
     ),
     "pass": (
         ("cannot pass more than", "postgresql"),
@@ -7742,6 +8152,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "past": (
         ("event execution time is in the past event has been", "mysql"),
         ("request to flush past end of generated wal request", "postgresql"),
+        ("request to flush past end of generated wal", "postgresql"),
+        ("event execution time is in the past", "mysql"),
     ),
     "path": (
         ("path expression is not allowed in argument", "mysql"),
@@ -7761,6 +8173,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "paused": (
         ("sql server service has been paused no new connections will", "mssql"),
+        ("sql server service has been paused", "mssql"),
         ("recovery has paused", "postgresql"),
     ),
     "pausing": (
@@ -7812,9 +8225,13 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("vacuum full cannot be performed in parallel", "postgresql"),
         ("operation cannot be performed the table", "mysql"),
         ("cannot be performed on relation", "postgresql"),
+        ("operation cannot be performed", "mysql"),
     ),
     "performing": (
         ("performing immediate shutdown because data directory lock file is invalid", "postgresql"),
+    ),
+    "perhaps": (
+        ("perhaps you misplaced order by", "postgresql"),
     ),
     "period": (
         ("column s used in period s specified in update set", "mysql"),
@@ -7871,6 +8288,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "permitted": (
         ("root execution of the postgresql server is not permitted the", "postgresql"),
+        ("root execution of the postgresql server is not permitted", "postgresql"),
         ("null character not permitted", "postgresql"),
         ("is not permitted to log in", "postgresql"),
     ),
@@ -7922,6 +8340,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "piggyback": (
         ("internal error unknown server side piggyback opcode", "oracle"),
+        ("unknown server side piggyback opcode", "oracle"),
     ),
     "pin": (
         ("user was holding shared buffer pin for too long", "postgresql"),
@@ -7943,6 +8362,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("not allowed in pipeline mode", "postgresql"),
         ("unexpected pipeline failure", "oracle"),
         ("unexpected pipeline mode", "postgresql"),
+        ("pipeline token number", "oracle"),
     ),
     "pl": (
         ("cannot use s and pl together", "postgresql"),
@@ -7988,6 +8408,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "please": (
         ("has a password in the old format please change the", "mysql"),
+        ("please change the password to the new format", "mysql"),
+        ("please change column", "mysql"),
+        ("please check if", "mysql"),
     ),
     "plugin": (
         ("two phase commit requested but not supported by output plugin", "postgresql"),
@@ -8015,11 +8438,13 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "pointers": (
         ("corrupted page pointers lower", "postgresql"),
+        ("corrupted page pointers", "postgresql"),
     ),
     "points": (
         ("invalid line specification must be two distinct points", "postgresql"),
         ("invalid number of points in external path value", "postgresql"),
         ("must request at least 2 points", "postgresql"),
+        ("must be two distinct points", "postgresql"),
         ("too many points requested", "postgresql"),
     ),
     "policies": (
@@ -8069,6 +8494,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("the number of radius ports", "postgresql"),
     ),
     "pos": (
+        ("instead setting gtid slave pos explicitly can be used to", "mysql"),
         ("parameters master log file master log pos relay log file", "mysql"),
         ("specified value for gtid slave pos contains no value for", "mysql"),
         ("start slave until master gtid pos requires that slave is", "mysql"),
@@ -8098,6 +8524,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("setting authentication options is not possible when only the slave", "mysql"),
         ("if possible run query using a parallel worker and with", "postgresql"),
         ("binary logging not possible message", "mysql"),
+        ("only read access is possible", "mysql"),
+        ("binary logging not possible", "mysql"),
+        ("possible values are", "postgresql"),
     ),
     "post": (
         ("could not post child completion status", "postgresql"),
@@ -8135,6 +8564,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "powerusers": (
         ("could not get sid for powerusers group error code", "postgresql"),
+        ("could not get sid for powerusers group", "postgresql"),
     ),
     "pqexec": (
         ("pqexec not allowed during copy both", "postgresql"),
@@ -8170,6 +8600,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "precise": (
         ("transaction precise system versioned tables do not support partitioning by", "mysql"),
         ("transaction precise system versioning for s is not supported", "mysql"),
+        ("any value greater than zero selects precise output mode", "postgresql"),
     ),
     "precision": (
         ("precision must be between", "postgresql"),
@@ -8192,6 +8623,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("grouping operations are not allowed in index predicates", "postgresql"),
         ("window functions are not allowed in index predicates", "postgresql"),
     ),
+    "predicted": (
+        ("this order cannot be predicted and may differ on master", "mysql"),
+    ),
     "prefetch": (
         ("maximum distance to read ahead in the wal to prefetch", "postgresql"),
         ("prefetch referenced blocks during recovery", "postgresql"),
@@ -8200,6 +8634,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("the prefix pg is reserved for system tablespaces", "postgresql"),
         ("the prefix pg is reserved for system schemas", "postgresql"),
         ("is now a reserved prefix", "postgresql"),
+        ("incorrect prefix key", "mysql"),
         ("is a reserved prefix", "postgresql"),
     ),
     "prefixed": (
@@ -8221,6 +8656,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "prepared": (
         ("must be superuser or the user that prepared the transaction", "postgresql"),
+        ("it s not allowed to execute a prepared statement in", "mysql"),
         ("you can t execute a prepared statement which has an", "mysql"),
         ("wrong number of parameters for prepared statement", "postgresql"),
         ("prepared transaction s using the database", "postgresql"),
@@ -8245,6 +8681,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("innodb presently supports one fulltext index creation at a time", "mysql"),
     ),
     "preserve": (
+        ("to preserve commit order the last transaction executed by this", "mysql"),
         ("slave preserve commit order is not supported", "mysql"),
     ),
     "prev": (
@@ -8277,6 +8714,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "prime": (
         ("invalid dh parameters p is not prime", "postgresql"),
+        ("p is not prime", "postgresql"),
     ),
     "principal": (
         ("the server principal", "mssql"),
@@ -8291,6 +8729,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "prints": (
         ("zero prints all actions 1 turns autovacuum logging off", "postgresql"),
         ("zero prints all queries 1 turns this feature off", "postgresql"),
+        ("zero prints all actions", "postgresql"),
+        ("zero prints all queries", "postgresql"),
     ),
     "prior": (
         ("no statement specified and no prior statement prepared", "oracle"),
@@ -8327,11 +8767,13 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "probably": (
         ("this probably means that some data is corrupted and you", "postgresql"),
+        ("this probably means an out of range result or an", "postgresql"),
         ("the table is probably corrupted", "mysql"),
     ),
     "problem": (
         ("there was a problem processing the query on the foreign", "mysql"),
         ("this could be a problem of mismatched byte ordering it", "postgresql"),
+        ("this could be a problem of mismatched byte ordering", "postgresql"),
     ),
     "procedural": (
         ("must be superuser to create custom procedural language", "postgresql"),
@@ -8366,6 +8808,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("maximum number of logical replication worker processes", "postgresql"),
         ("maximum number of concurrent worker processes", "postgresql"),
         ("terminating any other active server processes", "postgresql"),
+        ("all server processes terminated", "postgresql"),
+    ),
+    "processing": (
+        ("before or while processing the request", "postgresql"),
     ),
     "processor": (
         ("failed while allocating a wal reading processor", "postgresql"),
@@ -8383,6 +8829,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "program": (
         ("sets the program name used to identify postgresql messages in", "postgresql"),
         ("could not write to copy program", "postgresql"),
+        ("used by this program", "postgresql"),
     ),
     "progress": (
         ("time between progress updates for long running startup operations", "postgresql"),
@@ -8392,6 +8839,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("there is already a transaction in progress", "postgresql"),
         ("another command is already in progress", "postgresql"),
         ("there is no transaction in progress", "postgresql"),
+        ("too many operations in progress", "mssql"),
         ("is in progress and is in state", "postgresql"),
         ("recovery is not in progress", "postgresql"),
         ("server shutdown in progress", "mysql"),
@@ -8430,6 +8878,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("database system was not properly shut down automatic recovery in", "postgresql"),
         ("check that your archive command is executing properly you can", "postgresql"),
         ("slave is not configured or failed to initialize properly you", "mysql"),
+        ("slave is not configured or failed to initialize properly", "mysql"),
+        ("check that your archive command is executing properly", "postgresql"),
+        ("database system was not properly shut down", "postgresql"),
     ),
     "properties": (
         ("conflicting constraint properties", "postgresql"),
@@ -8446,6 +8897,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("invalid proto version", "postgresql"),
     ),
     "protocol": (
+        ("client does not support authentication protocol requested by server", "mysql"),
         ("this command is not supported in the prepared statement protocol", "mysql"),
         ("could not set maximum ssl protocol version", "postgresql"),
         ("could not set ssl protocol version range", "postgresql"),
@@ -8454,6 +8906,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("invalid ssl protocol version range", "postgresql"),
         ("protocol error no function result", "postgresql"),
         ("for maximum ssl protocol version", "postgresql"),
+        ("unknown protocol message type", "oracle"),
     ),
     "provide": (
         ("provide a non empty name for the custom resource manager", "postgresql"),
@@ -8489,6 +8942,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "proxy": (
         ("network proxy failed response was", "oracle"),
+        ("network proxy failed", "oracle"),
     ),
     "pruning": (
         ("enables plan time and execution time partition pruning", "postgresql"),
@@ -8505,6 +8959,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "publication": (
         ("must be superuser to create for tables in schema publication", "postgresql"),
         ("column list must not be specified in alter publication drop", "postgresql"),
+        ("column list must not be specified in alter publication", "postgresql"),
         ("must be superuser to create for all tables publication", "postgresql"),
         ("cannot alter type of a column used by a publication", "postgresql"),
         ("cannot use publication column list for relation", "postgresql"),
@@ -8612,6 +9067,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "quotes": (
         ("tablespace location cannot contain single quotes", "postgresql"),
         ("use to write quotes in strings or use the escape", "postgresql"),
+        ("use to write quotes in strings", "postgresql"),
     ),
     "r": (
         ("use r to represent carriage return", "postgresql"),
@@ -8661,14 +9117,18 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "re": (
         ("could not re execute with restricted token error code", "postgresql"),
+        ("could not re execute with restricted token", "postgresql"),
         ("has an old format you should re create the", "mysql"),
         ("failed to re find tuple within index", "postgresql"),
+        ("reset the statement to re execute it", "mysql"),
     ),
     "reach": (
         ("sets the maximum size a log file can reach before", "postgresql"),
     ),
     "reached": (
         ("maximum number of prepared transactions reached", "postgresql"),
+        ("reached maximum value of sequence", "postgresql"),
+        ("reached minimum value of sequence", "postgresql"),
         ("end of wal reached on timeline", "postgresql"),
     ),
     "reaching": (
@@ -8728,6 +9188,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("rebuild all objects in the template database that use the", "postgresql"),
         ("rebuild all objects in this database that use the default", "postgresql"),
         ("table rebuild required please do alter table s force or", "mysql"),
+        ("table rebuild required", "mysql"),
     ),
     "rebuilding": (
         ("failed rebuilding the index of dumped table", "mysql"),
@@ -8749,6 +9210,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "received": (
         ("unexpected response from server first received character was", "postgresql"),
         ("expected authentication request from server but received", "postgresql"),
+        ("first received character was", "postgresql"),
         ("received replication command", "postgresql"),
         ("connection received host", "postgresql"),
         ("unexpected data received", "oracle"),
@@ -8779,8 +9241,12 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "recompile": (
         ("it looks like you need to recompile or initdb", "postgresql"),
     ),
+    "reconfigure": (
+        ("you might need to reconfigure the kernel with larger shmall", "postgresql"),
+    ),
     "reconnect": (
         ("unexpected gtid received from master after reconnect this normally indicates", "mysql"),
+        ("unexpected gtid received from master after reconnect", "mysql"),
     ),
     "record": (
         ("can t read record in system table", "mysql"),
@@ -8808,7 +9274,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("recovering prepared transaction", "postgresql"),
     ),
     "recreate": (
+        ("please recreate the trigger", "mysql"),
+        ("please recreate the view", "mysql"),
         ("could not recreate file", "postgresql"),
+        ("recreate the table", "mysql"),
     ),
     "recursion": (
         ("infinite recursion detected in policy for relation", "postgresql"),
@@ -8855,6 +9324,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("wal redo at", "postgresql"),
     ),
     "reduce": (
+        ("to reduce the request size currently", "postgresql"),
         ("reduce maintenance work mem", "postgresql"),
     ),
     "reduced": (
@@ -8874,6 +9344,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "ref": (
         ("invalid ref cursor never opened in pl sql", "oracle"),
+        ("invalid ref cursor", "oracle"),
     ),
     "refer": (
         ("statistics expressions can refer only to the table being referenced", "postgresql"),
@@ -8925,15 +9396,20 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("use alter subscription set publication with refresh false or with", "postgresql"),
         ("alter subscription refresh with copy data is not allowed when", "postgresql"),
         ("alter subscription with refresh and copy data is not allowed", "postgresql"),
+        ("refresh with copy data false or use drop create subscription", "postgresql"),
+        ("set publication with refresh false or with copy data false", "postgresql"),
         ("use alter subscription refresh with copy data false or use", "postgresql"),
         ("use alter subscription set publication with refresh false", "postgresql"),
+        ("refresh with copy data is not allowed when two phase", "postgresql"),
         ("with refresh false or with copy data false or use", "postgresql"),
         ("use the refresh materialized view command", "postgresql"),
         ("cannot refresh materialized view", "postgresql"),
+        ("with refresh false", "postgresql"),
     ),
     "refused": (
         ("the listener refused the connection but an unexpected error format", "oracle"),
         ("listener refused connection similar to ora", "oracle"),
+        ("listener refused connection", "oracle"),
     ),
     "refuses": (
         ("innodb refuses to write tables with row format compressed or", "mysql"),
@@ -8971,6 +9447,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "regular": (
         ("could not determine which collation to use for regular expression", "postgresql"),
         ("sql regular expression may not contain more than two escape", "postgresql"),
+        ("order by must appear after all regular arguments of the", "postgresql"),
         ("invalid regular expression option", "postgresql"),
         ("regular expression match for", "postgresql"),
         ("invalid regular expression", "postgresql"),
@@ -9055,6 +9532,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("the table s relfrozenxid or relminmxid is too far in", "postgresql"),
     ),
     "reload": (
+        ("please do alter table s force or dump reload to", "mysql"),
         ("and reload the server configuration", "postgresql"),
         ("s or dump reload to fix it", "mysql"),
     ),
@@ -9145,6 +9623,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "renegotiation": (
         ("ssl renegotiation is no longer supported this can only be", "postgresql"),
+        ("ssl renegotiation is no longer supported", "postgresql"),
     ),
     "reopen": (
         ("could not reopen file", "postgresql"),
@@ -9171,9 +9650,14 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "repair": (
         ("upgrade required please do repair", "mysql"),
         ("is corrupt try to repair it", "mysql"),
+        ("please do repair", "mysql"),
+        ("try to repair it", "mysql"),
     ),
     "repaired": (
         ("is marked as crashed and should be repaired", "mysql"),
+    ),
+    "repeat": (
+        ("repeat this command later", "mysql"),
     ),
     "repeatable": (
         ("only repeatable read isolation level is supported for start transaction", "mysql"),
@@ -9185,6 +9669,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "replace": (
         ("create replace select is unsafe because the order in which", "mysql"),
         ("replace select is unsafe because the order in which rows", "mysql"),
+        ("insert on duplicate key update replace are not allowed", "mysql"),
         ("an extension is not allowed to replace an object that", "postgresql"),
         ("create or replace constraint trigger is not supported", "postgresql"),
         ("try using the function jsonb set to replace key value", "postgresql"),
@@ -9257,7 +9742,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("cannot be represented as apache arrow type", "oracle"),
     ),
     "request": (
+        ("cannot process create or update request", "mssql"),
         ("failed on request of size", "postgresql"),
+        ("cannot process request", "mssql"),
     ),
     "requested": (
         ("requested character not valid for encoding", "postgresql"),
@@ -9303,6 +9790,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "reset": (
         ("permission denied to perform alter system reset all", "postgresql"),
         ("removed from configuration file reset to default", "postgresql"),
+        ("consider using reset slave or start slave until", "mysql"),
         ("reset must not include values for parameters", "postgresql"),
         ("unrecognized reset target", "postgresql"),
     ),
@@ -9327,6 +9815,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("mariadb is started in skip name resolve mode you must", "mysql"),
         ("to resolve the conflict specify a default explicitly", "postgresql"),
         ("could not resolve client ip address to a host name", "postgresql"),
+        ("mariadb is started in skip name resolve mode", "mysql"),
     ),
     "resolved": (
         ("client ip address resolved to", "postgresql"),
@@ -9339,21 +9828,29 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("a timeout occurred while waiting for memory resources to execute", "mssql"),
         ("cannot process request not enough resources to process", "mssql"),
         ("could not create slave thread check system resources", "mysql"),
+        ("not enough resources to process", "mssql"),
         ("resource usage kernel resources", "postgresql"),
+        ("check system resources", "mysql"),
+    ),
+    "respective": (
+        ("you need to raise the respective kernel parameter", "postgresql"),
     ),
     "response": (
         ("invalid server response to connection request", "oracle"),
         ("expected password response got message type", "postgresql"),
         ("invalid response from primary server", "postgresql"),
+        ("unexpected response from server", "postgresql"),
         ("invalid query response", "postgresql"),
     ),
     "restart": (
         ("will restart because of a parameter change", "postgresql"),
+        ("please restart another transaction", "mysql"),
         ("recovery restart point at", "postgresql"),
         ("invalid restart interval", "postgresql"),
         ("because its restart lsn", "postgresql"),
     ),
     "restarted": (
+        ("transaction rolled back and must be restarted", "mysql"),
         ("restarted wal streaming at", "postgresql"),
     ),
     "restarting": (
@@ -9367,6 +9864,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "restartpoint": (
         ("restartpoint complete wrote", "postgresql"),
     ),
+    "restarts": (
+        ("the tables will be kept open until the server restarts", "mysql"),
+    ),
     "restore": (
         ("must specify restore command when standby mode is not enabled", "postgresql"),
         ("sets the named restore point up to which recovery will", "postgresql"),
@@ -9379,6 +9879,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "restoring": (
         ("backup label will result in a corrupt cluster if restoring", "postgresql"),
+        ("if you are not restoring from a backup try removing", "postgresql"),
         ("if you are restoring from a backup touch", "postgresql"),
     ),
     "restricted": (
@@ -9386,6 +9887,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("access to non system foreign table is restricted", "postgresql"),
         ("could not create restricted token error code", "postgresql"),
         ("within security restricted operation", "postgresql"),
+        ("could not create restricted token", "postgresql"),
     ),
     "restriction": (
         ("due to an implementation restriction jsonb strings cannot exceed", "postgresql"),
@@ -9402,6 +9904,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("out of memory for query result", "postgresql"),
         ("function result type must be", "postgresql"),
         ("result is out of range", "postgresql"),
+        ("no function result", "postgresql"),
         ("a result of type", "postgresql"),
     ),
     "resultcreate": (
@@ -9409,6 +9912,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "resulted": (
         ("long database name and identifier for object resulted in path", "mysql"),
+    ),
+    "results": (
+        ("in that case the results below would be incorrect and", "postgresql"),
     ),
     "resume": (
         ("execute pg wal replay resume to continue", "postgresql"),
@@ -9496,6 +10002,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("column names cannot be included in grant revoke role", "postgresql"),
         ("failed to revoke all privileges to dropped routine", "mysql"),
         ("can t revoke all privileges for one or more of", "mysql"),
+        ("illegal grant revoke command", "mysql"),
         ("cannot revoke role", "mysql"),
     ),
     "revoked": (
@@ -9561,14 +10068,20 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("no roles are defined in this database system", "postgresql"),
         ("cannot alter reserved roles", "postgresql"),
     ),
+    "roll": (
+        ("you might also need to commit or roll back old", "postgresql"),
+    ),
     "rollback": (
         ("does not support rollback for this statement transaction rolled back", "mysql"),
+        ("does not support rollback for this statement", "mysql"),
+        ("does not support rollback", "mysql"),
     ),
     "rolled": (
         ("the creation of some temporary tables could not be rolled", "mysql"),
     ),
     "room": (
         ("zlib not enough room in the output buffer probably length", "mysql"),
+        ("not enough room in the output buffer probably length of", "mysql"),
     ),
     "root": (
         ("could not load root certificate file", "postgresql"),
@@ -9594,6 +10107,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "routine": (
         ("from within another stored routine", "mysql"),
+        ("cannot create stored routine s", "mysql"),
         ("permission denied for routine", "postgresql"),
         ("must be owner of routine", "postgresql"),
         ("failed to load routine", "mysql"),
@@ -9610,6 +10124,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "rowlength": (
         ("you can t use fixed rowlength with blobs please use", "mysql"),
+        ("you can t use fixed rowlength with blobs", "mysql"),
     ),
     "rows": (
         ("aggregate functions are not allowed in window rows", "postgresql"),
@@ -9629,12 +10144,14 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("cannot have rules", "postgresql"),
     ),
     "run": (
+        ("unrecognized run time parameter type", "postgresql"),
         ("c name value set run time parameter", "postgresql"),
         ("name value set run time parameter", "postgresql"),
         ("cannot be run", "postgresql"),
         ("has run out", "mysql"),
     ),
     "running": (
+        ("this operation requires a running slave", "mysql"),
         ("error running query on master", "mysql"),
         ("is the server running on host", "postgresql"),
         ("failed process was running", "postgresql"),
@@ -9655,6 +10172,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("this operation may not be safe when the slave has", "mysql"),
         ("if it is safe for all replication users to use", "postgresql"),
     ),
+    "safely": (
+        ("you can safely cancel this backup but the database backup", "postgresql"),
+    ),
     "salt": (
         ("malformed scram message invalid salt", "postgresql"),
         ("could not generate random md5 salt", "postgresql"),
@@ -9668,7 +10188,11 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("must be 1 or the same as the number of", "postgresql"),
     ),
     "sample": (
+        ("zero logs a sample of all queries", "postgresql"),
         ("rows in sample", "postgresql"),
+    ),
+    "sampling": (
+        ("sampling is determined by log statement sample rate", "postgresql"),
     ),
     "sasl": (
         ("expected sasl response got message type", "postgresql"),
@@ -9719,6 +10243,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "scheduler": (
         ("error during starting stopping of the scheduler error code", "mysql"),
         ("cannot proceed because event scheduler is disabled", "mysql"),
+        ("error during starting stopping of the scheduler", "mysql"),
         ("internal scheduler error", "mysql"),
     ),
     "schema": (
@@ -9754,6 +10279,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("transaction control statements are not allowed within an extension script", "postgresql"),
         ("can only be called from an sql script executed by", "postgresql"),
         ("reason server is in script", "mssql"),
+        ("server is in script", "mssql"),
     ),
     "scroll": (
         ("declare scroll cursor", "postgresql"),
@@ -9798,17 +10324,22 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("list of radius secrets cannot be empty", "postgresql"),
         ("the number of radius secrets", "postgresql"),
     ),
+    "section": (
+        ("check the function name parsing and resolution section in the", "mysql"),
+    ),
     "security": (
         ("specified end user security context exceeds the maximum supported size", "oracle"),
         ("copy from not supported with row level security", "postgresql"),
         ("unrecognized row security option", "postgresql"),
     ),
     "see": (
+        ("if you see this error message in the slave sql", "mysql"),
         ("see the value of key", "postgresql"),
     ),
     "seed": (
         ("sets the seed for random number generation", "postgresql"),
         ("geqo seed for random path selection", "postgresql"),
+        ("seed for random path selection", "postgresql"),
     ),
     "seek": (
         ("could not seek to end of file", "postgresql"),
@@ -9847,6 +10378,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "selective": (
         ("geqo selective pressure within the population", "postgresql"),
+        ("selective pressure within the population", "postgresql"),
     ),
     "selectivity": (
         ("only boolean operators can have restriction selectivity", "postgresql"),
@@ -9874,6 +10406,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("could not try lock semaphore error code", "postgresql"),
         ("could not create semaphore error code", "postgresql"),
         ("could not lock semaphore error code", "postgresql"),
+        ("could not try lock semaphore", "postgresql"),
+        ("could not create semaphore", "postgresql"),
+        ("could not lock semaphore", "postgresql"),
     ),
     "semaphores": (
         ("could not create semaphores", "postgresql"),
@@ -9901,6 +10436,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "sending": (
         ("replication sending servers", "postgresql"),
+    ),
+    "sensible": (
+        ("a sensible value for the period should be less than", "mysql"),
     ),
     "sent": (
         ("was sent from incorrect port", "postgresql"),
@@ -9968,6 +10506,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "services": (
         ("internal error an expression services limit has", "mssql"),
+        ("an expression services limit has", "mssql"),
     ),
     "session": (
         ("is a session variable and can t be used with", "mysql"),
@@ -10032,6 +10571,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("declare scroll cursor for update share is not supported", "postgresql"),
         ("does not have a for update share reference to table", "postgresql"),
         ("has multiple for update share references to table", "postgresql"),
+        ("for update share is not supported", "postgresql"),
     ),
     "shareable": (
         ("must be read only shareable or read write", "postgresql"),
@@ -10112,6 +10652,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "sids": (
         ("could not allocate sids error code", "postgresql"),
+        ("could not allocate sids", "postgresql"),
     ),
     "sighup": (
         ("disabling automatic rotation use sighup to re enable", "postgresql"),
@@ -10122,6 +10663,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "signal": (
         ("recovery signal and add required recovery options if you are", "postgresql"),
+        ("recovery signal and add required recovery options", "postgresql"),
         ("archive command was terminated by signal", "postgresql"),
         ("child process was terminated by signal", "postgresql"),
         ("could not send signal to process", "postgresql"),
@@ -10129,6 +10671,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "signaled": (
         ("an invalid floating point operation was signaled this probably means", "postgresql"),
+        ("an invalid floating point operation was signaled", "postgresql"),
     ),
     "signature": (
         ("valid signature of operator class options parsing function is", "postgresql"),
@@ -10171,6 +10714,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "single": (
         ("only a single relation is allowed in create statistics", "postgresql"),
+        ("one can only do single table insert into a sequence", "mysql"),
         ("wrong insert into a sequence one can only do single", "mysql"),
         ("views that do not select from a single table or", "postgresql"),
         ("is not a single numeric value", "postgresql"),
@@ -10195,6 +10739,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("cannot or bit strings of different sizes", "postgresql"),
     ),
     "skip": (
+        ("if not exists to skip object creation if the conflicting", "postgresql"),
         ("must be superuser to skip transaction", "postgresql"),
         ("skip lsn of subscription", "postgresql"),
         ("skip wal location lsn", "postgresql"),
@@ -10208,6 +10753,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "skips": (
         ("skips privilege checks when reading or modifying large objects for", "postgresql"),
+    ),
+    "slaves": (
+        ("this is unsafe because system tables may differ on slaves", "mysql"),
     ),
     "sleep": (
         ("time to sleep between autovacuum runs", "postgresql"),
@@ -10271,6 +10819,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("unrecognized snowball parameter", "postgresql"),
     ),
     "so": (
+        ("only supported operation is to roll it back so all", "mysql"),
         ("is not an ordered set aggregate so it cannot have", "postgresql"),
         ("sql thread is not to be started so until options", "mysql"),
         ("will restart so that two phase can be enabled", "postgresql"),
@@ -10279,6 +10828,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "socket": (
         ("connection to server on socket", "postgresql"),
         ("could not duplicate socket", "postgresql"),
+        ("unrecognized socket error", "postgresql"),
         ("could not set ssl socket", "postgresql"),
         ("could not create socket", "postgresql"),
         ("socket for address", "postgresql"),
@@ -10296,12 +10846,14 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "someone": (
         ("waiting for someone to free some space errno", "mysql"),
+        ("waiting for someone to free some space", "mysql"),
     ),
     "something": (
         ("continuing anyway but there s something wrong", "postgresql"),
     ),
     "soon": (
         ("close open transactions soon to avoid wraparound problems you might", "postgresql"),
+        ("close open transactions soon to avoid wraparound problems", "postgresql"),
         ("set to immediate to end recovery as soon as a", "postgresql"),
     ),
     "sorry": (
@@ -10326,6 +10878,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("the data source connection string", "mysql"),
         ("in source string is out of range", "postgresql"),
         ("invalid source encoding name", "postgresql"),
+        ("data source error", "mysql"),
         ("source data type", "postgresql"),
     ),
     "sp": (
@@ -10355,6 +10908,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("invalid on update specification", "postgresql"),
         ("window specification with name", "mysql"),
         ("invalid role specification s", "mysql"),
+        ("invalid line specification", "postgresql"),
     ),
     "specifications": (
         ("nested service specifications not supported in service file", "postgresql"),
@@ -10412,8 +10966,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "src": (
         ("can t create federated table foreign data src error", "mysql"),
+        ("foreign data src error", "mysql"),
     ),
     "sslmode": (
+        ("either provide the file or change sslmode to disable server", "postgresql"),
         ("does not exist either provide the file or change sslmode", "postgresql"),
         ("invalid sslmode value", "postgresql"),
     ),
@@ -10500,11 +11056,13 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "state": (
         ("connection in wrong state", "postgresql"),
+        ("unknown transaction state", "oracle"),
         ("invalid connection state", "postgresql"),
         ("with invalid state block", "postgresql"),
     ),
     "statement": (
         ("cannot be set in set statement", "mysql"),
+        ("invalid statement name", "postgresql"),
         ("the statement set", "mysql"),
     ),
     "statements": (
@@ -10549,8 +11107,12 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("gtid mode on or gtid mode upgrade step 2 requires", "mysql"),
         ("the value of gtid mode can only change one step", "mysql"),
         ("gtid mode on or upgrade step 1 or upgrade step", "mysql"),
+        ("off upgrade step 1 upgrade step 2 on", "mysql"),
         ("step size cannot equal zero", "postgresql"),
         ("step size cannot be nan", "postgresql"),
+    ),
+    "stepped": (
+        ("also note that this value must be stepped up or", "mysql"),
     ),
     "steps": (
         ("enables the planner s use of explicit sort steps", "postgresql"),
@@ -10574,6 +11136,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "stop": (
         ("will stop because the subscription was disabled", "postgresql"),
         ("will stop because the subscription was removed", "postgresql"),
+        ("run stop slave sql thread first", "mysql"),
+        ("run stop slave 2 1 s first", "mysql"),
     ),
     "stopped": (
         ("change master cannot be executed when the slave was stopped", "mysql"),
@@ -10598,6 +11162,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "store": (
         ("possible byte ordering mismatch the byte ordering used to store", "postgresql"),
+        ("the byte ordering used to store the pg control file", "postgresql"),
         ("can t store multiple matches of the path in the", "mysql"),
         ("can t store an array or an object in the", "mysql"),
         ("failed to store event", "mysql"),
@@ -10713,6 +11278,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "subprocess": (
         ("could not get exit code from subprocess error code", "postgresql"),
+        ("could not get exit code from subprocess", "postgresql"),
         ("starts the autovacuum subprocess", "postgresql"),
         ("subprocess command line too long", "postgresql"),
     ),
@@ -10770,12 +11336,14 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("invalid subscription oid", "postgresql"),
         ("to drop the subscription", "postgresql"),
         ("is not in subscription", "postgresql"),
+        ("use alter subscription", "postgresql"),
         ("subscription with oid", "postgresql"),
     ),
     "subscriptions": (
         ("alter subscription with refresh is not allowed for disabled subscriptions", "postgresql"),
         ("alter subscription refresh is not allowed for disabled subscriptions", "postgresql"),
         ("set wal level to logical before creating subscriptions", "postgresql"),
+        ("refresh is not allowed for disabled subscriptions", "postgresql"),
         ("must be superuser to create subscriptions", "postgresql"),
     ),
     "subscripts": (
@@ -10846,6 +11414,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("wal level not sufficient for creating a restore point", "postgresql"),
         ("wal level not sufficient for making an online backup", "postgresql"),
     ),
+    "suggest": (
+        ("suggest to wait until slave open temp tables 0", "mysql"),
+    ),
     "suitable": (
         ("zero selects a suitable default value", "postgresql"),
     ),
@@ -10876,6 +11447,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("column name or number of supplied values does not match", "mssql"),
         ("column set to default value null supplied to not null", "mysql"),
         ("has no parameters and arguments were supplied", "mssql"),
+        ("null supplied to not null column", "mysql"),
         ("but supplied value is of type", "postgresql"),
     ),
     "supplies": (
@@ -10898,6 +11470,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("suppress redundant updates trigger must be called for each row", "postgresql"),
         ("suppress redundant updates trigger must be called as trigger", "postgresql"),
         ("suppress redundant updates trigger must be called on update", "postgresql"),
+        ("suppress redundant updates trigger", "postgresql"),
     ),
     "suppression": (
         ("add sequence number to syslog messages to avoid duplicate suppression", "postgresql"),
@@ -10905,9 +11478,11 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "sure": (
         ("does not exist make sure that the name is", "mssql"),
         ("make sure the configuration parameter", "postgresql"),
+        ("make sure that the name is", "mssql"),
     ),
     "suspect": (
         ("cannot be opened it has been marked suspect by", "mssql"),
+        ("it has been marked suspect by", "mssql"),
     ),
     "suspend": (
         ("suspend commit or rollback the current active sessionless transaction before", "oracle"),
@@ -10917,6 +11492,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("suspending truncate due to conflicting lock request", "postgresql"),
     ),
     "switch": (
+        ("you must restart it without this switch for this grant", "mysql"),
         ("cannot switch out of the row based binary log format", "mysql"),
         ("use statement is not supported to switch between", "mssql"),
     ),
@@ -10936,6 +11512,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "sync": (
         ("whether to continue running after a failure to sync data", "postgresql"),
         ("internal error unknown transaction sync version", "oracle"),
+        ("unknown transaction sync version", "oracle"),
         ("s sync files", "postgresql"),
     ),
     "syncfs": (
@@ -11054,11 +11631,15 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "takes": (
         ("takes only one argument", "postgresql"),
     ),
+    "taking": (
+        ("try taking another online backup", "postgresql"),
+    ),
     "tape": (
         ("unexpected eof for tape", "postgresql"),
     ),
     "tar": (
         ("symbolic link target too long for tar format file name", "postgresql"),
+        ("symbolic link target too long for tar format", "postgresql"),
         ("file name too long for tar format", "postgresql"),
     ),
     "target": (
@@ -11078,6 +11659,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("is the server running on that host and accepting tcp", "postgresql"),
         ("and accepting tcp ip connections on port", "postgresql"),
         ("i enable tcp ip connections", "postgresql"),
+        ("tcp ip connections on port", "postgresql"),
         ("tcp user timeout", "postgresql"),
     ),
     "tcps": (
@@ -11152,6 +11734,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "terminator": (
         ("invalid startup packet layout expected terminator as last byte", "postgresql"),
+        ("expected terminator as last byte", "postgresql"),
     ),
     "test": (
         ("test show transaction read only failed on server", "postgresql"),
@@ -11213,6 +11796,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "thread": (
         ("to worker thread because its size", "mysql"),
         ("can t create a new thread errno", "mysql"),
+        ("could not create slave thread", "mysql"),
         ("you are not owner of thread", "mysql"),
         ("unknown thread id", "mysql"),
     ),
@@ -11247,6 +11831,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("fetch with ties requires order by clause to be present", "mysql"),
         ("with ties cannot be specified without order by clause", "postgresql"),
         ("row count cannot be null in fetch first with ties", "postgresql"),
+        ("with ties requires order by clause to be present", "mysql"),
+        ("with ties clause", "postgresql"),
     ),
     "time": (
         ("time out of range", "postgresql"),
@@ -11283,6 +11869,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "timestamp": (
         ("incorrect table definition there can be only one timestamp column", "mysql"),
+        ("there can be only one timestamp column with current timestamp", "mysql"),
         ("could not get commit timestamp data", "postgresql"),
         ("invalid timestamp value in column", "mysql"),
         ("timestamp out of range", "postgresql"),
@@ -11308,6 +11895,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "timings": (
         ("i o timings read", "postgresql"),
+        ("i o timings", "postgresql"),
     ),
     "title": (
         ("updates the process title to show the active sql command", "postgresql"),
@@ -11336,12 +11924,16 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("authentication file token too long skipping", "postgresql"),
         ("could not open process token error code", "postgresql"),
         ("does not match expected token number", "oracle"),
+        ("could not open process token", "postgresql"),
+        ("invalid access token", "oracle"),
     ),
     "tokens": (
         ("cannot create restricted tokens on this platform error code", "postgresql"),
+        ("cannot create restricted tokens on this platform", "postgresql"),
     ),
     "took": (
         ("autovacuum worker took too long to start canceled", "postgresql"),
+        ("autovacuum worker took too long to start", "postgresql"),
     ),
     "top": (
         ("set returning functions must appear at top level of from", "postgresql"),
@@ -11365,8 +11957,12 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("trailing junk after numeric literal", "postgresql"),
         ("trailing junk after parameter", "postgresql"),
     ),
+    "trans": (
+        ("use strict all tables or strict trans tables instead", "mysql"),
+    ),
     "transactional": (
         ("cannot modify session binlog direct non transactional updates inside a", "mysql"),
+        ("if non transactional tables were updated the binary log will", "mysql"),
     ),
     "transactions": (
         ("there are no running transactions", "postgresql"),
@@ -11403,6 +11999,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("could not translate name", "postgresql"),
     ),
     "translated": (
+        ("set sql log update has been translated to set sql", "mysql"),
         ("translated account name too long", "postgresql"),
     ),
     "transport": (
@@ -11465,12 +12062,14 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "true": (
         ("valid values are false 0 true 1 database", "postgresql"),
+        ("false 0 true 1 database", "postgresql"),
     ),
     "truncate": (
         ("truncate for each row triggers are not supported", "postgresql"),
         ("foreign tables cannot have truncate triggers", "postgresql"),
         ("cannot truncate only a partitioned table", "postgresql"),
         ("views cannot have truncate triggers", "postgresql"),
+        ("at the same time or use truncate", "postgresql"),
         ("cannot truncate foreign table", "postgresql"),
         ("could not truncate directory", "postgresql"),
         ("could not truncate file", "postgresql"),
@@ -11508,7 +12107,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("the foreign data source you are trying to reference does", "mysql"),
         ("the foreign server name you are trying to reference does", "mysql"),
         ("deadlock found when trying to get user level lock try", "mysql"),
+        ("deadlock found when trying to get user level lock", "mysql"),
         ("access denied trying to change to user", "mysql"),
+        ("deadlock found when trying to get lock", "mysql"),
         ("while trying to execute command", "postgresql"),
         ("while trying to open directory", "postgresql"),
         ("while trying to open file", "postgresql"),
@@ -11537,6 +12138,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("arguments must be a list or tuple", "oracle"),
         ("not found in tuple only", "postgresql"),
         ("of tuple in relation", "postgresql"),
+        ("not found in tuple", "postgresql"),
     ),
     "tuples": (
         ("cannot delete tuples during a parallel operation", "postgresql"),
@@ -11552,6 +12154,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("could not read from shared tuplestore temporary file read only", "postgresql"),
         ("could not read from tuplestore temporary file read only", "postgresql"),
         ("could not read from shared tuplestore temporary file", "postgresql"),
+        ("could not read from tuplestore temporary file", "postgresql"),
         ("could not seek in tuplestore temporary file", "postgresql"),
         ("cannot be applied to a named tuplestore", "postgresql"),
         ("in shared tuplestore temporary file", "postgresql"),
@@ -11564,11 +12167,15 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "turning": (
         ("zero logs all files the default is 1 turning this", "postgresql"),
+        ("the default is 1 turning this feature off", "postgresql"),
     ),
     "turns": (
         ("zero logs a sample of all queries 1 turns this", "postgresql"),
         ("a value of 0 turns off the timeout", "postgresql"),
+        ("1 turns autovacuum logging off", "postgresql"),
+        ("zero turns off the warning", "postgresql"),
         ("0 turns this feature off", "postgresql"),
+        ("1 turns this feature off", "postgresql"),
     ),
     "twice": (
         ("max wal size must be at least twice wal segment", "postgresql"),
@@ -11641,6 +12248,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "unaffected": (
         ("contains errors unaffected changes were applied", "postgresql"),
+        ("unaffected changes were applied", "postgresql"),
     ),
     "unambiguously": (
         ("specify the argument list to select the aggregate unambiguously", "postgresql"),
@@ -11656,6 +12264,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "unblock": (
         ("is blocked because of many connection errors unblock with mariadb", "mysql"),
+        ("unblock with alter user flush privileges", "mysql"),
+        ("unblock with mariadb admin flush hosts", "mysql"),
     ),
     "unbounded": (
         ("frame start cannot be unbounded following", "postgresql"),
@@ -11683,6 +12293,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "uncompressed": (
         ("uncompressed data size too large the maximum size is", "mysql"),
         ("probably length of uncompressed data was corrupted", "mysql"),
+        ("uncompressed data size too large", "mysql"),
     ),
     "unconditional": (
         ("you need an unconditional on delete do instead rule with", "postgresql"),
@@ -11720,6 +12331,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "unexpectedly": (
         ("server closed the connection unexpectedly this probably means the server", "postgresql"),
         ("ssl connection has been closed unexpectedly", "postgresql"),
+        ("server closed the connection unexpectedly", "postgresql"),
         ("the input string ended unexpectedly", "postgresql"),
     ),
     "unfinished": (
@@ -11751,6 +12363,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "unique": (
         ("can t write because of unique constraint to table", "mysql"),
         ("cannot create unique index on partitioned table", "postgresql"),
+        ("if you need null in a key use unique instead", "mysql"),
         ("could not create unique index", "postgresql"),
         ("cannot use non unique index", "postgresql"),
         ("unique constraint failed", "sqlite"),
@@ -11769,6 +12382,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "unix": (
         ("could not create unix domain socket in directory", "postgresql"),
+        ("connections on unix domain socket", "postgresql"),
         ("unix domain socket path", "postgresql"),
     ),
     "unknown": (
@@ -11798,6 +12412,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "unlock": (
         ("could not unlock semaphore error code", "postgresql"),
+        ("could not unlock semaphore", "postgresql"),
     ),
     "unlogged": (
         ("cannot access temporary or unlogged relations during recovery", "postgresql"),
@@ -11810,6 +12425,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "unmap": (
         ("could not unmap view of backend parameter file error code", "postgresql"),
         ("could not unmap view of backend variables error code", "postgresql"),
+        ("could not unmap view of backend parameter file", "postgresql"),
+        ("could not unmap view of backend variables", "postgresql"),
         ("could not unmap shared memory segment", "postgresql"),
     ),
     "unmatched": (
@@ -11832,6 +12449,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "unprivileged": (
         ("lists unprivileged shared libraries to preload into each backend", "postgresql"),
+        ("the server must be started under an unprivileged user id", "postgresql"),
     ),
     "unqualified": (
         ("must specify unqualified relation names", "postgresql"),
@@ -11859,6 +12477,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "unsafe": (
         ("insert select on duplicate key update is unsafe because the", "mysql"),
+        ("on duplicate key update is unsafe because the order in", "mysql"),
+        ("select is unsafe because the order in which rows are", "mysql"),
         ("unsafe use of new value", "postgresql"),
     ),
     "unsigned": (
@@ -11867,6 +12487,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "unsupported": (
         ("contains unsupported order by specification for operator", "postgresql"),
         ("client requires an unsupported scram extension", "postgresql"),
+        ("invalid arguments or unsupported command", "mysql"),
         ("in from has unsupported return type", "postgresql"),
         ("with unsupported types of arguments", "mysql"),
         ("has unsupported event type", "postgresql"),
@@ -11879,6 +12500,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "untrusted": (
         ("login failed the login is from an untrusted domain", "mssql"),
+        ("the login is from an untrusted domain", "mssql"),
     ),
     "unused": (
         ("still searching for an unused oid in relation", "postgresql"),
@@ -11889,6 +12511,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "up": (
         ("the database system is starting up", "postgresql"),
+        ("ssl context not set up", "postgresql"),
     ),
     "updatable": (
         ("check option on non updatable view 192s 192s", "mysql"),
@@ -11914,12 +12537,16 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("to enable updating the table set replica identity using alter", "postgresql"),
         ("to enable updating the view provide an instead of update", "postgresql"),
         ("it does not prevent updating the indexes so it is", "postgresql"),
+        ("consider updating your system", "postgresql"),
         ("while updating tuple", "postgresql"),
     ),
     "upgrade": (
         ("upgrade index name failed please use create index alter table", "mysql"),
         ("pg tablespace oid value not set when in binary upgrade", "postgresql"),
         ("pg type oid value not set when in binary upgrade", "postgresql"),
+    ),
+    "upgrading": (
+        ("consider upgrading mariadb client", "mysql"),
     ),
     "upon": (
         ("sets the action to perform upon reaching the recovery target", "postgresql"),
@@ -11986,6 +12613,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "using": (
         ("cannot match partition key to an index using access method", "postgresql"),
+        ("to log in you must change it using a client", "mysql"),
         ("cannot partition using more than", "postgresql"),
         ("using recovery command file", "postgresql"),
         ("using expression for table", "postgresql"),
@@ -12009,6 +12637,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "uuid": (
         ("gtid next cannot be set to uuid number when gtid", "mysql"),
         ("a slave with the same server uuid server id as", "mysql"),
+        ("restart the server with a new server uuid", "mysql"),
     ),
     "uxxxxxxxx": (
         ("unicode escapes must be xxxx xxxxxx uxxxx or uxxxxxxxx", "postgresql"),
@@ -12044,6 +12673,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("is not a valid operator name", "postgresql"),
         ("is not valid for relation", "postgresql"),
         ("valid values are and", "postgresql"),
+        ("valid values are", "postgresql"),
     ),
     "validated": (
         ("constraint must be validated on child tables too", "postgresql"),
@@ -12142,12 +12772,16 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("table s must have at least one versioned column", "mysql"),
         ("not allowed for system versioned table s s", "mysql"),
         ("system versioned tables do not support", "mysql"),
+        ("not allowed for system versioned s s", "mysql"),
         ("table s is already system versioned", "mysql"),
         ("table s is not system versioned", "mysql"),
         ("for system versioned table s", "mysql"),
+        ("versioned table s s", "mysql"),
     ),
     "versioning": (
+        ("change to from native system versioning engine is not supported", "mysql"),
         ("not allowed for system versioned s s change system versioning", "mysql"),
+        ("change system versioning alter history to proceed with alter", "mysql"),
         ("can not drop system versioning for table s partitioned by", "mysql"),
         ("can not change system versioning field s", "mysql"),
     ),
@@ -12215,6 +12849,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "wait": (
         ("sets the maximum time to wait for wal replication", "postgresql"),
+        ("lock wait timeout exceeded", "mysql"),
     ),
     "waiting": (
         ("timeout waiting for radius response from", "postgresql"),
@@ -12234,16 +12869,23 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("terminating walsender process after promotion", "postgresql"),
     ),
     "want": (
+        ("instead for each transaction that you want to skip generate", "mysql"),
+        ("if you want to change the sequence use alter sequence", "mysql"),
+        ("if you want them to show the host name you", "postgresql"),
         ("unexpected end of data want", "oracle"),
     ),
     "warming": (
         ("the sql pool is warming up please try again", "mssql"),
+        ("the sql pool is warming up", "mssql"),
     ),
     "warning": (
         ("warning password file", "postgresql"),
     ),
     "warnings": (
         ("cannot create stored routine s check warnings", "mysql"),
+    ),
+    "ways": (
+        ("you might also need to consider other ways for vacuum", "postgresql"),
     ),
     "wchar": (
         ("conversion from wchar t to server encoding failed", "postgresql"),
@@ -12268,6 +12910,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "what": (
         ("field separator argument is not what is expected check the", "mysql"),
+        ("field separator argument is not what is expected", "mysql"),
     ),
     "whence": (
         ("invalid whence setting", "postgresql"),
@@ -12309,6 +12952,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("to avoid a database shutdown execute a database wide vacuum", "postgresql"),
         ("execute a database wide vacuum in that database you might", "postgresql"),
         ("execute a database wide vacuum in database with oid", "postgresql"),
+        ("execute a database wide vacuum in that database", "postgresql"),
     ),
     "width": (
         ("if your source string is not fixed width try using", "postgresql"),
@@ -12419,6 +13063,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("could not write to file", "postgresql"),
         ("write to server failed", "postgresql"),
         ("could not write file", "postgresql"),
+        ("can t write", "mysql"),
     ),
     "writer": (
         ("could not fork background writer process", "postgresql"),
@@ -12426,6 +13071,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("resource usage background writer", "postgresql"),
         ("background writer process", "postgresql"),
         ("wal writer process", "postgresql"),
+    ),
+    "writes": (
+        ("enable full page writes and run checkpoint on the primary", "postgresql"),
     ),
     "writing": (
         ("writing one row to the row based binary log failed", "mysql"),
@@ -12441,11 +13089,14 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "wrong": (
         ("wrong parameters for partitioned s wrong value for", "mysql"),
         ("wrong partition name or partition list", "mysql"),
+        ("wrong parameters for partitioned s", "mysql"),
         ("found a row in wrong partition", "mysql"),
         ("wrong parameters for s missing", "mysql"),
         ("trigger in wrong schema", "mysql"),
         ("wrong number of columns", "postgresql"),
+        ("wrong parameters for s", "mysql"),
         ("is wrong expected", "mysql"),
+        ("wrong value for", "mysql"),
         ("has wrong size", "postgresql"),
         ("has wrong type", "postgresql"),
     ),
@@ -12459,6 +13110,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "xid": (
         ("starting point in time recovery to xid", "postgresql"),
         ("could not write to data file for xid", "postgresql"),
+        ("the xid already exists", "mysql"),
     ),
     "xids": (
         ("xids old when operation ended", "postgresql"),
@@ -12472,6 +13124,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("wal file is from different database system incorrect xlog blcksz", "postgresql"),
         ("the database cluster was initialized with xlog blcksz", "postgresql"),
         ("but the server was compiled with xlog blcksz", "postgresql"),
+        ("incorrect xlog blcksz in page header", "postgresql"),
     ),
     "xmin": (
         ("oldest xmin is far in the past", "postgresql"),
@@ -12506,6 +13159,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "year": (
         ("column type is deprecated creating year 4 column instead", "mysql"),
+        ("creating year 4 column instead", "mysql"),
     ),
     "yet": (
         ("this is not yet supported for generated columns", "mysql"),
@@ -12523,6 +13177,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "your": (
         ("you have an error in your sql syntax check the", "mysql"),
+        ("you have an error in your sql syntax", "mysql"),
         ("update your data type", "postgresql"),
     ),
     "yyy": (
@@ -12530,6 +13185,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "zero": (
         ("invalid number zero length string", "oracle"),
+        ("zero length string", "oracle"),
     ),
     "zeroes": (
         ("writes zeroes to new wal files before first use", "postgresql"),

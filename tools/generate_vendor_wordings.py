@@ -67,6 +67,9 @@ _PLACEHOLDER = re.compile(
     re.VERBOSE,
 )
 _WORD = re.compile(r"[a-z0-9]+")
+# Where a sentence ends inside a run: a full stop, a colon or a semicolon
+# before a blank, a line break.
+_SENTENCE = re.compile(r"[.:;!?](?:\s+|$)|\n")
 
 
 def words(text: str) -> list[str]:
@@ -75,8 +78,23 @@ def words(text: str) -> list[str]:
 
 
 def runs(template: str) -> list[list[str]]:
-    """The template's fixed runs of words, between its placeholders."""
-    return [w for piece in _PLACEHOLDER.split(template) if (w := words(piece))]
+    """
+    The template's fixed runs of words, between its placeholders.
+
+    A run of two sentences or more ("server closed the connection
+    unexpectedly\n\tThis probably means ...") also gives each sentence as a
+    run of its own: a text may hold the first sentence alone.
+    """
+    found = []
+    for piece in _PLACEHOLDER.split(template):
+        whole = words(piece)
+        if not whole:
+            continue
+        found.append(whole)
+        sentences = [w for part in _SENTENCE.split(piece) if (w := words(part))]
+        if len(sentences) > 1:
+            found.extend(sentences)
+    return found
 
 
 def mysql_texts() -> list[str]:

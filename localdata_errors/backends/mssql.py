@@ -653,10 +653,12 @@ def _client_kind(sqlstate: str | None, body: str) -> tuple[Kind, frozenset[Kind]
     if "error 10054" in low or "failed to resume the transaction" in low:
         # Windows' WSAECONNRESET through FreeTDS; a MARS session the server dropped.
         return Kind.CONNECTION_LOST, None
+    if sqlstate in (None, "HYT00") and "login timeout" in low:
+        # HYT00 while logging in (sqlcmd prints the text alone): the connection
+        # never opened, nothing ran.
+        return Kind.CONNECTION_FAILURE, None
     if sqlstate is None:
         return Kind.UNKNOWN, None
-    if sqlstate == "HYT00" and "login timeout" in low:
-        return Kind.CONNECTION_FAILURE, None  # the connection never opened: nothing ran
     tables = _tables()
     kind: Kind = tables.ODBC_SQLSTATES.get(sqlstate, Kind.UNKNOWN)
     return kind, tables.ODBC_FAMILIES.get(sqlstate)
