@@ -13,7 +13,6 @@ exception can be its own context).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import suppress
 from typing import Final
 
 __all__ = ["CHAIN_LIMIT", "chain", "is_sqlalchemy"]
@@ -50,11 +49,12 @@ def chain(exc: BaseException) -> Iterator[BaseException]:
             return
         seen.add(id(current))
         yield current
-        wrapped: object = None
         # SQLAlchemy's `.orig`, or any wrapper's that keeps the original so;
         # one without a readable `.orig` is followed by its `__cause__`.
-        with suppress(Exception):
-            wrapped = getattr(current, "orig", None)
+        try:
+            wrapped: object = getattr(current, "orig", None)
+        except Exception:  # noqa: BLE001 - a broken `.orig` reads as none
+            wrapped = None
         if isinstance(wrapped, BaseException):
             current = wrapped
         elif current.__cause__ is not None:
