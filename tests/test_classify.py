@@ -139,6 +139,27 @@ def test_chain_is_followed_to_the_driver_exception() -> None:
     assert resp.driver == "sqlite3"
 
 
+class _BrokenOrig(RuntimeError):
+    """A wrapper whose `.orig` property raises (a wrapper's own bug)."""
+
+    @property
+    def orig(self) -> BaseException:
+        raise RuntimeError("no")
+
+
+def test_a_wrapper_whose_orig_raises_is_followed_by_its_cause() -> None:
+    conn = sqlite3.connect(":memory:")
+    try:
+        try:
+            conn.execute("SELECT * FROM missing_table")
+        except sqlite3.Error as exc:
+            raise _BrokenOrig("repository failed") from exc
+    except _BrokenOrig as wrapped:
+        resp = classify_error(wrapped)
+    assert resp.kind is Kind.UNDEFINED_TABLE
+    assert resp.driver == "sqlite3"
+
+
 def test_sqlalchemy_trailer_is_not_classified() -> None:
     sa = pytest.importorskip("sqlalchemy")
     engine = sa.create_engine("sqlite://")
