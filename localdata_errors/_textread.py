@@ -984,7 +984,7 @@ def _worded(
     """
     found = _wording(words, registry, only)
     if found is None:
-        return _headed(head, registry) if only is None else _NOTHING
+        return _headed(head, registry, only)
     phrase = r"[^a-z0-9]{1,8}".join(re.escape(w) for w in found.words.decode().split())
     at = re.search(r"(?<![a-z0-9])" + phrase, head, re.IGNORECASE)
     start = 0
@@ -1036,9 +1036,11 @@ def _heads() -> dict[str, tuple[str, str | None]]:
     return HEADS
 
 
-def _headed(head: str, registry: MapperRegistry) -> Reading:
+def _headed(head: str, registry: MapperRegistry, only: str | None = None) -> Reading:
     """
     The vendor whose messages open with a run the text starts a message with.
+
+    With *only*, that backend's runs alone are looked for.
 
     `no such column: x` is SQLite's where a message starts with it, though
     PostgreSQL holds the phrase inside one of its own.
@@ -1047,7 +1049,9 @@ def _headed(head: str, registry: MapperRegistry) -> Reading:
         if not _opens(head, match.start()):
             continue
         owner = _heads().get(b" ".join(_words(match.group().lower())).decode())
-        if owner is not None and registry.lookup(owner[0]) is not None:
+        if owner is None or (only is not None and owner[0] != only):
+            continue
+        if registry.lookup(owner[0]) is not None:
             joined = b" " + b" ".join(_words(head[match.start() :].lower())) + b" "
             return Reading(owner[0], _code(joined, *owner), None, match.start(), None)
     return _NOTHING

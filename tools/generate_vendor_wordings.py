@@ -443,7 +443,8 @@ def templates(
 ) -> dict[str, dict[str, list[str]]]:
     """
     Backend -> code -> its templates, each as its fixed runs joined by `|`,
-    for the codes named together with others by one phrase.
+    for the codes named together with others by one phrase (the templates
+    of four words or more).
     """
     wanted = set(named)
     found: dict[str, dict[str, list[str]]] = {}
@@ -451,9 +452,12 @@ def templates(
         for text, code in texts:
             if code is None or (vendor, code) not in wanted:
                 continue
-            form = "|".join(" ".join(r) for r in runs(text))
+            parts = [part for part in pieces(text) if part]
+            if sum(len(part.split()) for part in parts) <= FEWEST:
+                continue  # a template of three words or fewer tells no code apart
+            form = "|".join(parts)
             forms = found.setdefault(vendor, {}).setdefault(code, [])
-            if form and form not in forms:
+            if form not in forms:
                 forms.append(form)
     return found
 
