@@ -20,7 +20,13 @@ from typing import Final, NamedTuple
 
 from localdata_errors._lazy import LazyPattern
 from localdata_errors._registry import MapperRegistry, default_registry
-from localdata_errors._textread import DUCKDB_LABELS, is_plain, read_names, read_signs
+from localdata_errors._textread import (
+    DUCKDB_LABELS,
+    is_plain,
+    read_names,
+    read_signs,
+    wording_code,
+)
 
 __all__ = ["Detected", "detect"]
 
@@ -180,7 +186,10 @@ def detect(text: str, registry: MapperRegistry | None = None) -> Detected | None
         # Every leading form and every sign holds a digit or a punctuation
         # mark: a text of words is read for names only.
         named = read_names(text, registry)
-        return None if named is None else Detected(named, None, None, text.strip(), None)
+        if named is None:
+            return None
+        # A vendor's template's wording gives its code (`database is locked`: SQLITE_BUSY).
+        return Detected(named, wording_code(text, registry, named), None, text.strip(), None)
     found = _leading(text, registry)
     if found is not None and found.code is not None:
         return found

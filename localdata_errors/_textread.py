@@ -35,7 +35,16 @@ from typing import Final, NamedTuple
 from localdata_errors._lazy import LazyPattern, literal_trie
 from localdata_errors._registry import MapperRegistry
 
-__all__ = ["SIGNS", "Reading", "Sign", "is_plain", "native_code", "read_names", "read_signs"]
+__all__ = [
+    "SIGNS",
+    "Reading",
+    "Sign",
+    "is_plain",
+    "native_code",
+    "read_names",
+    "read_signs",
+    "wording_code",
+]
 
 
 class Sign(NamedTuple):
@@ -803,76 +812,168 @@ def read_names(text: str, registry: MapperRegistry) -> str | None:
     return _by_names(words, table, registry) or _by_wording(words, registry)
 
 
-#: A vendor's phrase, by its rarest word: (the gate's keys, word -> ((" phrase ", backend), ...)).
-_WORDING: list[tuple[frozenset[bytes], dict[bytes, tuple[tuple[bytes, str], ...]]]] = []
+class _Phrase(NamedTuple):
+    """A vendor's phrase as the index holds it."""
+
+    #: Its runs, each as `b" w w "`, found in order; a first `b""` where its
+    #: template opens with a placeholder (another message goes there).
+    runs: tuple[bytes, ...]
+    backend: str
+    #: The code of its template, codes of a few (blanks between), or `None`.
+    codes: str | None
+    #: Its length, the longest found winning.
+    size: int
+
+
+#: A vendor's phrase, by its rarest word: (the gate's keys, word -> phrases).
+_WORDING: list[tuple[frozenset[bytes], dict[bytes, tuple[_Phrase, ...]]]] = []
 
 
 #: An exception's class before its message: "SqliteError: ", "x.OperationalError: ".
 _RAISED: Final = LazyPattern(r"(?<![\w.])[A-Za-z_][\w.]{0,128}[a-z0-9](?:Error|Exception): ")
 
 
-def _wording_index() -> tuple[frozenset[bytes], dict[bytes, tuple[tuple[bytes, str], ...]]]:
+def _phrase(text: str, backend: str, codes: str | None) -> _Phrase:
+    runs = tuple(f" {run} ".encode() if run else b"" for run in text.split("|"))
+    return _Phrase(runs, backend, codes, len(text))
+
+
+def _wording_index() -> tuple[frozenset[bytes], dict[bytes, tuple[_Phrase, ...]]]:
     if not _WORDING:
         from localdata_errors._vendor_wordings import WORDINGS  # noqa: PLC0415 - on first use
 
         index = {
-            word.encode(): tuple((f" {phrase} ".encode(), owner) for phrase, owner in entries)
+            word.encode(): tuple(_phrase(*entry) for entry in entries)
             for word, entries in WORDINGS.items()
         }
         _WORDING.append((frozenset(index), index))
     return _WORDING[0]
 
 
+def _at(joined: bytes, runs: tuple[bytes, ...], start: int = 0) -> tuple[int, int]:
+    """Where the runs are found in order (first run's start, last run's end), else `(-1, -1)`."""
+    first, at = -1, start
+    for run in runs:
+        if not run:
+            continue
+        at = joined.find(run, at)
+        if at < 0:
+            return -1, -1
+        if first < 0:
+            first = at
+        at += len(run) - 1
+    return first, at
+
+
+class _Worded(NamedTuple):
+    """A vendor's phrase found: its backend, its first run's words, the code it gives."""
+
+    backend: str
+    words: bytes
+    code: str | None
+
+
 def _by_wording(words: list[bytes], registry: MapperRegistry) -> str | None:
     """The backend whose own wording the text holds (`no such table` is SQLite's), else `None`."""
     found = _wording(words, registry)
-    return None if found is None else found[0]
+    return None if found is None else found.backend
+
+
+def wording_code(text: str, registry: MapperRegistry, backend: str) -> str | None:
+    """
+    The code the backend's own wording in the text gives (its template's), else `None`.
+
+    Args:
+        text: The error text.
+        registry: The registered mappers.
+        backend: The backend the text was read as (a refiner's base's phrases are looked for).
+
+    Returns:
+        The native code, as the backend's mapper reads it.
+    """
+    found = _wording(_words(text[:_LIMIT].lower()), registry, backend_base(registry, backend))
+    return None if found is None else found.code
 
 
 def _wording(
     words: list[bytes], registry: MapperRegistry, only: str | None = None
-) -> tuple[str, bytes] | None:
+) -> _Worded | None:
     """
-    `(backend, phrase)` of the longest vendor's phrase among the words, else `None`.
+    The longest vendor's phrase among the words, else `None`.
 
-    With *only*, that backend's phrases alone are looked for.
+    With *only*, that backend's phrases alone are looked for, and the first
+    (where its message starts: a later one may be a hint or a detail under
+    it).
 
     The phrases are generated from the vendors' message lists, each unique
     to its vendor (`tools/generate_vendor_wordings.py`); a text is searched
     for them only when it holds one of their rarest words (one set
-    intersection: a text without one costs next to nothing).
+    intersection: a text without one costs next to nothing).  A phrase of
+    one code's template gives that code; of a few codes' templates, the
+    code of the one template whose runs the text holds (all of them, the
+    most words).  A phrase of a template that opens where another message
+    goes (MySQL's `%s near '%-.80T' at line %d`), found after the phrase
+    chosen, gives its code: that message is the other's frame.
     """
     keys, index = _wording_index()
     if keys.isdisjoint(words):
         return None
     joined = b" " + b" ".join(words) + b" "
-    best: tuple[str, bytes] | None = None
-    if only is not None:
-        # The backend's first phrase: where its message starts (a later one
-        # may be a hint or a detail under it).
-        first = len(joined)
-        for word in keys.intersection(words):
-            for phrase, owner in index[word]:
-                at = joined.find(phrase) if owner == only else -1
-                if 0 <= at < first or (at == first and best and len(phrase) > len(best[1])):
-                    first, best = at, (owner, phrase)
-        return best
+    best: _Phrase | None = None
+    frame: _Phrase | None = None
+    first, framed = len(joined), -1
     for word in keys.intersection(words):
-        for phrase, owner in index[word]:
-            if (
-                (best is None or len(phrase) > len(best[1]))
-                and phrase in joined
-                and registry.lookup(owner) is not None
-            ):
-                best = owner, phrase
-    return best
+        for phrase in index[word]:
+            if only is not None and phrase.backend != only:
+                continue
+            at, _end = _at(joined, phrase.runs)
+            if at < 0 or (only is None and registry.lookup(phrase.backend) is None):
+                continue
+            if not phrase.runs[0]:
+                if frame is None or phrase.size > frame.size:
+                    frame, framed = phrase, at
+            elif (
+                only is not None
+                and (at < first or (at == first and best is not None and phrase.size > best.size))
+            ) or (only is None and (best is None or phrase.size > best.size)):
+                first, best = at, phrase
+    if best is None:
+        best, frame = frame, None
+    if best is None:
+        return None
+    codes = best.codes
+    if frame is not None and frame.backend == best.backend and framed > joined.find(best.runs[0]):
+        codes = frame.codes
+    first_run = next(run for run in best.runs if run)
+    return _Worded(best.backend, first_run.strip(), _code(joined, best.backend, codes))
+
+
+def _code(joined: bytes, backend: str, codes: str | None) -> str | None:
+    """The code a phrase gives: its own, or of its codes the one whose template the text holds."""
+    if codes is None or " " not in codes:
+        return codes
+    from localdata_errors._vendor_wordings import TEMPLATES  # noqa: PLC0415 - on first use
+
+    forms = TEMPLATES.get(backend, {})
+    best: tuple[int, str | None] = (0, None)
+    for code in codes.split():
+        for form in forms.get(code, ()):
+            runs = tuple(f" {run} ".encode() for run in form.split("|") if run)
+            if _at(joined, runs)[0] < 0:
+                continue
+            size = sum(len(run) for run in runs)
+            if size > best[0]:
+                best = size, code
+            elif size == best[0] and code != best[1]:
+                best = size, None  # two codes' templates alike: neither
+    return best[1]
 
 
 def _worded(
     head: str, words: list[bytes], registry: MapperRegistry, only: str | None = None
 ) -> Reading:
     """
-    What a vendor's wording says: its backend, and where its message starts.
+    What a vendor's wording says: its backend, the code, and where its message starts.
 
     With *only* (a backend other signs named), that backend's phrases alone
     are looked for: where its message starts.
@@ -883,8 +984,8 @@ def _worded(
     """
     found = _wording(words, registry, only)
     if found is None:
-        return _headed(head, registry) if only is None else _NOTHING
-    phrase = r"[^a-z0-9]{1,8}".join(re.escape(w) for w in found[1].decode().split())
+        return _headed(head, registry, only)
+    phrase = r"[^a-z0-9]{1,8}".join(re.escape(w) for w in found.words.decode().split())
     at = re.search(r"(?<![a-z0-9])" + phrase, head, re.IGNORECASE)
     start = 0
     if at is not None:
@@ -894,7 +995,7 @@ def _worded(
         if start == 0 and _opens(head, at.start()):
             # No class before it, but a message starts with it (`msg="UNIQUE ...`).
             start = at.start()
-    return Reading(found[0], None, None, start, None)
+    return Reading(found.backend, found.code, None, start, None)
 
 
 #: What a message follows: a line's start, `=`, and (after a label) a colon, a bracket.
@@ -929,15 +1030,17 @@ _HEADS: Final = LazyPattern(
 )
 
 
-def _heads() -> dict[str, str]:
+def _heads() -> dict[str, tuple[str, str | None]]:
     from localdata_errors._vendor_wordings import HEADS  # noqa: PLC0415 - on first use
 
     return HEADS
 
 
-def _headed(head: str, registry: MapperRegistry) -> Reading:
+def _headed(head: str, registry: MapperRegistry, only: str | None = None) -> Reading:
     """
     The vendor whose messages open with a run the text starts a message with.
+
+    With *only*, that backend's runs alone are looked for.
 
     `no such column: x` is SQLite's where a message starts with it, though
     PostgreSQL holds the phrase inside one of its own.
@@ -946,8 +1049,11 @@ def _headed(head: str, registry: MapperRegistry) -> Reading:
         if not _opens(head, match.start()):
             continue
         owner = _heads().get(b" ".join(_words(match.group().lower())).decode())
-        if owner is not None and registry.lookup(owner) is not None:
-            return Reading(owner, None, None, match.start(), None)
+        if owner is None or (only is not None and owner[0] != only):
+            continue
+        if registry.lookup(owner[0]) is not None:
+            joined = b" " + b" ".join(_words(head[match.start() :].lower())) + b" "
+            return Reading(owner[0], _code(joined, *owner), None, match.start(), None)
     return _NOTHING
 
 
@@ -1021,8 +1127,9 @@ def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) 
         code, start = chosen[2], chosen[4] if SIGNS[chosen[5]].cut else 0
         sign = sign if sign is not None else chosen[5]
     if code is None:
-        start = (
-            worded.start
+        # No code printed: the wording's (its template's code), where it gives one.
+        start, code = (
+            (worded.start, worded.code)
             if worded.backend is not None
             else _start(head, words, registry, found, named)
         )
@@ -1031,14 +1138,18 @@ def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) 
 
 def _start(
     head: str, words: list[bytes], registry: MapperRegistry, found: list[_Found], named: str | None
-) -> int:
-    """Where the mapper's text starts, without a code: a sign's cut, else the wording's."""
+) -> tuple[int, str | None]:
+    """
+    Where the mapper's text starts, without a code (a sign's cut, else the
+    wording's), and the code the backend's own wording gives.
+    """
     cut = next((one[4] for one in found if SIGNS[one[5]].cut and one[0] == named), 0)
-    if cut or named is None:
-        return cut
+    if named is None:
+        return cut, None
     # Named by a name or a class: the mapper reads the message from where the
     # backend's own wording starts, as the driver's exception holds it.
-    return _worded(head, words, registry, backend_base(registry, named)).start
+    worded = _worded(head, words, registry, backend_base(registry, named))
+    return cut or worded.start, worded.code
 
 
 def _chosen(found: list[_Found], named: str | None, accepts: tuple[str, ...]) -> _Found | None:

@@ -98,9 +98,11 @@ DOCUMENTED = [
         "orders",
     ),
     (
+        # No number printed: message 208's wording ("Invalid object name '%.*ls'.",
+        # https://learn.microsoft.com/en-us/sql/relational-databases/errors-events/database-engine-events-and-errors-0-to-999).
         "com.microsoft.sqlserver.jdbc.SQLServerException: Invalid object name 'orders'.",
         "mssql",
-        None,
+        "208",
         None,
         Kind.UNDEFINED_TABLE,
         None,

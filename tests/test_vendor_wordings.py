@@ -47,3 +47,138 @@ def test_the_mapper_reads_from_the_exception_class_before_the_phrase() -> None:
     found = detect("[worker] SqliteError: attempt to write a readonly database")
     assert found is not None
     assert found.message == "attempt to write a readonly database"
+
+
+# Real texts that print no code: the code is their template's in the vendor's
+# list (the `doc` pages: MariaDB's error codes, MySQL's client error reference,
+# SQLite's result codes, SQL Server's database engine errors).
+_MARIADB = "https://mariadb.com/kb/en/mariadb-error-codes/"
+_MYSQL_CLIENT = "https://dev.mysql.com/doc/mysql-errors/8.0/en/client-error-reference.html"
+_SQLITE = "https://www.sqlite.org/rescode.html"
+_MSSQL = "https://learn.microsoft.com/en-us/sql/relational-databases/errors-events/"
+
+
+@pytest.mark.parametrize(
+    ("text", "backend", "code", "source", "doc"),
+    [
+        (
+            "Error: Access denied for user 'root'@'localhost' (using password: NO)",
+            "mysql",
+            "1045",  # ER_ACCESS_DENIED_ERROR
+            "https://github.com/xpf0000/FlyEnv/issues/632",
+            _MARIADB,
+        ),
+        (
+            "You have an error in your SQL syntax; check the manual that corresponds to your"
+            " MySQL server version for the right syntax to use near 'LIMIT 100' at line 58",
+            "mysql",
+            "1064",  # ER_PARSE_ERROR: "%s near '%-.80T' at line %d"
+            "https://github.com/lazzyfu/goInsight/issues/196",
+            _MARIADB,
+        ),
+        (
+            "MySqlConnector.MySqlException (0x80004005): Duplicate entry '364293' for key"
+            " 'PRIMARY'\n   at MySqlConnector.Core.ServerSession.ReceiveReplyAsync(IOBehavior"
+            " ioBehavior, CancellationToken cancellationToken) in"
+            " /_/src/MySqlConnector/Core/ServerSession.cs:line 894",
+            "mysql",
+            "1062",  # ER_DUP_ENTRY
+            "https://github.com/gaseous-project/gaseous-server/issues/374",
+            _MARIADB,
+        ),
+        (
+            "Cause: com.mysql.jdbc.exceptions.jdbc4.MySQLTransactionRollbackException:"
+            " Lock wait timeout exceeded; try restarting transaction",
+            "mysql",
+            "1205",  # ER_LOCK_WAIT_TIMEOUT
+            "https://github.com/yifanzheng/cs-notes/issues/82",
+            _MARIADB,
+        ),
+        (
+            "mysql2-0.3.21/lib/mysql2/client.rb:70:in `connect': Can't connect to local MySQL"
+            " server through socket '/tmp/mysql.sock' (2) (Mysql2::Error)",
+            "mysql",
+            "2002",  # CR_CONNECTION_ERROR
+            "https://github.com/brianmario/mysql2/issues/808",
+            _MYSQL_CLIENT,
+        ),
+        (
+            "sqlite3.IntegrityError: UNIQUE constraint failed: users.username",
+            "sqlite",
+            "SQLITE_CONSTRAINT_UNIQUE",
+            "https://github.com/mikeizbicki/cmc-csci040/issues/231",
+            _SQLITE,
+        ),
+        (
+            "    cursor.executemany(SQL_INSERT_JOB, rows)\n"
+            "sqlite3.OperationalError: database is locked",
+            "sqlite",
+            "SQLITE_BUSY",
+            "https://github.com/medialab/minet/issues/867",
+            _SQLITE,
+        ),
+        (
+            "sqlite> PRAGMA foreign_keys = ON;\nsqlite> delete from locations_pipeline;\n"
+            "Error: FOREIGN KEY constraint failed",
+            "sqlite",
+            "SQLITE_CONSTRAINT_FOREIGNKEY",
+            "https://github.com/artefactual/archivematica-storage-service/issues/387",
+            _SQLITE,
+        ),
+        (
+            "Microsoft.Data.SqlClient.SqlException (0x80131904): Invalid object name 'Companies'.",
+            "mssql",
+            "208",
+            "https://github.com/kodlamaio-projects/nArchitecture/issues/134",
+            _MSSQL + "database-engine-events-and-errors-0-to-999",
+        ),
+        (
+            "Login failed for user 'someuser'. Reason: Password did not match that for the"
+            " login provided. [CLIENT: 127.0.0.1]",
+            "mssql",
+            "18456",
+            "https://github.com/denisenkom/go-mssqldb/issues/174",
+            _MSSQL + "database-engine-events-and-errors-18000-to-18999",
+        ),
+        (
+            "Error querying database.  Cause: com.microsoft.sqlserver.jdbc.SQLServerException:"
+            " Transaction (Process ID XX) was deadlocked on lock resources with another process"
+            " and has been chosen as the deadlock victim. Rerun the transaction.",
+            "mssql",
+            "1205",
+            "https://github.com/Activiti/Activiti/issues/4730",
+            _MSSQL + "database-engine-events-and-errors-1000-to-1999",
+        ),
+    ],
+)
+def test_the_wording_gives_its_templates_code(
+    text: str, backend: str, code: str, source: str, doc: str
+) -> None:
+    answer = classify_message(text)
+    assert (answer.backend, answer.database_error_code) == (backend, code), (source, doc)
+    # The mapper read that code: the kind is the code's, as the exception path gives it.
+    assert answer.kind == classify_message(text, backend, code).kind
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "source"),
+    [
+        # The wording alone is SQLITE_CONSTRAINT_UNIQUE's; the printed code wins.
+        (
+            "[Error: SQLITE_CONSTRAINT: UNIQUE constraint failed: user_data.user\n"
+            "Emitted 'error' event on Statement instance at:\n] {\n  errno: 19,\n"
+            "  code: 'SQLITE_CONSTRAINT'\n}",
+            "SQLITE_CONSTRAINT",
+            "https://github.com/VeryBigSad/unnamedBot/issues/13",
+        ),
+        # Cut before "at line": the wording alone is ER_SYNTAX_ERROR's (1149).
+        (
+            "ERROR 1064 (42000): You have an error in your SQL syntax; \ncheck the manual that"
+            " corresponds to your MySQL server version \nfor the right syntax to use near '-",
+            "1064",
+            "https://github.com/aces/Loris/pull/4205",
+        ),
+    ],
+)
+def test_a_printed_code_wins_over_the_wordings(text: str, code: str, source: str) -> None:
+    assert classify_message(text).database_error_code == code, source

@@ -28,6 +28,16 @@ other vendor's list holds it.  Words are runs of ASCII letters and digits,
 lowered (as the text reader reads a text's words).  Each phrase is filed
 under its rarest word (the fewest templates of all lists hold it), so that a
 text is searched for phrases only when it holds one of those words.
+
+Where the vendor's list gives each template its code (MySQL/MariaDB's error
+numbers, from `mysqld_error.h` and mysql-connector-python's `errorcode.py`;
+SQLite's result names, from what the library returns; SQL Server's message
+numbers; python-oracledb's `DPY-` numbers), a phrase carries the code of the
+one template of its vendor that holds it.  A phrase a few codes' templates
+hold carries those codes, and each of their templates is listed by its fixed
+runs (`TEMPLATES`): the text reader gives the code of the template whose runs
+the text holds, all of them, the most words (`Access denied for user` is
+1044's, 1045's and 1698's; `... (using password: YES)` only 1045's).
 """
 
 from __future__ import annotations
@@ -45,10 +55,12 @@ from pathlib import Path
 
 from _generated import source_missing, write_or_check
 from generate_libpq_messages import read_msgids
+from generate_mysql_codes import parse_c_header, parse_connector_errorcode
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "localdata_errors" / "_vendor_wordings.py"
 ERRMSG = Path("/usr/share/mysql/errmsg-utf8.txt")
+MYSQLD_ERROR = Path("/usr/include/mariadb/mysqld_error.h")
 PG_CATALOGUES = (
     "/usr/share/locale/*/LC_MESSAGES/postgres-*.mo",
     "/usr/share/locale/*/LC_MESSAGES/libpq5-*.mo",
@@ -58,11 +70,16 @@ PG_CATALOGUES = (
 FEWEST, MOST = 3, 10
 #: Lists that rule phrases out and name no vendor -> the vendor whose own they are.
 RULE_OUT: dict[str, str | None] = {"odbc": None, "postgresql-scanner": "postgresql"}
+#: Most codes a phrase may name (their templates then tell them apart).
+MOST_CODES = 6
+
+#: A template, and the code its vendor's list gives it (`None`: none given).
+Template = tuple[str, str | None]
 
 # A placeholder, quoted or not: printf's (%s, %-.64s, %.*ls, %lu, %m),
 # Python's ({}, {name}), PostgreSQL's ($1).
 _PLACEHOLDER = re.compile(
-    r"""['"`]?(?:%[-#0 +']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|z|j|t|I64)?[a-zA-Z%]
+    r"""['"`]?(?:%[-#0 +'`]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|z|j|t|I64)?[a-zA-Z%]
     |\{[^{}]{0,40}\}|\$\d+)['"`]?""",
     re.VERBOSE,
 )
@@ -97,18 +114,45 @@ def runs(template: str) -> list[list[str]]:
     return found
 
 
-def mysql_texts() -> list[str]:
+def mysql_texts() -> list[Template]:
+    """
+    The server's English texts, each with its number (`mysqld_error.h`), and
+    the client's (mysql-connector-python's English `CR_` texts, numbered by
+    its `errorcode.py`).
+    """
     if not ERRMSG.exists():
         source_missing(f"{ERRMSG} is missing: install mariadb-server (or mysql-server)")
+    if not MYSQLD_ERROR.exists():
+        source_missing(f"{MYSQLD_ERROR} is missing: install libmariadb-dev")
+    numbers = parse_c_header(MYSQLD_ERROR)
     eng = re.compile(r'^\s+eng\s+"(.*)"\s*$')
+    symbol = re.compile(r"^([A-Z][A-Z0-9_]*)\b")
+    found: list[Template] = []
+    number: int | None = None
+    for line in ERRMSG.read_text(encoding="utf-8").splitlines():
+        if (m := symbol.match(line)) is not None:
+            number = numbers.get(m.group(1))
+        elif (m := eng.match(line)) is not None:
+            found.append((m.group(1), None if number is None else str(number)))
+    return found + mysql_client_texts()
+
+
+def mysql_client_texts() -> list[Template]:
+    try:
+        from mysql.connector import errorcode  # noqa: PLC0415 - an extra
+        from mysql.connector.locales.eng import client_error  # noqa: PLC0415
+    except ImportError:
+        source_missing("mysql-connector-python is missing: pip install mysql-connector-python")
+    numbers, _version = parse_connector_errorcode(Path(str(errorcode.__file__)))
     return [
-        m.group(1)
-        for line in ERRMSG.read_text(encoding="utf-8").splitlines()
-        if (m := eng.match(line))
+        (text, str(numbers[name]) if name in numbers else None)
+        for name, text in vars(client_error).items()
+        if name.startswith("CR_") and isinstance(text, str)
     ]
 
 
 def postgresql_texts() -> list[str]:
+    """The msgids: the catalogues give no SQLSTATE."""
     found: set[str] = set()
     for pattern in PG_CATALOGUES:
         for path in glob.glob(pattern):
@@ -165,35 +209,49 @@ _SQLITE_SETUP = (
 _OURS = re.compile(r"""\b(?:missing_\w+|main|t2?|[ucfpvisxa]|\d+)\b|"[^"]*"|'[^']*'""")
 
 
-def _triggered(run: Iterable[str], execute: object) -> list[str]:
-    texts: list[str] = []
+def _triggered(run: Iterable[str], execute: object) -> list[Template]:
+    """What each statement prints, with the result name the library gave it (SQLite's)."""
+    texts: list[Template] = []
     for statement in run:
         try:
             execute(statement)  # type: ignore[operator]
         except Exception as err:  # noqa: BLE001 - every error is a text to keep
-            texts.append(_OURS.sub("%s", str(err)))
+            name = getattr(err, "sqlite_errorname", None)
+            texts.append((_OURS.sub("%s", str(err)), name if isinstance(name, str) else None))
     return texts
 
 
-def sqlite_texts() -> list[str]:
-    texts: list[str] = []
+def sqlite_texts() -> list[Template]:
+    """
+    `sqlite3_errstr` of every result code, named by the SQLite mapper's list
+    of result codes (an extended code whose text is its primary's is the
+    primary's text), and the texts the statements make it print, named by
+    the result the library returned.
+    """
+    from localdata_errors.backends.sqlite import RESULT_CODES  # noqa: PLC0415
+
+    names = {number: name for name, number in RESULT_CODES.items()}
+    texts: set[Template] = set()
     name = ctypes.util.find_library("sqlite3")
     if name is None:
         source_missing("libsqlite3 is missing: install libsqlite3-0")
     lib = ctypes.CDLL(name)
     lib.sqlite3_errstr.restype = ctypes.c_char_p
     for code in range(256):
+        primary = lib.sqlite3_errstr(code)
         for extended in range(64):
-            text = lib.sqlite3_errstr(code | (extended << 8))
+            number = code | (extended << 8)
+            text = lib.sqlite3_errstr(number)
             if text and text != b"unknown error":
-                texts.append(text.decode())
+                owner = code if text == primary else number
+                texts.add((text.decode(), names.get(owner)))
     db = sqlite3.connect(":memory:")
     db.executescript(_SQLITE_SETUP)
-    texts += _triggered(_SQLITE_TRIGGERS, db.executescript)
-    return sorted(set(texts))
+    texts.update(_triggered(_SQLITE_TRIGGERS, db.executescript))
+    return sorted(texts, key=lambda t: (t[0], t[1] or ""))
 
 
-def duckdb_texts() -> list[str]:
+def duckdb_texts() -> list[Template]:
     try:
         import duckdb  # noqa: PLC0415 - an extra
     except ImportError:
@@ -215,32 +273,33 @@ def duckdb_texts() -> list[str]:
         "create table t(a integer)",
         "select * from missing_catalog.s.t",
     )
-    texts = [text.partition("\n")[0] for text in _triggered(statements, db.execute)]
+    texts = [text.partition("\n")[0] for text, _ in _triggered(statements, db.execute)]
     # The labels are signs of their own ("Catalog Error: "): the phrases are what follows.
-    return sorted({re.sub(r"^[A-Za-z ]{1,40} Error: ", "", text) for text in texts})
+    return [(t, None) for t in sorted({re.sub(r"^[A-Za-z ]{1,40} Error: ", "", t) for t in texts})]
 
 
-def mssql_texts() -> list[str]:
+def mssql_texts() -> list[Template]:
+    """The `sys.messages` texts the SQL Server table quotes, with their numbers; DB-Library's."""
     backends = ROOT / "localdata_errors" / "backends"
     # "208: K.UNDEFINED_TABLE,  # Invalid object name '%.*ls'." (cut where the comment is)
     server = (backends / "_mssql_codes.py").read_text(encoding="utf-8")
     dblib = (backends / "_dblib_codes.py").read_text(encoding="utf-8")
     return [
-        m.group(1).split("...")[0]
-        for source, quoted in (
-            (server, r"^\s+\d+: K\.\w+,\s+# (.+)$"),
-            (dblib, r"# SYBE\w+: (.+)$"),
-        )
-        for m in re.finditer(quoted, source, re.M)
-    ]
+        (m.group(2).split("...")[0], m.group(1))
+        for m in re.finditer(r"^\s+(\d+): K\.\w+,\s+# (.+)$", server, re.M)
+    ] + [(m.group(1).split("...")[0], None) for m in re.finditer(r"# SYBE\w+: (.+)$", dblib, re.M)]
 
 
-def oracle_texts() -> list[str]:
+def oracle_texts() -> list[Template]:
+    """python-oracledb's message formats, each with its `DPY-` number."""
     try:
         from oracledb import errors  # noqa: PLC0415 - an extra
     except ImportError:
         source_missing("python-oracledb is missing: pip install oracledb")
-    return [str(text) for text in errors.ERR_MESSAGE_FORMATS.values()]
+    return [
+        (str(text), f"{errors.ERR_PREFIX}-{number:04d}")
+        for number, text in errors.ERR_MESSAGE_FORMATS.items()
+    ]
 
 
 def odbc_texts() -> list[str]:
@@ -249,15 +308,31 @@ def odbc_texts() -> list[str]:
     return list(_mssql_python_texts.SQLSTATES)
 
 
-def phrases(lists: dict[str, list[str]]) -> dict[str, tuple[str, str]]:
-    """Phrase -> (backend, its rarest word), for the phrases only one list holds."""
-    runs_of = {vendor: [r for t in texts for r in runs(t)] for vendor, texts in lists.items()}
-    joined = {vendor: [" " + " ".join(r) + " " for r in found] for vendor, found in runs_of.items()}
+#: A phrase's entry: (backend, its rarest word, the code(s) of its templates, or `None`).
+Entry = tuple[str, str, str | None]
+
+
+def phrases(lists: dict[str, list[Template]]) -> dict[str, Entry]:
+    """
+    Phrase -> (backend, its rarest word, codes), for the phrases only one list holds.
+
+    The codes are those of the vendor's templates that hold the phrase,
+    joined by blanks (one code: the phrase is that code's), `None` where
+    one holds it without a code or more than `MOST_CODES` codes do.
+    """
+    runs_of = {
+        vendor: [(r, code) for text, code in texts for r in runs(text)]
+        for vendor, texts in lists.items()
+    }
+    joined = {
+        vendor: [(" " + " ".join(r) + " ", code) for r, code in found]
+        for vendor, found in runs_of.items()
+    }
     frequency: Counter[str] = Counter()
     for texts in lists.values():
-        for text in texts:
+        for text, _ in texts:
             frequency.update(set(words(text)))
-    table: dict[str, tuple[str, str]] = {}
+    table: dict[str, Entry] = {}
     for vendor, found in runs_of.items():
         if vendor in RULE_OUT:
             continue
@@ -265,9 +340,10 @@ def phrases(lists: dict[str, list[str]]) -> dict[str, tuple[str, str]]:
             j
             for other, js in joined.items()
             if other != vendor and RULE_OUT.get(other) != vendor
-            for j in js
+            for j, _ in js
         ]
-        for run in found:
+        coded = any(code is not None for _, code in found)
+        for run, _code in found:
             if len(run) < FEWEST:
                 continue
             phrase = " ".join(run[:MOST])
@@ -276,8 +352,114 @@ def phrases(lists: dict[str, list[str]]) -> dict[str, tuple[str, str]]:
             if all(word.isdigit() or len(word) < 3 for word in run[:MOST]):
                 continue
             rarest = min(run[:MOST], key=lambda w: (frequency[w], -len(w), w))
-            table[phrase] = (vendor, rarest)
+            codes = _codes(f" {phrase} ", joined[vendor]) if coded else None
+            table[phrase] = (vendor, rarest, codes)
     return table
+
+
+def pieces(template: str) -> list[str]:
+    """
+    The template's fixed runs in order, each as its words joined by blanks,
+    and a first piece `""` where it opens with a placeholder (another message
+    goes there: MySQL's `%s near '%-.80T' at line %d`).
+    """
+    parts = [" ".join(words(piece)[:MOST]) for piece in _PLACEHOLDER.split(template.strip())]
+    found = [part for part in parts if part]
+    if found and not parts[0]:
+        found.insert(0, "")
+    return found
+
+
+def in_order(parts: list[str], joined: str) -> bool:
+    """Whether the joined words (`" w w "`) hold the parts, in order."""
+    at = 0
+    for part in parts:
+        if not part:
+            continue
+        at = joined.find(f" {part} ", at)
+        if at < 0:
+            return False
+        at += len(part) + 1
+    return True
+
+
+def gapped(lists: dict[str, list[Template]], table: dict[str, Entry]) -> dict[str, Entry]:
+    """
+    Gapped phrase (`access denied for user|using password`) -> entry, for the
+    coded templates no phrase gives their code alone: each template's fixed
+    runs, in order, kept when no other code's template of its list and no
+    other vendor's template holds them, in order.  Three words or more, two
+    of four letters or more.
+    """
+    every = [
+        (vendor, code, " " + " ".join(words(text)) + " ", set(words(text)))
+        for vendor, texts in lists.items()
+        for text, code in texts
+    ]
+    holding: dict[str, list[int]] = {}
+    for n, (_, _, _, held) in enumerate(every):
+        for word in held:
+            holding.setdefault(word, []).append(n)
+    frequency = {word: len(ns) for word, ns in holding.items()}
+    alone = {(vendor, codes) for vendor, _, codes in table.values() if codes and " " not in codes}
+    found: dict[str, Entry] = {}
+    for vendor, texts in lists.items():
+        if vendor in RULE_OUT:
+            continue
+        for text, code in texts:
+            parts = pieces(text)
+            named = [w for part in parts for w in part.split()]
+            if (
+                code is None
+                or (vendor, code) in alone
+                or len([p for p in parts if p]) < 2  # a gap between two runs
+                or len(named) < FEWEST
+                or sum(len(w) >= 4 for w in named) < 2
+            ):
+                continue
+            rarest = min(named, key=lambda w: (frequency[w], -len(w), w))
+            if any(
+                in_order(parts, every[n][2])
+                for n in holding[rarest]
+                if every[n][0] != RULE_OUT.get(vendor, vendor)
+                and RULE_OUT.get(every[n][0]) != vendor
+                and (every[n][0] != vendor or every[n][1] != code)
+            ):
+                continue
+            found.setdefault("|".join(parts), (vendor, rarest, code))
+    return found
+
+
+def _codes(phrase: str, joined: list[tuple[str, str | None]]) -> str | None:
+    """The codes of the templates holding the phrase, joined by blanks, or `None`."""
+    codes = {code for run, code in joined if phrase in run}
+    if None in codes or len(codes) > MOST_CODES:
+        return None
+    return " ".join(sorted(c for c in codes if c is not None)) or None
+
+
+def templates(
+    lists: dict[str, list[Template]], named: Iterable[tuple[str, str]]
+) -> dict[str, dict[str, list[str]]]:
+    """
+    Backend -> code -> its templates, each as its fixed runs joined by `|`,
+    for the codes named together with others by one phrase (the templates
+    of four words or more).
+    """
+    wanted = set(named)
+    found: dict[str, dict[str, list[str]]] = {}
+    for vendor, texts in lists.items():
+        for text, code in texts:
+            if code is None or (vendor, code) not in wanted:
+                continue
+            parts = [part for part in pieces(text) if part]
+            if sum(len(part.split()) for part in parts) <= FEWEST:
+                continue  # a template of three words or fewer tells no code apart
+            form = "|".join(parts)
+            forms = found.setdefault(vendor, {}).setdefault(code, [])
+            if form not in forms:
+                forms.append(form)
+    return found
 
 
 def opening(template: str) -> str | None:
@@ -289,9 +471,11 @@ def opening(template: str) -> str | None:
     return " ".join(found[0][:MOST])
 
 
-def heads(lists: dict[str, list[str]], table: dict[str, tuple[str, str]]) -> dict[str, str]:
+def heads(
+    lists: dict[str, list[Template]], table: dict[str, Entry]
+) -> dict[str, tuple[str, str | None]]:
     """
-    Opening runs only one vendor's templates open with -> that vendor.
+    Opening runs only one vendor's templates open with -> that vendor, and the code.
 
     A phrase another vendor holds inside a template ("no such column" in
     PostgreSQL's "... because there is no such column in data type %s")
@@ -299,18 +483,22 @@ def heads(lists: dict[str, list[str]], table: dict[str, tuple[str, str]]) -> dic
     starts with it.  Only the runs that are not phrases already are kept.
     DuckDB prints every message after its label ("Constraint Error: "), a
     sign of its own: its texts do not rule out a run SQLite opens with.
+    The codes are those of the vendor's templates that open with the run
+    (`None` where one has none, or more than `MOST_CODES` have one).
     """
     opens: dict[str, set[str]] = {}
     own: set[str] = set()  # the runs of the vendors' own lists (not of the lists that rule out)
+    codes: dict[tuple[str, str], set[str | None]] = {}
     for vendor, texts in lists.items():
         owner = RULE_OUT.get(vendor, vendor)
-        for text in texts:
+        for text, code in texts:
             run = opening(text)
             if run is not None:
                 opens.setdefault(run, set()).add(owner or vendor)
+                codes.setdefault((vendor, run), set()).add(code)
                 if vendor not in RULE_OUT:
                     own.add(run)
-    found: dict[str, str] = {}
+    found: dict[str, tuple[str, str | None]] = {}
     for run in opens:
         if run not in own or len(run.split()) < FEWEST or sum(len(w) >= 4 for w in run.split()) < 2:
             continue
@@ -330,26 +518,36 @@ def heads(lists: dict[str, list[str]], table: dict[str, tuple[str, str]]) -> dic
             continue
         (owner,) = owners
         if owner in lists and owner not in RULE_OUT:
-            found[run] = owner
+            held = {
+                code
+                for (vendor, other), those in codes.items()
+                if vendor == owner and (other == run or other.startswith(run + " "))
+                for code in those
+            }
+            several = None in held or len(held) > MOST_CODES
+            found[run] = (owner, None if several else " ".join(sorted(c for c in held if c)))
     return found
 
 
 def build() -> str:
     sys.path.insert(0, str(ROOT))
     postgresql = postgresql_texts()
-    lists = {
+    lists: dict[str, list[Template]] = {
         "mysql": mysql_texts(),
-        "postgresql": postgresql,
-        "postgresql-scanner": postgresql_scanner_texts(postgresql),
+        "postgresql": [(text, None) for text in postgresql],
+        "postgresql-scanner": [(text, None) for text in postgresql_scanner_texts(postgresql)],
         "sqlite": sqlite_texts(),
         "duckdb": duckdb_texts(),
         "mssql": mssql_texts(),
         "oracle": oracle_texts(),
-        "odbc": odbc_texts(),
+        "odbc": [(text, None) for text in odbc_texts()],
     }
     table = phrases(lists)
-    counts = Counter(vendor for vendor, _ in table.values())
+    table.update(gapped(lists, table))
+    counts = Counter(vendor for vendor, _, _ in table.values())
     summary = ", ".join(f"{vendor} {counts[vendor]}" for vendor in sorted(counts))
+    coded = Counter(vendor for vendor, _, codes in table.values() if codes and " " not in codes)
+    several = Counter(vendor for vendor, _, codes in table.values() if codes and " " in codes)
     lines = [
         '"""',
         "Phrases only one vendor's messages hold, each under its rarest word.",
@@ -363,28 +561,64 @@ def build() -> str:
         "from typing import Final",
         "",
         f"# {len(table)} phrases: {summary}.",
-        "# rarest word -> ((phrase, backend), ...)",
-        "WORDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {",
+        "# Of one code's templates: "
+        + ", ".join(f"{vendor} {coded[vendor]}" for vendor in sorted(coded))
+        + "; of a few codes': "
+        + ", ".join(f"{vendor} {several[vendor]}" for vendor in sorted(several))
+        + ".",
+        "# rarest word -> ((phrase, backend, code or codes or None), ...); a gapped phrase's",
+        "# runs, joined by '|', are found in order (a first '' where a message goes).",
+        "WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {",
     ]
-    by_word: dict[str, list[tuple[str, str]]] = {}
-    for phrase, (vendor, rarest) in table.items():
-        by_word.setdefault(rarest, []).append((phrase, vendor))
+    by_word: dict[str, list[tuple[str, str, str | None]]] = {}
+    for phrase, (vendor, rarest, codes) in table.items():
+        by_word.setdefault(rarest, []).append((phrase, vendor, codes))
     for word in sorted(by_word):
-        entries = sorted(by_word[word], key=lambda e: (-len(e[0]), e))
+        entries = sorted(by_word[word], key=lambda e: (-len(e[0]), e[0], e[1]))
         lines.append(f'    "{word}": (')
-        lines.extend(f'        ("{phrase}", "{vendor}"),' for phrase, vendor in entries)
+        lines.extend(
+            f'        ("{phrase}", "{vendor}", {_literal(codes)}),'
+            for phrase, vendor, codes in entries
+        )
         lines.append("    ),")
     lines.append("}")
     opened = heads(lists, table)
     lines += [
         "",
         f"# {len(opened)} opening runs only one vendor's messages open with.",
-        "# opening run -> backend (read where a message starts)",
-        "HEADS: Final[dict[str, str]] = {",
-        *(f'    "{run}": "{vendor}",' for run, vendor in sorted(opened.items())),
+        "# opening run -> (backend, code or codes or None) (read where a message starts)",
+        "HEADS: Final[dict[str, tuple[str, str | None]]] = {",
+        *(
+            f'    "{run}": ("{vendor}", {_literal(code)}),'
+            for run, (vendor, code) in sorted(opened.items())
+        ),
         "}",
     ]
+    named = [
+        (vendor, code)
+        for vendor, codes in [(v, c) for v, _, c in table.values()] + list(opened.values())
+        if codes and " " in codes
+        for code in codes.split()
+    ]
+    forms = templates(lists, named)
+    lines += [
+        "",
+        "# The templates of the codes a phrase names with others, as their fixed runs",
+        "# joined by '|': backend -> code -> (template, ...).",
+        "TEMPLATES: Final[dict[str, dict[str, tuple[str, ...]]]] = {",
+    ]
+    for vendor in sorted(forms):
+        lines.append(f'    "{vendor}": {{')
+        for code in sorted(forms[vendor]):
+            quoted = ", ".join(f'"{form}"' for form in forms[vendor][code])
+            lines.append(f'        "{code}": ({quoted},),')
+        lines.append("    },")
+    lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def _literal(code: str | None) -> str:
+    return "None" if code is None else f'"{code}"'
 
 
 def main() -> int:

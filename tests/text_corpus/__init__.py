@@ -25,7 +25,9 @@ Fields of an entry:
   `null` when the text carries no sign of it.  MySQL and MariaDB are both
   `mysql`.
 - `code`: The native code the text itself carries, in the form the library
-  reports it (`CODE_FORMATS`), or `null`.
+  reports it (`CODE_FORMATS`), or `null`: printed, or by its wording alone
+  where the vendor's documentation gives that wording one code (SQL Server's
+  `Invalid object name 'x'.` is message 208).
 - `category`, `retryable`: One of the eight categories and the retry
   decision, from the vendor's documented meaning and DESIGN.md's Kind table.
 - `doc`: The vendor documentation page that gives that meaning.
