@@ -1,0 +1,423 @@
+"""
+A PostgreSQL message in another language, read back in English.
+
+A server with `lc_messages` set and a libpq in a localized environment write
+their messages translated (`FEHLER:  Relation »foo« existiert nicht`,
+`致命错误:  用户 "x" 的密码认证失败`).  Their translations ship with
+PostgreSQL as message catalogues, and `_localized_messages` holds them
+(generated from the catalogues: see `tools/generate_localized_messages.py`):
+each English msgid and each language's msgstr, printf placeholders and all.
+
+A text is read back by finding msgstrs in it, their placeholders read as the
+values there, and writing each found msgid in their place with the same
+values (a translation may reorder them: `%2$s ... %1$s`); the upper-case
+labels (`FEHLER` is `ERROR`, `TIPP` is `HINT`) are put back too.  The English
+text then takes the English path, so that a message reads the same in any
+language.
+
+Cost: the table is decoded, and its index built, by the first text read
+back (`classify_message` asks only for a text that is not ASCII).  Each
+msgstr is filed under one three-character run of its fixed text, the run
+the fewest msgstrs share; a text is looked up at each position once, and
+each msgstr found there is compared by plain substring searches, bounded
+around that position: linear in the text, no regular expression over the
+table.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import threading
+from collections import Counter
+from typing import Final, NamedTuple
+
+#: A label of the message catalogues: upper-case words, then nothing, a colon
+#: or a line number (the generator keeps the same).
+_LABEL: Final = re.compile(r"[A-Z][A-Z ]*[A-Z](?::  (?:%s(?::%d)?\n)?|:  | %d: )?")
+#: A printf conversion (its argument number, `*` widths, length, type), or `%%`.
+_CONVERSION: Final = re.compile(
+    r"%(?:(?P<pos>\d+)\$)?[-+ #0']*(?P<width>\*(?:\d+\$)?|\d+)?"
+    r"(?:\.(?P<precision>\*(?:\d+\$)?|\d+))?(?:hh|h|ll|l|z|j|t|L|q)?(?P<type>[diouxXeEfFgGcspm%])"
+)
+#: The run of fixed text each msgstr is filed under (of the shorter length
+#: where no part is long enough: `不存在`).
+_KEY: Final = 4
+_SHORT_KEY: Final = 3
+#: How far a value reaches (characters), as the server's names and numbers do.
+_VALUE: Final = 256
+#: Fewest letters a msgstr's fixed text has, so that it says something of its
+#: own (`除以零` is division by zero, `%s bei »%s«` is `%s at or near "%s"`).
+_FEWEST_LETTERS: Final = 3
+#: How many msgstrs one text may be compared with at most (a real message
+#: costs one or two per character; a text repeating a common run stays bounded).
+_COMPARISONS: Final = 50_000
+#: Characters a label is delimited by.
+#: The same, as a separator of fixed parts.
+_SPLIT: Final = re.compile(re.sub(r"\(\?P<\w+>", "(?:", _CONVERSION.pattern))
+_LETTER: Final = re.compile(r"[^\W\d_]")
+#: A label's translation is a word or two (`ZUSAMMENHANG`, `CONSTRAINT-NAME`).
+_LABEL_LONGEST: Final = 32
+#: What a message without values stands after, and before: a label's colon, a
+#: quote or a bracket (a line's start or end too).
+_OPENS: Final = frozenset(":\uff1a'\"«„“\u2018([{<>|│")
+_CLOSES: Final = frozenset("'\"»“”\u2019)]}<>|│.,;:\uff1a\\(")
+_COLON: Final = re.compile("[:\uff1a]")  # a colon, or a full-width one
+_LABEL_END: Final = frozenset(" \t\r\n\"'«»„“”()[]{}<>,;.|│:\uff1a")
+
+
+class _Template(NamedTuple):
+    """A msgstr's fixed parts and values, and its msgid's."""
+
+    parts: tuple[str, ...]  # fixed text between the values (one more than values)
+    values: tuple[str, ...]  # each value's argument (`1`, `2`, `m` for %m)
+    english_parts: tuple[str, ...]
+    english_values: tuple[str, ...]
+    weight: int  # how much fixed text: the more, the more specific
+
+
+class _Table(NamedTuple):
+    """The msgstrs, filed under a run of their fixed text, and the labels."""
+
+    #: run -> (template, its part holding the run, the run's offset there, that part)
+    by_key: dict[str, tuple[tuple[int, int, int, str], ...]]
+    templates: tuple[tuple[str, str], ...]  # (msgstr, msgid)
+    labels: dict[str, str]  # a label's translation -> the English label
+    read: dict[int, _Template | None]  # each template read so far (on first use)
+    fixed: dict[str, str]  # a msgstr without values -> its msgid
+
+
+class ReadBack(NamedTuple):
+    """
+    A text read back in English.
+
+    Args:
+        text: The text as given.
+        english: The text with each translated message and label in English.
+        spans: Each replaced span, in order: (start, end) in `text`, then in `english`.
+    """
+
+    text: str
+    english: str
+    spans: tuple[tuple[int, int, int, int], ...]
+
+    def original(self, part: str) -> str | None:
+        """
+        The span of the text that *part* of the English text was read from.
+
+        Args:
+            part: A part of `english` (the English answer's message).
+
+        Returns:
+            The text's counterpart; `None` when *part* is not in `english`.
+        """
+        at = self.english.find(part)
+        if at < 0:
+            return None
+        return self.text[self._back(at, start=True) : self._back(at + len(part), start=False)]
+
+    def _back(self, at: int, *, start: bool) -> int:
+        """The text's offset of `english`'s *at*; inside a replaced span, its edge."""
+        shift = 0
+        for old_start, old_end, new_start, new_end in self.spans:
+            if at <= new_start:
+                break
+            if at < new_end:
+                return old_start if start else old_end
+            shift = old_end - new_end
+        return at + shift
+
+
+# -- the table -------------------------------------------------------------------
+
+
+def _parse(template: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """
+    A printf template's fixed parts and the argument each value prints.
+
+    `*` widths take an argument of their own, printed as no value; `%m` (the
+    system's error text) takes none; `%%` is a fixed `%`.
+    """
+    if "%" not in template:
+        return (template,), ()
+    parts: list[str] = []
+    values: list[str] = []
+    current: list[str] = []
+    last = argument = 0
+    for found in _CONVERSION.finditer(template):
+        current.append(template[last : found.start()])
+        last = found.end()
+        kind = found["type"]
+        if kind == "%":
+            current.append("%")
+            continue
+        if kind == "m":
+            key = "m"
+        else:
+            for star in (found["width"], found["precision"]):
+                if star is not None and star == "*":
+                    argument += 1
+            position = found["pos"]
+            if position is None:
+                argument += 1
+                key = str(argument)
+            else:
+                key = position
+        parts.append("".join(current))
+        values.append(key)
+        current = []
+    current.append(template[last:])
+    parts.append("".join(current))
+    return tuple(parts), tuple(values)
+
+
+def _label_of(text: str) -> str:
+    """A label's own word(s): `FEHLER` of `FEHLER`, `TIPP` of `TIPP:  %s\\n`."""
+    return _COLON.split(text, maxsplit=1)[0].strip()
+
+
+def _build() -> _Table:
+    # The table is decoded here, by the first text read back, never at import.
+    import base64  # noqa: PLC0415 - only the first text read back needs these
+    import json  # noqa: PLC0415
+    import lzma  # noqa: PLC0415
+
+    from localdata_errors._localized_messages import PAYLOAD  # noqa: PLC0415
+
+    document = json.loads(lzma.decompress(base64.b64decode(PAYLOAD)).decode("utf-8"))
+    is_label = [
+        _LABEL.fullmatch(msgid) is not None and "%d: " not in msgid for msgid in document["msgids"]
+    ]
+    msgids: list[str] = [msgid.removesuffix("\n") for msgid in document["msgids"]]
+    english = set(msgids)
+    label_numbers = [number for number, label in enumerate(is_label) if label]
+    english_labels = {_label_of(msgids[number]) for number in label_numbers}
+    labels: dict[str, str] = {}
+    ambiguous: set[str] = set()
+    by_msgstr: dict[str, str] = {}
+    for msgstrs in document["msgstrs"].values():
+        for number in label_numbers:
+            word, local = _label_of(msgids[number]), _label_of(msgstrs[number])
+            known = not local or local in english_labels or not _LABEL_END.isdisjoint(local)
+            if not known and labels.setdefault(local, word) != word:
+                ambiguous.add(local)
+        # The first language's msgid wins where two translate alike.
+        by_msgstr = {
+            **{
+                msgstr.removesuffix("\n"): msgid
+                for msgid, msgstr, label in zip(msgids, msgstrs, is_label, strict=True)
+                if msgstr and not label
+            },
+            **by_msgstr,
+        }
+    for local in ambiguous:
+        del labels[local]
+    templates: list[tuple[str, str]] = []
+    runs: list[list[tuple[str, int, int, str]]] = []
+    for msgstr, msgid in by_msgstr.items():
+        if msgstr in english or "%%" in msgstr:
+            continue
+        parts = _SPLIT.split(msgstr)
+        # A run of the longer length where a part is long enough, else of the shorter.
+        found = [(part[:_KEY], i, 0, part) for i, part in enumerate(parts) if len(part) >= _KEY]
+        found += [
+            (part[-_KEY:], i, len(part) - _KEY, part)
+            for i, part in enumerate(parts)
+            if len(part) > _KEY
+        ]
+        if not found:
+            found = [
+                (part[:_SHORT_KEY], i, 0, part)
+                for i, part in enumerate(parts)
+                if len(part) >= _SHORT_KEY
+            ]
+        if found:
+            templates.append((msgstr, msgid))
+            runs.append(found)
+    shared = Counter(run for found in runs for run, _, _, _ in found)
+    filed: dict[str, list[tuple[int, int, int, str]]] = {}
+    for number, found in enumerate(runs):
+        run, part, offset, fixed = min(found, key=lambda entry: shared[entry[0]])
+        filed.setdefault(run, []).append((number, part, offset, fixed))
+    # A value may be a message of its own (`%s at or near "%s"` with `syntax error`).
+    fixed = {msgstr: msgid for msgstr, msgid in templates if "%" not in msgstr}
+    by_key = {run: tuple(entries) for run, entries in filed.items()}
+    return _Table(by_key, tuple(templates), labels, {}, fixed)
+
+
+def _template(table: _Table, number: int) -> _Template | None:
+    """The template *number*, read on first use; `None` when its msgid needs a value it lacks."""
+    if number in table.read:
+        return table.read[number]
+    msgstr, msgid = table.templates[number]
+    parts, values = _parse(msgstr)
+    english_parts, english_values = _parse(msgid)
+    template = None
+    weight = len(_LETTER.findall("".join(parts)))
+    if weight >= _FEWEST_LETTERS and set(english_values) <= set(values):
+        template = _Template(parts, values, english_parts, english_values, weight)
+    table.read[number] = template
+    return template
+
+
+_lock: Final = threading.Lock()
+_loaded: list[_Table] = []
+
+
+def _table() -> _Table:
+    if not _loaded:
+        with _lock:
+            if not _loaded:
+                _loaded.append(_build())
+    return _loaded[0]
+
+
+# -- reading a text back ---------------------------------------------------------
+
+_RUN: Final = re.compile(rf"\S{{1,{_VALUE}}}")
+
+
+def _match(
+    text: str, template: _Template, key_part: int, at: int, fixed: dict[str, str]
+) -> tuple[int, int, str] | None:
+    """
+    The template's span in *text* with its fixed part *key_part* at *at*, and the English.
+
+    Each value is the shortest text up to the next fixed part, on one line
+    and at most `_VALUE` characters long; a value at either end of the
+    template is the run of non-space characters there.  A template without
+    values is a whole message: it stands alone on its line, or after a
+    label's colon, or in quotes or brackets.  A value that is a translated
+    message of its own is put back too (`Syntaxfehler` of `%s bei »%s«`).
+    """
+    parts = template.parts
+    if not text.startswith(parts[key_part], at):
+        return None
+    values: dict[str, str] = {}
+    last = len(parts) - 1
+    end = at + len(parts[key_part])
+    for index in range(key_part + 1, len(parts)):
+        part = parts[index]
+        if part:
+            found = text.find(part, end, end + _VALUE + len(part))
+            if found < 0 or "\n" in text[end:found]:
+                return None
+            value, end = text[end:found], found + len(part)
+        elif index == last:
+            run = _RUN.match(text, end)
+            if run is None:
+                return None
+            value, end = run.group(), run.end()
+        else:  # two values side by side: where one ends is not known
+            return None
+        values.setdefault(template.values[index - 1], value)
+    start = at
+    for index in range(key_part - 1, -1, -1):
+        part = parts[index]
+        if part:
+            found = text.rfind(part, max(0, start - _VALUE - len(part)), start)
+            if found < 0 or "\n" in text[found + len(part) : start]:
+                return None
+            value, start = text[found + len(part) : start], found
+        elif index == 0:
+            begin = start
+            while begin > 0 and start - begin < _VALUE and not text[begin - 1].isspace():
+                begin -= 1
+            if begin == start:
+                return None
+            value, start = text[begin:start], begin
+        else:
+            return None
+        values.setdefault(template.values[index], value)
+    if not values and not _alone(text, start, end):
+        return None
+    pieces = [template.english_parts[0]]
+    for key, part in zip(template.english_values, template.english_parts[1:], strict=True):
+        value = values[key]
+        pieces += (fixed.get(value, value), part)
+    return start, end, "".join(pieces)
+
+
+def _alone(text: str, start: int, end: int) -> bool:
+    """Whether *text*[start:end] is a message of its own (not words inside another)."""
+    before = text[max(0, start - _LABEL_LONGEST) : start].rstrip(" \t")
+    after = text[end : end + _LABEL_LONGEST].lstrip(" \t")
+    return (not before or before[-1] in _OPENS) and (not after or after[0] in _CLOSES)
+
+
+def _labels(text: str, labels: dict[str, str]) -> list[tuple[int, int, str, int]]:
+    """The translated labels before a colon in *text*: (start, end, English, weight)."""
+    found = []
+    for colon in (match.start() for match in _COLON.finditer(text)):
+        begin = colon
+        while begin > 0 and colon - begin < _LABEL_LONGEST and text[begin - 1] not in _LABEL_END:
+            begin -= 1
+        word = labels.get(text[begin:colon])
+        if word is not None:
+            found.append((begin, colon, word, colon - begin))
+    return found
+
+
+def read_back(text: str) -> ReadBack | None:
+    """
+    The text with each translated PostgreSQL message and label in English.
+
+    Args:
+        text: Any text (`classify_message` asks for one that is not ASCII).
+
+    Returns:
+        The text read back; `None` when it holds no translated message or label.
+    """
+    table = _table()
+    by_key = table.by_key
+    found: list[tuple[int, int, str, int]] = []
+    budget = _COMPARISONS
+    for at in range(len(text) - _SHORT_KEY + 1):
+        if budget <= 0:
+            break
+        for run in (text[at : at + _KEY], text[at : at + _SHORT_KEY]):
+            entries = by_key.get(run)
+            if entries is None:
+                continue
+            budget -= len(entries)
+            for number, part, offset, fixed in entries:
+                start = at - offset
+                if start < 0 or not text.startswith(fixed, start):
+                    continue
+                template = _template(table, number)
+                if template is None:
+                    continue
+                match = _match(text, template, part, start, table.fixed)
+                if match is not None:
+                    found.append((*match, template.weight))
+    found += _labels(text, table.labels)
+    if not found:
+        return None
+    return _rebuilt(text, found)
+
+
+def _rebuilt(text: str, found: list[tuple[int, int, str, int]]) -> ReadBack:
+    """The text with the most specific of overlapping spans replaced."""
+    starts: list[int] = []  # the spans taken, in order, none overlapping
+    taken: dict[int, tuple[int, str]] = {}
+    for start, end, english, _ in sorted(found, key=lambda f: (-f[3], f[0], f[1])):
+        at = bisect.bisect_left(starts, start)
+        if at and taken[starts[at - 1]][0] > start:
+            continue
+        if at < len(starts) and starts[at] < end:
+            continue
+        starts.insert(at, start)
+        taken[start] = (end, english)
+    pieces: list[str] = []
+    spans: list[tuple[int, int, int, int]] = []
+    last = written = 0
+    for start in starts:
+        end, english = taken[start]
+        pieces.append(text[last:start])
+        written += start - last
+        pieces.append(english)
+        spans.append((start, end, written, written + len(english)))
+        written += len(english)
+        last = end
+    pieces.append(text[last:])
+    return ReadBack(text, "".join(pieces), tuple(spans))
