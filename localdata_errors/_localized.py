@@ -237,12 +237,12 @@ def _build() -> _Table:
     shared = Counter(run for found in runs for run, _, _, _ in found)
     filed: dict[str, list[tuple[int, int, int, str]]] = {}
     for number, found in enumerate(runs):
-        run, part, offset, fixed = min(found, key=lambda entry: shared[entry[0]])
-        filed.setdefault(run, []).append((number, part, offset, fixed))
-    # A value may be a message of its own (`%s at or near "%s"` with `syntax error`).
-    fixed = {msgstr: msgid for msgstr, msgid in templates if "%" not in msgstr}
+        run, part, offset, fixed_part = min(found, key=lambda entry: shared[entry[0]])
+        filed.setdefault(run, []).append((number, part, offset, fixed_part))
     by_key = {run: tuple(entries) for run, entries in filed.items()}
-    return _Table(by_key, tuple(templates), labels, {}, fixed)
+    # A value may be a message of its own (`%s at or near "%s"` with `syntax error`).
+    alone = {msgstr: msgid for msgstr, msgid in templates if "%" not in msgstr}
+    return _Table(by_key, tuple(templates), labels, {}, alone)
 
 
 def _template(table: _Table, number: int) -> _Template | None:
