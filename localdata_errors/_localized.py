@@ -62,6 +62,11 @@ _LABEL_LONGEST: Final = 32
 #: quote or a bracket (a line's start or end too).
 _OPENS: Final = frozenset(":\uff1a'\"«„“\u2018([{<>|│")
 _CLOSES: Final = frozenset("'\"»“”\u2019)]}<>|│.,;:\uff1a\\(")
+#: The double quotes the catalogues write (`»%s«`, `« %s »`, `„%s“`), read as
+#: `"`: one character for one, so that a text's offsets stay.
+_QUOTE_MARKS: Final = "\u00bb\u00ab\u201e\u201c\u201d\u201f\u300c\u300d\u300e\u300f\uff02"
+_QUOTES: Final = str.maketrans(dict.fromkeys(_QUOTE_MARKS, '"'))
+_QUOTES_IN_JSON: Final = str.maketrans(dict.fromkeys(_QUOTE_MARKS, '\\"'))
 _COLON: Final = re.compile("[:\uff1a]")  # a colon, or a full-width one
 _LABEL_END: Final = frozenset(" \t\r\n\"'«»„“”()[]{}<>,;.|│:\uff1a")
 
@@ -184,7 +189,9 @@ def _build() -> _Table:
 
     from localdata_errors._localized_messages import PAYLOAD  # noqa: PLC0415
 
-    document = json.loads(lzma.decompress(base64.b64decode(PAYLOAD)).decode("utf-8"))
+    raw = lzma.decompress(base64.b64decode(PAYLOAD)).decode("utf-8")
+    # Each catalogue's quotes read as one: `»%s«` is also `„%s“` of an older one.
+    document = json.loads(raw.translate(_QUOTES_IN_JSON))
     is_label = [
         _LABEL.fullmatch(msgid) is not None and "%d: " not in msgid for msgid in document["msgids"]
     ]
@@ -283,7 +290,8 @@ def _match(
     """
     The template's span in *text* with its fixed part *key_part* at *at*, and the English.
 
-    Each value is the shortest text up to the next fixed part, on one line
+    *text* has its quotes read as `"` (`_QUOTES`), the values too.  Each
+    value is the shortest text up to the next fixed part, on one line
     and at most `_VALUE` characters long; a value at either end of the
     template is the run of non-space characters there.  A template without
     values is a whole message: it stands alone on its line, or after a
@@ -372,6 +380,7 @@ def read_back(text: str) -> ReadBack | None:
     by_key = table.by_key
     found: list[tuple[int, int, str, int]] = []
     budget = _COMPARISONS
+    original, text = text, text.translate(_QUOTES)
     for at in range(len(text) - _SHORT_KEY + 1):
         if budget <= 0:
             break
@@ -393,7 +402,7 @@ def read_back(text: str) -> ReadBack | None:
     found += _labels(text, table.labels)
     if not found:
         return None
-    return _rebuilt(text, found)
+    return _rebuilt(original, found)
 
 
 def _rebuilt(text: str, found: list[tuple[int, int, str, int]]) -> ReadBack:
