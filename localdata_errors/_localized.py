@@ -60,8 +60,8 @@ _LETTER: Final = re.compile(r"[^\W\d_]")
 _LABEL_LONGEST: Final = 32
 #: What a message without values stands after, and before: a label's colon, a
 #: quote or a bracket (a line's start or end too).
-_OPENS: Final = frozenset(":\uff1a'\"«„“\u2018([{<>|│")
-_CLOSES: Final = frozenset("'\"»“”\u2019)]}<>|│.,;:\uff1a\\(")
+_OPENS: Final = frozenset("\n\r:\uff1a'\"«„“\u2018([{<>|│")
+_CLOSES: Final = frozenset("\n\r'\"»“”\u2019)]}<>|│.,;:\uff1a\\(")
 #: The double quotes the catalogues write (`»%s«`, `« %s »`, `„%s“`), read as
 #: `"`: one character for one, so that a text's offsets stay.
 _QUOTE_MARKS: Final = "\u00bb\u00ab\u201e\u201c\u201d\u201f\u300c\u300d\u300e\u300f\uff02"
@@ -292,11 +292,15 @@ def _match(
 
     *text* has its quotes read as `"` (`_QUOTES`), the values too.  Each
     value is the shortest text up to the next fixed part, on one line
-    and at most `_VALUE` characters long; a value at either end of the
-    template is the run of non-space characters there.  A template without
-    values is a whole message: it stands alone on its line, or after a
-    label's colon, or in quotes or brackets.  A value that is a translated
-    message of its own is put back too (`Syntaxfehler` of `%s bei »%s«`).
+    and at most `_VALUE` characters long; a value that starts the template
+    reaches back to the line's start, a colon, a quote or a bracket (`erreur
+    de syntaxe` of `%s sur ou près de « %s »`), one that ends it is the run
+    of non-space characters there.  A template without
+    fixed text at both ends (or without values) is a whole message: it
+    stands alone on its line, or after a label's colon, or in quotes or
+    brackets (`contrainte %s` is no message inside `la contrainte de
+    clé`).  A value that is a translated message of its own is put back too
+    (`Syntaxfehler` of `%s bei »%s«`).
     """
     parts = template.parts
     if not text.startswith(parts[key_part], at):
@@ -328,16 +332,20 @@ def _match(
                 return None
             value, start = text[found + len(part) : start], found
         elif index == 0:
+            # The message starts the line, or follows a label or a quote.
             begin = start
-            while begin > 0 and start - begin < _VALUE and not text[begin - 1].isspace():
+            while begin > 0 and start - begin < _VALUE and text[begin - 1] not in _OPENS:
                 begin -= 1
+            while begin < start and text[begin] in " \t":
+                begin += 1
             if begin == start:
                 return None
             value, start = text[begin:start], begin
         else:
             return None
         values.setdefault(template.values[index], value)
-    if not values and not _alone(text, start, end):
+    # Without fixed text at both ends, the span could be words inside another text.
+    if (not values or not parts[0] or not parts[-1]) and not _alone(text, start, end):
         return None
     pieces = [template.english_parts[0]]
     for key, part in zip(template.english_values, template.english_parts[1:], strict=True):
