@@ -40,6 +40,7 @@ import lzma
 import re
 import struct
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
 
@@ -146,7 +147,7 @@ def document() -> tuple[list[str], dict[str, list[str]]]:
     return msgids, msgstrs
 
 
-def encode(table: dict[str, object]) -> str:
+def encode(table: Mapping[str, object]) -> str:
     raw = json.dumps(table, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     packed = lzma.compress(raw, format=lzma.FORMAT_XZ, check=lzma.CHECK_NONE, preset=9)
     return base64.b64encode(packed).decode("ascii")
