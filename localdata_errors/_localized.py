@@ -49,9 +49,13 @@ _VALUE: Final = 256
 #: Fewest letters a msgstr's fixed text has, so that it says something of its
 #: own (`除以零` is division by zero, `%s bei »%s«` is `%s at or near "%s"`).
 _FEWEST_LETTERS: Final = 3
-#: How many msgstrs one text may be compared with at most (a real message
-#: costs one or two per character; a text repeating a common run stays bounded).
+#: How many msgstrs one text may be compared with at most, its values
+#: included (a real message costs one or two per character; a text repeating
+#: a common run stays bounded).
 _COMPARISONS: Final = 50_000
+#: How deep a value is read back when it is a translated message itself
+#: (`Constraint x für Tabelle y` in `%s hängt von %s ab`).
+_DEPTH: Final = 2
 #: Characters a label is delimited by.
 #: The same, as a separator of fixed parts.
 _SPLIT: Final = re.compile(re.sub(r"\(\?P<\w+>", "(?:", _CONVERSION.pattern))
@@ -90,6 +94,7 @@ class _Table(NamedTuple):
     labels: dict[str, str]  # a label's translation -> the English label
     read: dict[int, _Template | None]  # each template read so far (on first use)
     fixed: dict[str, str]  # a msgstr without values -> its msgid
+    named: dict[str, str]  # a msgstr's word before its one value at the end -> the msgid's
 
 
 class ReadBack(NamedTuple):
@@ -248,8 +253,22 @@ def _build() -> _Table:
         filed.setdefault(run, []).append((number, part, offset, fixed_part))
     by_key = {run: tuple(entries) for run, entries in filed.items()}
     # A value may be a message of its own (`%s at or near "%s"` with `syntax error`).
-    alone = {msgstr: msgid for msgstr, msgid in templates if "%" not in msgstr}
-    return _Table(by_key, tuple(templates), labels, {}, alone)
+    alone = {
+        msgstr: msgid
+        for msgstr, msgid in by_msgstr.items()
+        if "%" not in msgstr and msgstr not in english
+    }
+    # An object's name (`表 %s`, `Tabelle %s`: table %s) is a value of many messages.
+    named = {
+        msgstr[:-2]: msgid[:-2]
+        for msgstr, msgid in by_msgstr.items()
+        if msgstr.endswith(" %s")
+        and msgid.endswith(" %s")
+        and msgstr not in english
+        and msgstr.count("%") == msgid.count("%") == 1
+        and msgstr.count(" ") == 1
+    }
+    return _Table(by_key, tuple(templates), labels, {}, alone, named)
 
 
 def _template(table: _Table, number: int) -> _Template | None:
@@ -281,26 +300,26 @@ def _table() -> _Table:
 
 # -- reading a text back ---------------------------------------------------------
 
-_RUN: Final = re.compile(rf"\S{{1,{_VALUE}}}")
+#: A value that ends a template: the rest of its line (spaces at its end left out).
+_REST: Final = re.compile(rf"[^\n]{{0,{_VALUE - 1}}}[^\s]")
 
 
 def _match(
-    text: str, template: _Template, key_part: int, at: int, fixed: dict[str, str]
-) -> tuple[int, int, str] | None:
+    text: str, template: _Template, key_part: int, at: int
+) -> tuple[int, int, dict[str, str]] | None:
     """
-    The template's span in *text* with its fixed part *key_part* at *at*, and the English.
+    The template's span in *text* with its fixed part *key_part* at *at*, and its values.
 
     *text* has its quotes read as `"` (`_QUOTES`), the values too.  Each
     value is the shortest text up to the next fixed part, on one line
     and at most `_VALUE` characters long; a value that starts the template
     reaches back to the line's start, a colon, a quote or a bracket (`erreur
-    de syntaxe` of `%s sur ou près de « %s »`), one that ends it is the run
-    of non-space characters there.  A template without
+    de syntaxe` of `%s sur ou près de « %s »`), one that ends it is the
+    rest of the line.  A template without
     fixed text at both ends (or without values) is a whole message: it
     stands alone on its line, or after a label's colon, or in quotes or
     brackets (`contrainte %s` is no message inside `la contrainte de
-    clé`).  A value that is a translated message of its own is put back too
-    (`Syntaxfehler` of `%s bei »%s«`).
+    clé`).
     """
     parts = template.parts
     if not text.startswith(parts[key_part], at):
@@ -316,10 +335,10 @@ def _match(
                 return None
             value, end = text[end:found], found + len(part)
         elif index == last:
-            run = _RUN.match(text, end)
-            if run is None:
+            rest = _REST.match(text, end)
+            if rest is None:
                 return None
-            value, end = run.group(), run.end()
+            value, end = rest.group(), rest.end()
         else:  # two values side by side: where one ends is not known
             return None
         values.setdefault(template.values[index - 1], value)
@@ -347,11 +366,34 @@ def _match(
     # Without fixed text at both ends, the span could be words inside another text.
     if (not values or not parts[0] or not parts[-1]) and not _alone(text, start, end):
         return None
+    return start, end, values
+
+
+def _english(
+    template: _Template, values: dict[str, str], table: _Table, budget: list[int], depth: int
+) -> str:
+    """
+    The template's msgid with *values* in their places.
+
+    A value that is a translated message of its own is put back too
+    (`Syntaxfehler` of `%s bei »%s«`; `表 loc_t`, an object's name, of
+    `不能删除 %s...`; `Constraint x für Tabelle y` of `%s hängt von %s ab`),
+    to *depth* levels.
+    """
     pieces = [template.english_parts[0]]
     for key, part in zip(template.english_values, template.english_parts[1:], strict=True):
         value = values[key]
-        pieces += (fixed.get(value, value), part)
-    return start, end, "".join(pieces)
+        english = table.fixed.get(value)
+        if english is None:
+            word, space, name = value.partition(" ")
+            named = table.named.get(word + space) if name else None
+            if named is not None:
+                english = named + name
+            else:
+                inner = _scan(value, table, budget, depth - 1) if depth else []
+                english = _rebuilt(value, inner).english if inner else value
+        pieces += (english, part)
+    return "".join(pieces)
 
 
 def _alone(text: str, start: int, end: int) -> bool:
@@ -384,33 +426,35 @@ def read_back(text: str) -> ReadBack | None:
     Returns:
         The text read back; `None` when it holds no translated message or label.
     """
-    table = _table()
+    found = _scan(text.translate(_QUOTES), _table(), [_COMPARISONS], _DEPTH)
+    return _rebuilt(text, found) if found else None
+
+
+def _scan(
+    text: str, table: _Table, budget: list[int], depth: int
+) -> list[tuple[int, int, str, int]]:
+    """Each translated message and label in *text*: (start, end, English, weight)."""
     by_key = table.by_key
     found: list[tuple[int, int, str, int]] = []
-    budget = _COMPARISONS
-    original, text = text, text.translate(_QUOTES)
     for at in range(len(text) - _SHORT_KEY + 1):
-        if budget <= 0:
+        if budget[0] <= 0:
             break
         for run in (text[at : at + _KEY], text[at : at + _SHORT_KEY]):
             entries = by_key.get(run)
             if entries is None:
                 continue
-            budget -= len(entries)
+            budget[0] -= len(entries)
             for number, part, offset, fixed in entries:
                 start = at - offset
                 if start < 0 or not text.startswith(fixed, start):
                     continue
                 template = _template(table, number)
-                if template is None:
-                    continue
-                match = _match(text, template, part, start, table.fixed)
-                if match is not None:
-                    found.append((*match, template.weight))
+                match = None if template is None else _match(text, template, part, start)
+                if template is not None and match is not None:
+                    english = _english(template, match[2], table, budget, depth)
+                    found.append((match[0], match[1], english, template.weight))
     found += _labels(text, table.labels)
-    if not found:
-        return None
-    return _rebuilt(original, found)
+    return found
 
 
 def _rebuilt(text: str, found: list[tuple[int, int, str, int]]) -> ReadBack:
