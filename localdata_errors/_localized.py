@@ -30,6 +30,8 @@ import bisect
 import re
 import threading
 from collections import Counter
+from collections.abc import Callable
+from functools import partial
 from typing import Final, NamedTuple
 
 #: A label of the message catalogues: upper-case words, then nothing, a colon
@@ -230,7 +232,8 @@ def _build() -> _Table:
         if msgstr in english or "%%" in msgstr:
             continue
         parts = _SPLIT.split(msgstr)
-        # A run of the longer length where a part is long enough, else of the shorter.
+        # A run of the longer length where a part is long enough, else of the
+        # shorter, that starts with a letter outside ASCII (`不存在`).
         found = [(part[:_KEY], i, 0, part) for i, part in enumerate(parts) if len(part) >= _KEY]
         found += [
             (part[-_KEY:], i, len(part) - _KEY, part)
@@ -241,7 +244,7 @@ def _build() -> _Table:
             found = [
                 (part[:_SHORT_KEY], i, 0, part)
                 for i, part in enumerate(parts)
-                if len(part) >= _SHORT_KEY
+                if len(part) >= _SHORT_KEY and part[0] >= "\x80"
             ]
         if found:
             templates.append((msgstr, msgid))
@@ -285,6 +288,10 @@ def _template(table: _Table, number: int) -> _Template | None:
     table.read[number] = template
     return template
 
+
+#: A span found: its start and end, its weight (fixed letters: the more, the
+#: more specific), and what writes its English.
+_Found = tuple[int, int, int, Callable[[], str]]
 
 _lock: Final = threading.Lock()
 _loaded: list[_Table] = []
@@ -403,16 +410,16 @@ def _alone(text: str, start: int, end: int) -> bool:
     return (not before or before[-1] in _OPENS) and (not after or after[0] in _CLOSES)
 
 
-def _labels(text: str, labels: dict[str, str]) -> list[tuple[int, int, str, int]]:
-    """The translated labels before a colon in *text*: (start, end, English, weight)."""
-    found = []
+def _labels(text: str, labels: dict[str, str]) -> list[_Found]:
+    """The translated labels before a colon in *text*."""
+    found: list[_Found] = []
     for colon in (match.start() for match in _COLON.finditer(text)):
         begin = colon
         while begin > 0 and colon - begin < _LABEL_LONGEST and text[begin - 1] not in _LABEL_END:
             begin -= 1
         word = labels.get(text[begin:colon])
         if word is not None:
-            found.append((begin, colon, word, colon - begin))
+            found.append((begin, colon, colon - begin, partial(str, word)))
     return found
 
 
@@ -430,16 +437,20 @@ def read_back(text: str) -> ReadBack | None:
     return _rebuilt(text, found) if found else None
 
 
-def _scan(
-    text: str, table: _Table, budget: list[int], depth: int
-) -> list[tuple[int, int, str, int]]:
-    """Each translated message and label in *text*: (start, end, English, weight)."""
+def _scan(text: str, table: _Table, budget: list[int], depth: int) -> list[_Found]:
+    """Each translated message and label in *text*."""
     by_key = table.by_key
-    found: list[tuple[int, int, str, int]] = []
+    found: list[_Found] = []
     for at in range(len(text) - _SHORT_KEY + 1):
         if budget[0] <= 0:
             break
-        for run in (text[at : at + _KEY], text[at : at + _SHORT_KEY]):
+        # A run of the shorter length is a key only where it starts outside ASCII.
+        runs = (
+            (text[at : at + _KEY], text[at : at + _SHORT_KEY])
+            if text[at] >= "\x80"
+            else (text[at : at + _KEY],)
+        )
+        for run in runs:
             entries = by_key.get(run)
             if entries is None:
                 continue
@@ -451,29 +462,31 @@ def _scan(
                 template = _template(table, number)
                 match = None if template is None else _match(text, template, part, start)
                 if template is not None and match is not None:
-                    english = _english(template, match[2], table, budget, depth)
-                    found.append((match[0], match[1], english, template.weight))
+                    # The English is written only for the spans that are taken.
+                    english = partial(_english, template, match[2], table, budget, depth)
+                    found.append((match[0], match[1], template.weight, english))
     found += _labels(text, table.labels)
     return found
 
 
-def _rebuilt(text: str, found: list[tuple[int, int, str, int]]) -> ReadBack:
+def _rebuilt(text: str, found: list[_Found]) -> ReadBack:
     """The text with the most specific of overlapping spans replaced."""
     starts: list[int] = []  # the spans taken, in order, none overlapping
-    taken: dict[int, tuple[int, str]] = {}
-    for start, end, english, _ in sorted(found, key=lambda f: (-f[3], f[0], f[1])):
+    taken: dict[int, tuple[int, Callable[[], str]]] = {}
+    for start, end, _, write in sorted(found, key=lambda f: (-f[2], f[0], f[1])):
         at = bisect.bisect_left(starts, start)
         if at and taken[starts[at - 1]][0] > start:
             continue
         if at < len(starts) and starts[at] < end:
             continue
         starts.insert(at, start)
-        taken[start] = (end, english)
+        taken[start] = (end, write)
     pieces: list[str] = []
     spans: list[tuple[int, int, int, int]] = []
     last = written = 0
     for start in starts:
-        end, english = taken[start]
+        end, written_by = taken[start]
+        english = written_by()
         pieces.append(text[last:start])
         written += start - last
         pieces.append(english)
