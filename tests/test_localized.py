@@ -19,7 +19,7 @@ import pytest
 from localdata_errors import Kind, classify_message
 from localdata_errors._localized import read_back
 
-# (text, where it was found, kind its SQLSTATE means, a name it holds).
+# (text, where it was found, kind its SQLSTATE means, a name it holds, when read).
 PASTED = [
     pytest.param(
         "psycopg2.errors.UndefinedTable: FEHLER:  Relation »info_user« existiert nicht",
@@ -52,11 +52,13 @@ PASTED = [
         id="ru-23505",
     ),
     pytest.param(
-        "PG::UndefinedTable: ERREUR:  la relation « user_details » n'existe pas.",
-        "https://github.com/ThibaultLatrille/ControverSciences/issues/868",
-        Kind.UNDEFINED_TABLE,
-        "user_details",
-        id="fr-42P01",
+        "An ActiveRecord::StatementInvalid occurred in interventions#update:\n\n"
+        "  PG::NotNullViolation: ERREUR:  une valeur NULL viole la contrainte NOT NULL de la"
+        " colonne « started_at »",
+        "https://github.com/ekylibre/ekylibre/issues/1725",
+        Kind.NOT_NULL_VIOLATION,
+        None,  # PostgreSQL 12's wording (no relation): not in 15's catalogue
+        id="fr-23502",
     ),
     pytest.param(
         "org.postgresql.util.PSQLException: FEHLER: Spalte „isuseforpartnerrequestwindow“"
@@ -71,12 +73,12 @@ PASTED = [
 
 @pytest.mark.parametrize(("text", "source", "kind", "name"), PASTED)
 def test_a_pasted_localized_message_is_classified_by_its_meaning(
-    text: str, source: str, kind: Kind, name: str
+    text: str, source: str, kind: Kind, name: str | None
 ) -> None:
     answer = classify_message(text)
     assert answer.kind is kind, source
     assert answer.backend == "postgresql"
-    assert name in answer.affected_resources
+    assert name is None or name in answer.affected_resources
     # The message is the text as given (its part the mapper reads), not the English.
     assert answer.message in text
 
