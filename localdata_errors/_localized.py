@@ -54,7 +54,11 @@ _FEWEST_LETTERS: Final = 3
 #: How many msgstrs one text may be compared with at most, its values
 #: included (a real message costs one or two per character; a text repeating
 #: a common run stays bounded).
-_COMPARISONS: Final = 50_000
+_COMPARISONS: Final = 20_000
+#: How much of a text is read (as much as the English path reads: SCAN_LIMIT),
+#: and how many messages in it at most (one error's text holds a few).
+_READ_LIMIT: Final = 16 * 1024
+_MESSAGES: Final = 32
 #: How deep a value is read back when it is a translated message itself
 #: (`Constraint x für Tabelle y` in `%s hängt von %s ab`).
 _DEPTH: Final = 2
@@ -433,7 +437,8 @@ def read_back(text: str) -> ReadBack | None:
     Returns:
         The text read back; `None` when it holds no translated message or label.
     """
-    found = _scan(text.translate(_QUOTES), _table(), [_COMPARISONS], _DEPTH)
+    head = text[:_READ_LIMIT].translate(_QUOTES)
+    found = _scan(head, _table(), [_COMPARISONS], _DEPTH)
     return _rebuilt(text, found) if found else None
 
 
@@ -456,6 +461,9 @@ def _scan(text: str, table: _Table, budget: list[int], depth: int) -> list[_Foun
                 continue
             budget[0] -= len(entries)
             for number, part, offset, fixed in entries:
+                if len(found) >= _MESSAGES:
+                    budget[0] = 0
+                    break
                 start = at - offset
                 if start < 0 or not text.startswith(fixed, start):
                     continue
