@@ -681,32 +681,64 @@ def classify_message(  # noqa: PLR0913 - the public signature: text, code, and o
         The `StructuredErrorResponse`.
     """
     try:
-        # The text reader is loaded by the first text classified: the
-        # exception path never needs it, and the package's import stays small.
-        from localdata_errors._detect import detect  # noqa: PLC0415
-        from localdata_errors._textread import native_code  # noqa: PLC0415
-
         text = safe_text(message)
         reg = registry or default_registry()
-        if isinstance(code, str) and db_type is not None:
-            # A symbol is a code: ER_NO_SUCH_TABLE is 1146, UniqueViolation 23505.
-            code = native_code(normalize_db_type(db_type), code.strip())
-        found = detect(text, reg) if db_type is None and code is None else None
-        if found is None:
-            return _classify(text, db_type, code, database=database, secrets=secrets, registry=reg)
-        # The text names its backend and code itself (a tool's printout).
-        answer = _classify(
-            found.message,
-            found.backend,
-            found.code,
-            database=database,
-            secrets=secrets,
-            registry=reg,
+        back = None
+        if not text.isascii():
+            # A PostgreSQL message in another language is read as its English
+            # original (`FEHLER:  Relation »x« existiert nicht`); the table is
+            # loaded by the first such text.
+            from localdata_errors._localized import read_back  # noqa: PLC0415
+
+            back = read_back(text)
+        if back is None:
+            return _text_answer(
+                text, db_type, code, database=database, secrets=secrets, registry=reg
+            )
+        answer = _text_answer(
+            back.english, db_type, code, database=database, secrets=secrets, registry=reg
         )
-        return _with_hints(answer, found)
+        # The message stays the text as given: its part the English message was read from.
+        shown = back.original(answer.message)
+        return answer._replace(
+            message=_bounded(text if shown is None else shown, normalize_secrets(secrets))
+        )
     except Exception as err:  # noqa: BLE001 - classification never raises
         warn_once(f"classify:{type(err).__name__}", "classification failed internally: %r", err)
         return _last_resort(message, secrets)
+
+
+def _text_answer(  # noqa: PLR0913 - classify_message's arguments, passed on
+    text: str,
+    db_type: str | None,
+    code: str | int | None,
+    *,
+    database: str | None,
+    secrets: Iterable[object] | None,
+    registry: MapperRegistry,
+) -> StructuredErrorResponse:
+    """`classify_message` of a text as read (in English where it was translated)."""
+    # The text reader is loaded by the first text classified: the
+    # exception path never needs it, and the package's import stays small.
+    from localdata_errors._detect import detect  # noqa: PLC0415
+    from localdata_errors._textread import native_code  # noqa: PLC0415
+
+    if isinstance(code, str) and db_type is not None:
+        # A symbol is a code: ER_NO_SUCH_TABLE is 1146, UniqueViolation 23505.
+        code = native_code(normalize_db_type(db_type), code.strip())
+    found = detect(text, registry) if db_type is None and code is None else None
+    if found is None:
+        return _classify(text, db_type, code, database=database, secrets=secrets, registry=registry)
+    # The text names its backend and code itself (a tool's printout).
+    answer = _classify(
+        found.message,
+        found.backend,
+        found.code,
+        database=database,
+        secrets=secrets,
+        registry=registry,
+    )
+    return _with_hints(answer, found)
 
 
 def _with_hints(answer: StructuredErrorResponse, found: Detected) -> StructuredErrorResponse:

@@ -3,11 +3,12 @@ The generated tables in the package are what their sources on this machine give.
 
 Each generator reads a list its upstream ships (PostgreSQL's `errcodes.txt`,
 MariaDB's and MySQL's error lists, libpq's and the PostgreSQL server's
-message catalogues, mssql-python's and python-oracledb's error modules,
-FreeTDS's `sybdb.h`) and its `--check` fails when the committed module (or
-docs listing) differs.  The kinds are decided by hand in the package, one
-table per backend; each decision must name a code the generated facts know,
-so that a typo fails here rather than deciding nothing.
+message catalogues (msgids, and translations), mssql-python's and
+python-oracledb's error modules, FreeTDS's `sybdb.h`) and its `--check`
+fails when the committed module (or docs listing) differs.  The kinds are
+decided by hand in the package, one table per backend; each decision must
+name a code the generated facts know, so that a typo fails here rather than
+deciding nothing.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ GENERATORS = [
     "generate_odpi_messages.py",
     "generate_dblib_codes.py",
     "generate_vendor_wordings.py",
+    "generate_localized_messages.py",
 ]
 
 

@@ -1,0 +1,104 @@
+"""
+The running PostgreSQL server's messages in other languages answer as its English ones.
+
+Each statement runs twice, with the session's `lc_messages` set to a
+language and to `C`; the text psycopg gives for the first is classified
+with `classify_message` and must give the kind its SQLSTATE means
+(https://www.postgresql.org/docs/current/errcodes-appendix.html) and the
+names the English text gives.  A language whose locale the server's
+machine lacks is skipped (`localedef -i de_DE -f UTF-8 de_DE.UTF-8` adds
+one; the server reads a new one without a restart when it is made with
+`--no-archive`).  A translation written in ASCII alone (`Division durch
+Null`) is not read back: the catalogues are loaded only for a text that is
+not ASCII.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from localdata_errors import Kind, classify_message
+from tests.conftest import require_module
+
+pytestmark = pytest.mark.postgresql
+
+LANGUAGES = ["de_DE", "fr_FR", "es_ES", "ru_RU", "zh_CN", "ja_JP"]
+
+# (statement, the SQLSTATE the server sends, the kind that SQLSTATE means).
+STATEMENTS = [
+    ("SELECT * FROM nosuch_t", "42P01", Kind.UNDEFINED_TABLE),
+    ("SELECT nosuch_c FROM loc_t", "42703", Kind.UNDEFINED_COLUMN),
+    ("INSERT INTO loc_t VALUES (1, 1)", "23505", Kind.UNIQUE_VIOLATION),
+    ("INSERT INTO loc_t VALUES (NULL, 1)", "23502", Kind.NOT_NULL_VIOLATION),
+    ("INSERT INTO loc_t VALUES (5, -1)", "23514", Kind.CHECK_VIOLATION),
+    ("INSERT INTO loc_c VALUES (99)", "23503", Kind.FOREIGN_KEY_VIOLATION),
+    ("SELEC 1", "42601", Kind.SYNTAX_ERROR),
+    ("SELECT 1/0", "22012", Kind.DIVISION_BY_ZERO),
+    ("SELECT 'abc'::int", "22P02", Kind.INVALID_TEXT_REPRESENTATION),
+    ("SELECT nosuch_f(1)", "42883", Kind.UNDEFINED_FUNCTION),
+    ("CREATE TABLE loc_t (a int)", "42P07", Kind.DUPLICATE_TABLE),
+    ("DROP TABLE loc_t", "2BP01", Kind.DEPENDENT_OBJECTS_STILL_EXIST),
+    ("CREATE TABLE nosuch_s.x (a int)", "3F000", Kind.UNDEFINED_SCHEMA),
+]
+
+
+@pytest.fixture(scope="module")
+def session(pg_server: dict[str, object]) -> Iterator[Any]:
+    """A connection in a schema of this module's own, dropped afterwards."""
+    psycopg = require_module("psycopg")
+    schema = f"loc_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(**pg_server, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+        try:
+            conn.execute(f"SET search_path = {schema}")
+            conn.execute(
+                "CREATE TABLE loc_t (id int PRIMARY KEY, v int NOT NULL CHECK (v >= 0));"
+                "INSERT INTO loc_t VALUES (1, 1);"
+                "CREATE TABLE loc_c (id int REFERENCES loc_t)"
+            )
+            yield conn
+        finally:
+            conn.execute("SET lc_messages = 'C'")
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+def _text_of(conn: Any, language: str, statement: str) -> tuple[str, str | None]:
+    """The text psycopg gives for *statement* with the messages in *language*, and its SQLSTATE."""
+    import psycopg
+
+    conn.execute(f"SET lc_messages = '{language}'")
+    try:
+        conn.execute(statement)
+    except psycopg.Error as err:
+        return str(err), err.sqlstate
+    pytest.fail(f"{statement} raised nothing")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize(("statement", "sqlstate", "kind"), STATEMENTS)
+def test_a_localized_message_answers_as_the_english_one(
+    session: Any, language: str, statement: str, sqlstate: str, kind: Kind
+) -> None:
+    import psycopg
+
+    try:
+        localized, state = _text_of(session, f"{language}.UTF-8", statement)
+    except psycopg.errors.InvalidParameterValue:
+        pytest.skip(f"the server's machine has no {language}.UTF-8 locale")
+    english, english_state = _text_of(session, "C", statement)
+    assert state == english_state == sqlstate
+    if localized.isascii():
+        pytest.skip(f"{localized!r} is ASCII: not read back")
+    got, want = classify_message(localized), classify_message(english)
+    assert got.kind is want.kind is kind, localized
+    # The same names.  The detail and hint sentences are not in the table (they
+    # are no primary messages): what the English ones add is not compared (the
+    # referenced table of `Key (id)=(99) is not present in table "loc_t".`).
+    assert got.affected_resources[:1] == want.affected_resources[:1], localized
+    assert set(got.affected_resources) <= set(want.affected_resources), localized
+    assert got.constraint == want.constraint, localized
+    assert got.message in localized

@@ -1,0 +1,219 @@
+"""
+Generate `localdata_errors/_localized_messages.py` from PostgreSQL's message catalogues.
+
+    python tools/generate_localized_messages.py           # write the module
+    python tools/generate_localized_messages.py --check   # exit 1 when it is stale
+
+A PostgreSQL server with `lc_messages` set, and libpq in a localized
+environment, write their messages in the local language (`FEHLER:  Relation
+»foo« existiert nicht`).  Every translation ships with PostgreSQL: the
+message catalogues Debian's `postgresql-15` and `libpq5` install
+(`/usr/share/locale/*/LC_MESSAGES/postgres-15.mo`, `libpq5-15.mo`), whose
+msgids are the English texts and msgstrs their translations, printf
+placeholders and all.
+
+Upstream facts only, in a compact form: the msgids and, per language, each
+one's msgstr.  Kept are the upper-case labels a message is printed with
+(`ERROR`, `FATAL`, `DETAIL:  `, `LINE %d: `) and what PostgreSQL's message
+style guide (https://www.postgresql.org/docs/current/error-style-guide.html)
+calls primary messages (one line, a lower-case start, no final period:
+detail and hint sentences, configuration descriptions and `--help` lines are
+not): all of libpq's, the server's that carry a value (a printf
+conversion), and the server's short ones without a value (at most six
+words: `division by zero`, `deadlock detected`, `canceling statement due to
+statement timeout`).  The server's longer fixed messages would make the
+module 780 KB instead of 610 KB.
+
+The table is stored as an xz-compressed JSON document in base64 (base85 is
+smaller, but its decoder is Python's, not C's), decoded only when a text
+that is not ASCII is classified.  `--check` compares the decoded document,
+so that another xz build compressing differently does not make it stale.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import glob
+import json
+import lzma
+import re
+import struct
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Final
+
+TOOLS: Final = Path(__file__).resolve().parent
+if str(TOOLS) not in sys.path:  # imported from the tests, not run: find the sibling tools
+    sys.path.insert(0, str(TOOLS))
+
+from _generated import source_missing, write_or_check  # noqa: E402 - needs the sys.path line
+
+ROOT: Final = TOOLS.parent
+OUTPUT: Final = ROOT / "localdata_errors" / "_localized_messages.py"
+CATALOGUES: Final = (
+    "/usr/share/locale/*/LC_MESSAGES/postgres-15.mo",
+    "/usr/share/locale/*/LC_MESSAGES/libpq5-15.mo",
+)
+#: A label: upper-case words, then nothing, a colon, or a line number (`LINE %d: `).
+LABEL: Final = re.compile(r"[A-Z][A-Z ]*[A-Z](?::  (?:%s(?::%d)?\n)?|:  | %d: )?")
+#: A primary message: a lower-case letter, a quote or a placeholder first; one line.
+PRIMARY_START: Final = re.compile(r"[a-z\"%]")
+#: A printf conversion (`%s`, `%2$s`, `%.*s`, `%lu`, `%m`), not `%%`.
+CONVERSION: Final = re.compile(
+    r"%(?:\d+\$)?[-+ #0]*(?:\*(?:\d+\$)?|\d+)?(?:\.(?:\*(?:\d+\$)?|\d+))?"
+    r"(?:hh|h|ll|l|z|j|t|L)?[diouxXeEfFgGcspm]"
+)
+#: Most words of a server message without a value that is kept.
+SHORT: Final = 6
+LINE_WIDTH: Final = 200
+
+
+def read_catalogue(path: str) -> list[tuple[str, str]]:
+    """
+    The (msgid, msgstr) pairs of a GNU gettext `.mo` file; a plural's singular forms.
+
+    Args:
+        path: The `.mo` file.
+
+    Returns:
+        Its pairs, in the file's order, the header (empty msgid) left out.
+    """
+    data = Path(path).read_bytes()
+    magic = struct.unpack("<I", data[:4])[0]
+    order = "<" if magic == 0x950412DE else ">"
+    _, count, originals, translations = struct.unpack(order + "4I", data[4:20])
+    pairs = []
+    for i in range(count):
+        length, offset = struct.unpack(
+            order + "2I", data[originals + 8 * i : originals + 8 * i + 8]
+        )
+        msgid = data[offset : offset + length].decode("utf-8").split("\x00")[0]
+        length, offset = struct.unpack(
+            order + "2I", data[translations + 8 * i : translations + 8 * i + 8]
+        )
+        msgstr = data[offset : offset + length].decode("utf-8").split("\x00")[0]
+        if msgid:
+            pairs.append((msgid, msgstr))
+    return pairs
+
+
+def kept(msgid: str, libpq: bool) -> bool:
+    """
+    Whether *msgid* is a label or a primary message the table keeps.
+
+    libpq's messages end with a line break; the server's never do.
+    """
+    if LABEL.fullmatch(msgid):
+        return True
+    line = msgid.removesuffix("\n") if libpq else msgid
+    return (
+        PRIMARY_START.match(line) is not None
+        and "\n" not in line
+        and not line.endswith(".")
+        and line.lstrip() == line
+        and (libpq or CONVERSION.search(line) is not None or len(line.split()) <= SHORT)
+    )
+
+
+def catalogues() -> dict[str, dict[str, str]]:
+    """Each language's kept msgids and their msgstrs (the server's first, then libpq's)."""
+    found: dict[str, dict[str, str]] = {}
+    paths = [path for pattern in CATALOGUES for path in sorted(glob.glob(pattern))]
+    if not paths:
+        source_missing(
+            f"no PostgreSQL message catalogue at {' or '.join(CATALOGUES)}"
+            " (apt install postgresql-15 libpq5)"
+        )
+    for path in paths:
+        language = Path(path).parts[-3]
+        libpq = Path(path).name.startswith("libpq")
+        into = found.setdefault(language, {})
+        for msgid, msgstr in read_catalogue(path):
+            if msgstr and msgstr != msgid and kept(msgid, libpq):
+                into.setdefault(msgid, msgstr)
+    return found
+
+
+def document() -> tuple[list[str], dict[str, list[str]]]:
+    """The msgids, and per language each one's msgstr (`""`: none)."""
+    found = catalogues()
+    msgids = sorted({msgid for pairs in found.values() for msgid in pairs})
+    msgstrs = {
+        language: [pairs.get(msgid, "") for msgid in msgids]
+        for language, pairs in sorted(found.items())
+    }
+    return msgids, msgstrs
+
+
+def encode(table: Mapping[str, object]) -> str:
+    raw = json.dumps(table, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    packed = lzma.compress(raw, format=lzma.FORMAT_XZ, check=lzma.CHECK_NONE, preset=9)
+    return base64.b64encode(packed).decode("ascii")
+
+
+def decode(payload: str) -> object:
+    return json.loads(lzma.decompress(base64.b64decode(payload)).decode("utf-8"))
+
+
+def render(msgids: list[str], msgstrs: dict[str, list[str]], payload: str) -> str:
+    counts = [
+        f"{language} {sum(1 for text in texts if text)}" for language, texts in msgstrs.items()
+    ]
+    lines = [
+        '"""',
+        "PostgreSQL's messages in English and as each translation writes them.",
+        "",
+        "Generated by `tools/generate_localized_messages.py` from the server's and",
+        "libpq's message catalogues; do not edit.  `PAYLOAD` is base64 of an xz",
+        'stream of the JSON `{"msgids": [...], "msgstrs": {language: [...]}}`: each',
+        'language\'s msgstr of each msgid, by position (`""`: not translated).',
+        '"""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "from typing import Final",
+        "",
+        "# Source:",
+        "#   PostgreSQL 15: /usr/share/locale/*/LC_MESSAGES/postgres-15.mo and libpq5-15.mo;",
+        "#   labels, and primary messages (one line, lower-case start, no final period): all of",
+        "#   libpq's, the server's with a value or of at most six words.",
+        f"# {len(msgids)} msgids; translated: {', '.join(counts[:7])},",
+        f"#   {', '.join(counts[7:])}.",
+        "PAYLOAD: Final = (",
+    ]
+    lines += [f'    "{payload[at : at + LINE_WIDTH]}"' for at in range(0, len(payload), LINE_WIDTH)]
+    lines += [")", ""]
+    return "\n".join(lines)
+
+
+def committed_payload() -> str | None:
+    if not OUTPUT.exists():
+        return None
+    text = OUTPUT.read_text(encoding="utf-8")
+    return "".join(re.findall(r'^    "([^"]*)"$', text, flags=re.MULTILINE)) or None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 when the module is stale")
+    args = parser.parse_args(argv)
+    msgids, msgstrs = document()
+    table = {"msgids": msgids, "msgstrs": msgstrs}
+    payload = encode(table)
+    if args.check:
+        # The same document compressed by another xz build is up to date.
+        old = committed_payload()
+        if old is not None and old != payload and decode(old) == table:
+            payload = old
+    return write_or_check(
+        {OUTPUT: render(msgids, msgstrs, payload)},
+        check=args.check,
+        what="the localized message table is",
+        script=Path(__file__).name,
+    )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
