@@ -295,7 +295,6 @@ SIGNS: Final[tuple[Sign, ...]] = (
         None,
         r"\b(?:ERROR|FATAL|PANIC):  (?=\S)",
         ("ERROR:  ", "FATAL:  ", "PANIC:  "),
-        cut=True,
     ),
     Sign(
         "libpq-detail",
@@ -992,8 +991,10 @@ def _worded(
         line = head.rfind("\n", 0, at.start()) + 1
         for raised in _RAISED.get().finditer(head, line, at.start()):
             start = raised.end()
-        if start == 0 and _opens(head, at.start()):
-            # No class before it, but a message starts with it (`msg="UNIQUE ...`).
+        if start == 0 and _opens(head, at.start(), labels=line == 0):
+            # No class before it, but a message starts with it (`msg="UNIQUE ...`);
+            # after a label only on the first line (on a later one, `HINT:  `
+            # or `DETAIL:  ` is a field of the message above).
             start = at.start()
     return Reading(found.backend, found.code, None, start, None)
 
