@@ -849,19 +849,36 @@ def _wording_index() -> tuple[frozenset[bytes], dict[bytes, tuple[_Phrase, ...]]
     return _WORDING[0]
 
 
+#: Most words a placeholder between two runs of a phrase holds (a name, a
+#: value, a quoted statement's head): runs farther apart are two messages'.
+_GAP: Final = 16
+
+
 def _at(joined: bytes, runs: tuple[bytes, ...], start: int = 0) -> tuple[int, int]:
-    """Where the runs are found in order (first run's start, last run's end), else `(-1, -1)`."""
-    first, at = -1, start
-    for run in runs:
-        if not run:
-            continue
-        at = joined.find(run, at)
-        if at < 0:
-            return -1, -1
-        if first < 0:
-            first = at
-        at += len(run) - 1
-    return first, at
+    """
+    Where the runs are found in order (first run's start, last run's end), else `(-1, -1)`.
+
+    Each run follows the one before within `_GAP` words (a placeholder's
+    value between them); the first run is tried at each place it is found.
+    """
+    present = [run for run in runs if run]
+    if not present:
+        return -1, -1
+    head, rest = present[0], present[1:]
+    first = joined.find(head, start)
+    while first >= 0:
+        at = first + len(head) - 1
+        for run in rest:
+            found = joined.find(run, at)
+            if found < 0:
+                return -1, -1
+            if joined.count(b" ", at, found) > _GAP:
+                break
+            at = found + len(run) - 1
+        else:
+            return first, at
+        first = joined.find(head, first + 1)
+    return -1, -1
 
 
 class _Worded(NamedTuple):
@@ -965,7 +982,7 @@ def _code(joined: bytes, backend: str, codes: str | None) -> str | None:
                 best = size, code
             elif size == best[0] and code != best[1]:
                 best = size, None  # two codes' templates alike: neither
-    return best[1]
+    return None if best[1] == "-" else best[1]  # "-": templates that have no code
 
 
 def _worded(

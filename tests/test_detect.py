@@ -75,8 +75,8 @@ DOCUMENTED = [
         'org.postgresql.util.PSQLException: ERROR: relation "orders" does not exist\n'
         "  Position: 15",
         "postgresql",
-        None,
-        None,
+        "42P01",  # undefined_table: no code printed, the wording is its template's
+        "42P01",
         Kind.UNDEFINED_TABLE,
         "orders",
     ),
@@ -244,9 +244,9 @@ def test_psqls_real_output(pg_server: dict[str, object], verbosity: str) -> None
     answer = classify_message(out.stderr)
     assert (answer.backend, answer.kind) == ("postgresql", Kind.UNDEFINED_TABLE)
     assert table in answer.affected_resources
-    # The verbose form carries the SQLSTATE; the terse one does not.
-    expected = "42P01" if verbosity == "verbose" else None
-    assert (answer.database_error_code, answer.sqlstate) == (expected, expected)
+    # The verbose form prints the SQLSTATE; the default one does not, and its
+    # wording is undefined_table's template (42P01, PostgreSQL's Appendix A).
+    assert (answer.database_error_code, answer.sqlstate) == ("42P01", "42P01")
 
 
 def _traceback(code: str) -> str:

@@ -6,6 +6,7 @@ import pytest
 
 from localdata_errors import classify_message
 from localdata_errors._detect import detect
+from tests.text_holdout import load as load_holdout
 
 
 # Texts as the vendors print them (their manuals' and message lists' wording),
@@ -181,4 +182,114 @@ def test_the_wording_gives_its_templates_code(
     ],
 )
 def test_a_printed_code_wins_over_the_wordings(text: str, code: str, source: str) -> None:
+    assert classify_message(text).database_error_code == code, source
+
+
+# Real PostgreSQL texts that print no SQLSTATE: the SQLSTATE is the one
+# PostgreSQL's Appendix A (and its `errcodes.txt`) gives the condition the
+# message reports.
+_PG_APPENDIX = "https://www.postgresql.org/docs/15/errcodes-appendix.html"
+
+_PG_WORDED = [
+    (
+        'relation "users" does not exist\nLINE 1: SELECT * from users;',
+        "42P01",  # undefined_table
+        "https://github.com/psycopg/psycopg2/issues/593",
+    ),
+    (
+        'relation "information_schema.tables" does not exist at character 15',
+        "42P01",  # undefined_table
+        "https://github.com/electric-sql/pglite/issues/13",
+    ),
+    (
+        'ERROR:  relation "cluster_events" does not exist at character 116',
+        "42P01",  # undefined_table
+        "https://github.com/pantsel/konga/issues/592",
+    ),
+    (
+        "psql:<stdin>:1: ERROR:  column con.consrc does not exist\nLINE 1: ...ent(cn.nspname)"
+        " || '.' || quote_ident(c.relname), con.consrc...\n",
+        "42703",  # undefined_column
+        "https://github.com/darold/pgcluu/issues/107",
+    ),
+    (
+        'error: null value in column "to_address" violates not-null constraint',
+        "23502",  # not_null_violation
+        "https://github.com/lamassu/lamassu-server/issues/27",
+    ),
+    (
+        'Failed to insert file to database with error: null value in column "userid"'
+        " violates not-null constraint",
+        "23502",  # not_null_violation
+        "https://github.com/inabahare/lewd2/issues/75",
+    ),
+    (
+        "org.postgresql.util.PSQLException: ERROR: could not serialize access due to"
+        " concurrent update",
+        "40001",  # serialization_failure
+        "https://github.com/lukas-krecan/ShedLock/issues/364",
+    ),
+    (
+        "the current transaction is aborted, commands ignored until end of transaction block",
+        "25P02",  # in_failed_sql_transaction
+        "https://github.com/gicait/geoserver-rest/issues/15",
+    ),
+    (
+        "postgres FATAL: sorry, too many clients already",
+        "53300",  # too_many_connections
+        "https://github.com/zillionare/omicron/issues/6",
+    ),
+    (
+        "2023-01-25 11:47:36 UTC [1629-1] 172.16.105.4(43224) test3@test3 FATAL:  database"
+        ' "test3" does not exist',
+        "3D000",  # invalid_catalog_name
+        "https://github.com/autobase-tech/autobase/issues/246",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "sqlstate", "source"), _PG_WORDED)
+def test_a_postgresql_wording_gives_its_sqlstate(text: str, sqlstate: str, source: str) -> None:
+    answer = classify_message(text)
+    assert (answer.backend, answer.database_error_code) == ("postgresql", sqlstate), (
+        source,
+        _PG_APPENDIX,
+    )
+    # The mapper read that SQLSTATE: the kind is the one the exception path gives it.
+    assert answer.kind == classify_message(text, "postgresql", sqlstate).kind
+
+
+def test_the_postgresql_texts_are_not_in_the_holdout() -> None:
+    def norm(text: str) -> str:
+        return " ".join(text.lower().split())
+
+    holdout = [norm(case.text) for case in load_holdout()]
+    for text, _, source in _PG_WORDED:
+        mine = norm(text)
+        assert not any(mine in other or other in mine for other in holdout), source
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "source"),
+    [
+        # The wording is 42P01's (relation ... does not exist); the SQLSTATE is printed too.
+        (
+            'ERROR: relation "NULL" does not exist\nSQLSTATE: 42P01',
+            "42P01",
+            "https://github.com/cockroachdb/cockroach/issues/145411",
+        ),
+        # The class names 23505 (unique_violation); the text also holds "cursor"
+        # and "already exists", 42P03's (duplicate_cursor) runs, far apart.
+        (
+            '"/Users/godseye/PycharmProjects/Python/pythonProject/Test_File.py", line 29, in'
+            ' <module>\n    cursor.execute(f"INSERT INTO richpeople (ID, NAME, NETWORTH)'
+            " VALUES({ID}, 'Ali Zafar', '{NET}')\")\npsycopg2.errors.UniqueViolation: duplicate"
+            ' key value violates unique constraint "richpeople_pkey"\nDETAIL:  Key (id)=(0)'
+            " already exists.",
+            "23505",
+            "https://github.com/zulip/zulip/issues/19622",
+        ),
+    ],
+)
+def test_a_printed_sqlstate_wins_over_the_wordings(text: str, code: str, source: str) -> None:
     assert classify_message(text).database_error_code == code, source

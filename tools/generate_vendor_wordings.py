@@ -32,7 +32,9 @@ text is searched for phrases only when it holds one of those words.
 Where the vendor's list gives each template its code (MySQL/MariaDB's error
 numbers, from `mysqld_error.h` and mysql-connector-python's `errorcode.py`;
 SQLite's result names, from what the library returns; SQL Server's message
-numbers; python-oracledb's `DPY-` numbers), a phrase carries the code of the
+numbers; python-oracledb's `DPY-` numbers; the SQLSTATE PostgreSQL's source
+states at every call site of a server format, `tools/upstream/postgresql-sqlstates.tsv`,
+from `tools/extract_postgresql_sqlstates.py`), a phrase carries the code of the
 one template of its vendor that holds it.  A phrase a few codes' templates
 hold carries those codes, and each of their templates is listed by its fixed
 runs (`TEMPLATES`): the text reader gives the code of the template whose runs
@@ -61,10 +63,10 @@ ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "localdata_errors" / "_vendor_wordings.py"
 ERRMSG = Path("/usr/share/mysql/errmsg-utf8.txt")
 MYSQLD_ERROR = Path("/usr/include/mariadb/mysqld_error.h")
-PG_CATALOGUES = (
-    "/usr/share/locale/*/LC_MESSAGES/postgres-*.mo",
-    "/usr/share/locale/*/LC_MESSAGES/libpq5-*.mo",
-)
+PG_SERVER = "/usr/share/locale/*/LC_MESSAGES/postgres-*.mo"
+PG_LIBPQ = "/usr/share/locale/*/LC_MESSAGES/libpq5-*.mo"
+#: Server format -> the SQLSTATE every call site of it states (PostgreSQL's source).
+PG_SQLSTATES = ROOT / "tools" / "upstream" / "postgresql-sqlstates.tsv"
 #: Fewest words of a phrase, and most (a longer run is cut to its head: a
 #: vendor's later version reworded its tail more often than its head).
 FEWEST, MOST = 3, 10
@@ -151,15 +153,33 @@ def mysql_client_texts() -> list[Template]:
     ]
 
 
-def postgresql_texts() -> list[str]:
-    """The msgids: the catalogues give no SQLSTATE."""
-    found: set[str] = set()
-    for pattern in PG_CATALOGUES:
+def postgresql_texts() -> list[Template]:
+    """
+    The msgids, a server's with the SQLSTATE its source states (the catalogues
+    give none); libpq's, which it prints without one, with none.
+    """
+    server: set[str] = set()
+    client: set[str] = set()
+    for pattern, found in ((PG_SERVER, server), (PG_LIBPQ, client)):
         for path in glob.glob(pattern):
             found.update(read_msgids(path))
-    if not found:
+    if not server and not client:
         source_missing("no PostgreSQL message catalogue: install postgresql and libpq5")
-    return sorted(found)
+    states = postgresql_sqlstates()
+    return [
+        (text, None if text in client else states.get(text)) for text in sorted(server | client)
+    ]
+
+
+def postgresql_sqlstates() -> dict[str, str]:
+    """Server format -> SQLSTATE, as `tools/extract_postgresql_sqlstates.py` wrote them."""
+    unescape = {"\\\\": "\\", "\\t": "\t", "\\n": "\n"}
+    found = {}
+    for line in PG_SQLSTATES.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            text, _, state = line.rpartition("\t")
+            found[re.sub(r"\\[\\tn]", lambda m: unescape[m.group()], text)] = state
+    return found
 
 
 def postgresql_scanner_texts(msgids: list[str]) -> list[str]:
@@ -383,13 +403,22 @@ def in_order(parts: list[str], joined: str) -> bool:
     return True
 
 
+#: A code standing for the templates that have none, among a gapped phrase's codes.
+UNCODED = "-"
+
+
 def gapped(lists: dict[str, list[Template]], table: dict[str, Entry]) -> dict[str, Entry]:
     """
     Gapped phrase (`access denied for user|using password`) -> entry, for the
-    coded templates no phrase gives their code alone: each template's fixed
-    runs, in order, kept when no other code's template of its list and no
-    other vendor's template holds them, in order.  Three words or more, two
-    of four letters or more.
+    coded templates no phrase gives their code: each template's fixed runs,
+    in order, kept when no other vendor's template holds them, in order.
+    Three words or more, two of four letters or more.
+
+    Where no phrase gives the template's code alone, the runs give that
+    code.  Where one gives it alone (a vendor whose code has many templates:
+    PostgreSQL's SQLSTATEs), but none the template holds, the runs give the
+    codes of the vendor's templates that hold them, `UNCODED` for those that
+    have none (their templates tell them apart), no more than `MOST_CODES`.
     """
     every = [
         (vendor, code, " " + " ".join(words(text)) + " ", set(words(text)))
@@ -411,22 +440,31 @@ def gapped(lists: dict[str, list[Template]], table: dict[str, Entry]) -> dict[st
             named = [w for part in parts for w in part.split()]
             if (
                 code is None
-                or (vendor, code) in alone
                 or len([p for p in parts if p]) < 2  # a gap between two runs
                 or len(named) < FEWEST
                 or sum(len(w) >= 4 for w in named) < 2
             ):
                 continue
-            rarest = min(named, key=lambda w: (frequency[w], -len(w), w))
-            if any(
-                in_order(parts, every[n][2])
-                for n in holding[rarest]
-                if every[n][0] != RULE_OUT.get(vendor, vendor)
-                and RULE_OUT.get(every[n][0]) != vendor
-                and (every[n][0] != vendor or every[n][1] != code)
+            shared = (vendor, code) in alone
+            if shared and any(
+                table.get(" ".join(run[:MOST]), ("", "", None))[::2] == (vendor, code)
+                for run in runs(text)
             ):
                 continue
-            found.setdefault("|".join(parts), (vendor, rarest, code))
+            rarest = min(named, key=lambda w: (frequency[w], -len(w), w))
+            codes: set[str | None] = {code}
+            for n in holding[rarest]:
+                other, other_code, joined, _ = every[n]
+                if RULE_OUT.get(other) == vendor or not in_order(parts, joined):
+                    continue
+                if other != vendor:
+                    codes.add(None)
+                elif shared:
+                    codes.add(other_code or UNCODED)
+            if None in codes or len(codes) > MOST_CODES:
+                continue
+            joined_codes = " ".join(sorted(c for c in codes if c is not None))
+            found.setdefault("|".join(parts), (vendor, rarest, joined_codes))
     return found
 
 
@@ -439,18 +477,24 @@ def _codes(phrase: str, joined: list[tuple[str, str | None]]) -> str | None:
 
 
 def templates(
-    lists: dict[str, list[Template]], named: Iterable[tuple[str, str]]
+    lists: dict[str, list[Template]], named: Iterable[tuple[str, str, str]]
 ) -> dict[str, dict[str, list[str]]]:
     """
     Backend -> code -> its templates, each as its fixed runs joined by `|`,
-    for the codes named together with others by one phrase (the templates
-    of four words or more).
+    for the codes named together with others by one phrase: the templates
+    of four words or more that hold such a phrase of their code.
     """
-    wanted = set(named)
+    wanted: dict[tuple[str, str], list[list[str]]] = {}
+    for vendor, code, phrase in named:
+        wanted.setdefault((vendor, code), []).append(phrase.split("|"))
     found: dict[str, dict[str, list[str]]] = {}
     for vendor, texts in lists.items():
-        for text, code in texts:
-            if code is None or (vendor, code) not in wanted:
+        for text, given in texts:
+            code = given or UNCODED
+            if (vendor, code) not in wanted:
+                continue
+            joined = " " + " ".join(words(text)) + " "
+            if not any(in_order(phrase, joined) for phrase in wanted[vendor, code]):
                 continue
             parts = [part for part in pieces(text) if part]
             if sum(len(part.split()) for part in parts) <= FEWEST:
@@ -534,8 +578,10 @@ def build() -> str:
     postgresql = postgresql_texts()
     lists: dict[str, list[Template]] = {
         "mysql": mysql_texts(),
-        "postgresql": [(text, None) for text in postgresql],
-        "postgresql-scanner": [(text, None) for text in postgresql_scanner_texts(postgresql)],
+        "postgresql": postgresql,
+        "postgresql-scanner": [
+            (text, None) for text in postgresql_scanner_texts([t for t, _ in postgresql])
+        ],
         "sqlite": sqlite_texts(),
         "duckdb": duckdb_texts(),
         "mssql": mssql_texts(),
@@ -595,8 +641,9 @@ def build() -> str:
         "}",
     ]
     named = [
-        (vendor, code)
-        for vendor, codes in [(v, c) for v, _, c in table.values()] + list(opened.values())
+        (vendor, code, phrase)
+        for phrase, vendor, codes in [(p, v, c) for p, (v, _, c) in table.items()]
+        + [(run, v, c) for run, (v, c) in opened.items()]
         if codes and " " in codes
         for code in codes.split()
     ]

@@ -1,0 +1,318 @@
+"""
+Extract `tools/upstream/postgresql-sqlstates.tsv`: server messages' SQLSTATEs, from the source.
+
+    python tools/extract_postgresql_sqlstates.py --git-dir PATH/postgres.git --ref REL_15_STABLE
+    python tools/extract_postgresql_sqlstates.py --tree PATH/postgresql-15.x
+
+PostgreSQL's message catalogues (`postgres-15.mo`) give the server's message
+formats without their SQLSTATE; the server's source gives both, at each call
+site:
+
+    ereport(ERROR,
+            (errcode(ERRCODE_UNDEFINED_TABLE),
+             errmsg("relation \"%s\" does not exist", relname)));
+
+Every `errmsg`, `errmsg_internal` and `errmsg_plural` format (adjacent string
+literals joined, C escapes read) is paired with the `ERRCODE_*` constant the
+`errcode(...)` of its `ereport(...)` call names; the constant is read as its
+SQLSTATE by the source's own `src/backend/utils/errcodes.txt`.  An `ereport`
+of a level below `ERROR` (a constant) without `errcode` states its level's
+(`elog.c`'s `errstart`: `WARNING` 01000, `NOTICE` and lower 00000).  A call
+site that names no constant (an `elog`, an `ereport` of `ERROR` or higher, or
+of a level given by a variable, without `errcode`, an errcode given by a
+variable or `errcode_for_file_access()`, an `errmsg` outside an `ereport`)
+states no SQLSTATE.  A format is kept only when every call site
+of it states the same SQLSTATE, and only an `errmsg`/`errmsg_plural` one
+(what the catalogues translate).  The files are the catalogue's
+(`src/backend/nls.mk`: `src/backend`, `src/common`, `src/port`).
+
+The output is a TSV, one format a line (`\\`, a tab and a line break written
+`\\\\`, `\\t`, `\\n`), after `#` lines naming the source.  It is read by
+`tools/generate_vendor_wordings.py`; the source tree is not needed there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUTPUT = ROOT / "tools" / "upstream" / "postgresql-sqlstates.tsv"
+#: The catalogue's source folders (`src/backend/nls.mk`'s `gettext-files`).
+FOLDERS = ("src/backend", "src/common", "src/port")
+SUFFIXES = (".c", ".y", ".l")
+ERRCODES = "src/backend/utils/errcodes.txt"
+
+_CALL = re.compile(r"\b(ereport|ereport_domain|elog|errmsg|errmsg_internal|errmsg_plural)\s*\(")
+_ERRCODE = re.compile(r"\berrcode\s*\(")
+_CONSTANT = re.compile(r"ERRCODE_[A-Z0-9_]+")
+#: The SQLSTATE an ereport of a level below ERROR states without errcode (`errstart`).
+_LEVEL_DEFAULTS = {
+    **dict.fromkeys(
+        [
+            "DEBUG5",
+            "DEBUG4",
+            "DEBUG3",
+            "DEBUG2",
+            "DEBUG1",
+            "LOG",
+            "LOG_SERVER_ONLY",
+            "COMMERROR",
+            "INFO",
+            "NOTICE",
+        ],
+        "ERRCODE_SUCCESSFUL_COMPLETION",
+    ),
+    "WARNING": "ERRCODE_WARNING",
+    "WARNING_CLIENT_ONLY": "ERRCODE_WARNING",
+}
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "'": "'", "\\": "\\", "?": "?", "a": "\a"}
+
+
+def blank_comments(source: str) -> str:
+    """The source with its comments blanked (same length), string literals kept."""
+    out = list(source)
+    i, n = 0, len(source)
+    while i < n:
+        c = source[i]
+        if c in "\"'":
+            j = i + 1
+            while j < n and source[j] != c:
+                j += 2 if source[j] == "\\" else 1
+            i = j + 1
+        elif source.startswith("/*", i):
+            j = source.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            for k in range(i, j):
+                if out[k] != "\n":
+                    out[k] = " "
+            i = j
+        elif source.startswith("//", i):
+            j = source.find("\n", i)
+            j = n if j < 0 else j
+            for k in range(i, j):
+                out[k] = " "
+            i = j
+        else:
+            i += 1
+    return "".join(out)
+
+
+def closing(source: str, at: int) -> int:
+    """The index just past the parenthesis that closes the one at *at* (string literals skipped)."""
+    depth, i, n = 0, at, len(source)
+    while i < n:
+        c = source[i]
+        if c in "\"'":
+            j = i + 1
+            while j < n and source[j] != c:
+                j += 2 if source[j] == "\\" else 1
+            i = j + 1
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return n
+
+
+def arguments(inside: str) -> list[str]:
+    """A call's arguments (the text between its parentheses), split at top-level commas."""
+    found, depth, start, i = [], 0, 0, 0
+    while i < len(inside):
+        c = inside[i]
+        if c in "\"'":
+            j = i + 1
+            while j < len(inside) and inside[j] != c:
+                j += 2 if inside[j] == "\\" else 1
+            i = j + 1
+            continue
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            found.append(inside[start:i])
+            start = i + 1
+        i += 1
+    found.append(inside[start:])
+    return found
+
+
+_LITERALS = re.compile(r'\s*(?:"((?:[^"\\\n]|\\.)*)"\s*)+')
+_LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+
+
+def literal(argument: str) -> str | None:
+    """The string an argument of adjacent string literals is (C escapes read), else `None`."""
+    if _LITERALS.fullmatch(argument) is None:
+        return None
+    return "".join(_unescape(m.group(1)) for m in _LITERAL.finditer(argument))
+
+
+def _unescape(body: str) -> str:
+    out, i = [], 0
+    while i < len(body):
+        c = body[i]
+        if c != "\\":
+            out.append(c)
+            i += 1
+            continue
+        nxt = body[i + 1]
+        if nxt in "01234567":
+            digits = re.match(r"[0-7]{1,3}", body[i + 1 :])
+            octal = digits.group() if digits is not None else nxt
+            out.append(chr(int(octal, 8)))
+            i += 1 + len(octal)
+        else:
+            out.append(_ESCAPES.get(nxt, nxt))
+            i += 2
+    return "".join(out)
+
+
+#: A call site: the formats it prints, and the constant its errcode names (`None`: none).
+Site = tuple[list[str], str | None, bool]
+
+
+def sites(source: str) -> Iterator[Site]:
+    """
+    Each message call site of a C file: its formats, the `ERRCODE_*` constant
+    stated for them (`None` where none is), and whether they are catalogue
+    ones (`errmsg`, `errmsg_plural`).
+    """
+    source = blank_comments(source)
+    spans: list[tuple[int, int, str | None]] = []  # each ereport/elog: start, end, its constant
+    messages: list[tuple[int, list[str], bool]] = []
+    for m in _CALL.finditer(source):
+        name, open_at = m.group(1), m.end() - 1
+        end = closing(source, open_at)
+        if name in ("ereport", "ereport_domain", "elog"):
+            spans.append((m.start(), end, _stated(source[open_at + 1 : end - 1], name)))
+            continue
+        args = arguments(source[open_at + 1 : end - 1])
+        formats = args[:2] if name == "errmsg_plural" else args[:1]
+        texts = [t for t in (literal(a) for a in formats) if t is not None]
+        if texts:
+            messages.append((m.start(), texts, name != "errmsg_internal"))
+    for at, texts, translated in messages:
+        inside = [s for s in spans if s[0] < at < s[1] and s[2] != "elog"]
+        constant = inside[-1][2] if inside else None
+        yield texts, constant, translated
+    for start, end, constant in spans:
+        if constant == "elog":
+            args = arguments(source[source.index("(", start) + 1 : end - 1])
+            text = literal(args[1]) if len(args) > 1 else None
+            if text is not None:
+                yield [text], None, False
+
+
+def _stated(inside: str, name: str) -> str | None:
+    """
+    The `ERRCODE_*` constant an ereport states (its errcode's, else its level's
+    below ERROR), `None` if none; `"elog"` for an elog.
+    """
+    if name == "elog":
+        return "elog"
+    m = _ERRCODE.search(inside)
+    if m is None:
+        level = arguments(inside)[0].strip()
+        return _LEVEL_DEFAULTS.get(level) if name == "ereport" else None
+    argument = inside[m.end() : closing(inside, m.end() - 1) - 1].strip()
+    return argument if _CONSTANT.fullmatch(argument) else None
+
+
+def sqlstates(errcodes: str) -> dict[str, str]:
+    """`ERRCODE_*` constant -> SQLSTATE, by `errcodes.txt` (`42P01 E ERRCODE_UNDEFINED_TABLE`)."""
+    found = {}
+    for line in errcodes.splitlines():
+        parts = line.split()
+        if len(parts) >= 3 and re.fullmatch(r"[0-9A-Z]{5}", parts[0]) and parts[1] in "EWS":
+            found[parts[2]] = parts[0]
+    return found
+
+
+def extract(files: dict[str, str], errcodes: str) -> dict[str, str]:
+    """Format -> SQLSTATE, for the catalogue formats whose every call site states the same one."""
+    states = sqlstates(errcodes)
+    seen: dict[str, set[str | None]] = {}
+    translated: set[str] = set()
+    for path in sorted(files):
+        for texts, constant, catalogue in sites(files[path]):
+            for text in texts:
+                seen.setdefault(text, set()).add(states.get(constant or ""))
+                if catalogue:
+                    translated.add(text)
+    return {
+        text: next(iter(codes))
+        for text, codes in sorted(seen.items())
+        if text in translated and len(codes) == 1 and None not in codes
+    }
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
+
+
+def read_git(git_dir: str, ref: str) -> tuple[dict[str, str], str, str]:
+    """The catalogue's source files at *ref*, `errcodes.txt`, and the commit."""
+
+    def git(*args: str) -> str:
+        return subprocess.run(
+            ["git", f"--git-dir={git_dir}", *args], check=True, capture_output=True, text=True
+        ).stdout
+
+    commit = git("rev-parse", f"{ref}^{{commit}}").strip()
+    names = [
+        n
+        for n in git("ls-tree", "-r", "--name-only", commit, "--", *FOLDERS).splitlines()
+        if n.endswith(SUFFIXES)
+    ]
+    files = {n: git("show", f"{commit}:{n}") for n in names}
+    return files, git("show", f"{commit}:{ERRCODES}"), commit
+
+
+def read_tree(tree: Path) -> tuple[dict[str, str], str]:
+    files = {
+        str(p.relative_to(tree)): p.read_text(encoding="utf-8", errors="replace")
+        for folder in FOLDERS
+        for p in sorted((tree / folder).rglob("*"))
+        if p.suffix in SUFFIXES
+    }
+    return files, (tree / ERRCODES).read_text(encoding="utf-8")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
+    parser.add_argument("--git-dir", help="a PostgreSQL git directory")
+    parser.add_argument("--ref", default="HEAD", help="the commit, branch or tag to read")
+    parser.add_argument("--tree", type=Path, help="an unpacked PostgreSQL source tree instead")
+    parser.add_argument("--source", required=True, help="the source to record (version, commit)")
+    parser.add_argument("--output", type=Path, default=OUTPUT)
+    args = parser.parse_args()
+    if args.git_dir:
+        files, errcodes, _commit = read_git(args.git_dir, args.ref)
+    elif args.tree:
+        files, errcodes = read_tree(args.tree)
+    else:
+        parser.error("give --git-dir or --tree")
+    found = extract(files, errcodes)
+    lines = [
+        f"# PostgreSQL {args.source}: server message formats, each with the",
+        "# SQLSTATE every call site of it states (errcode(ERRCODE_*) in its ereport,",
+        "# errcodes.txt). PostgreSQL License: postgresql.LICENSE.",
+        "# Extracted by tools/extract_postgresql_sqlstates.py. format<TAB>sqlstate",
+        *(f"{_escape(text)}\t{code}" for text, code in found.items()),
+    ]
+    args.output.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"{args.output}: {len(found)} formats")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
