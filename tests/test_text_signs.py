@@ -1,178 +1,61 @@
-"""
-The text reader's signs on real printings, and symbols read as codes.
-
-Expected codes are the vendors' (MySQL's error reference, PostgreSQL's
-Appendix A, Oracle's and SQL Server's message lists), not the tables'.
-"""
+"""A mapper's own signs (`BackendMapper.text_signs`) name its backend in a pasted text."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
-from localdata_errors import Kind, classify_message, default_registry
-
-
-@pytest.mark.parametrize(
-    ("text", "backend", "code"),
-    [
-        (
-            "Error 1205 (HY000): Lock wait timeout exceeded; try restarting transaction",
-            "mysql",
-            "1205",
-        ),
-        ('pq: relation "users" does not exist', "postgresql", None),
-        (
-            "ERROR: could not serialize access due to concurrent update (SQLSTATE 40001)",
-            "postgresql",
-            "40001",
-        ),
-        (
-            'Npgsql.PostgresException (0x80004005): 42P01: relation "x" does not exist',
-            "postgresql",
-            "42P01",
-        ),
-        (
-            "Microsoft.Data.SqlClient.SqlException (0x80131904): Login failed for user 'sa'.",
-            "mssql",
-            None,
-        ),
-        ("Error: ER_NO_SUCH_TABLE: Table 'test.x' doesn't exist", "mysql", "1146"),
-        ("SQLITE_BUSY: database is locked", "sqlite", "SQLITE_BUSY"),
-        (
-            "PHP Fatal error:  Uncaught PDOException: SQLSTATE[HY000] [2002] Connection refused",
-            "mysql",
-            "2002",
-        ),
-        (
-            'SQLSTATE[08006] [7] FATAL:  password authentication failed for user "x"',
-            "postgresql",
-            "08006",
-        ),
-        (
-            'PG::UniqueViolation: ERROR:  duplicate key value violates unique constraint "k"',
-            "postgresql",
-            "23505",
-        ),
-        (
-            'Exception in thread "main" java.sql.SQLSyntaxErrorException: '
-            "ORA-00942: table or view does not exist",
-            "oracle",
-            "ORA-00942",
-        ),
-        ("OperationalError: (1040, 'Too many connections')", "mysql", "1040"),
-        ("Msg 208, Level 16, State 1, Line 1\nInvalid object name 'x'.", "mssql", "208"),
-    ],
+from localdata_errors import (
+    BackendMapper,
+    ErrorInput,
+    Kind,
+    MappedError,
+    MapperRegistry,
+    TextSign,
+    classify_message,
 )
-def test_sign_names_backend_and_code(text: str, backend: str, code: str | None) -> None:
-    answer = classify_message(text)
-    assert answer.backend == backend
-    if code is not None:
-        assert answer.database_error_code == code
+from localdata_errors._registry import mapper_problems
 
 
-@pytest.mark.parametrize(
-    ("db_type", "symbol", "number"),
-    [
-        ("mysql", "ER_NO_SUCH_TABLE", 1146),
-        ("mysql", "ER_LOCK_DEADLOCK", 1213),
-        ("mysql", "CR_SERVER_GONE_ERROR", 2006),
-        ("postgresql", "unique_violation", "23505"),
-        ("postgresql", "UniqueViolation", "23505"),
-        ("postgresql", "PG::UniqueViolation", "23505"),
-        ("postgresql", "UndefinedTableError", "42P01"),
-    ],
-)
-def test_symbol_is_its_code(db_type: str, symbol: str, number: int | str) -> None:
-    by_symbol = classify_message("", db_type=db_type, code=symbol)
-    by_number = classify_message("", db_type=db_type, code=number)
-    assert by_symbol.kind == by_number.kind
-    assert by_symbol.database_error_code == by_number.database_error_code
+class _Acme(BackendMapper):
+    """A backend whose driver prints `[Acme][Driver]` and whose codes are `ACME_*` names."""
 
-
-def _texts() -> list[str]:
-    from tests.text_corpus import load
-
-    texts = [case.text for case in load()]
-    return [*texts, *(text.upper() for text in texts), *(text.lower() for text in texts)]
-
-
-def test_the_trigger_search_finds_every_trigger_the_text_holds() -> None:
-    # The one-pass search (overlaps included) against the plain loop of `in`.
-    from localdata_errors import _textread
-
-    triggers = _textread._TRIGGERS.get()
-    for text in _texts():
-        head = text[: _textread._LIMIT]
-        found: set[int] = set()
-        hit = triggers.search(head)
-        while hit is not None:
-            found.update(_textread._inside(hit.group()))
-            hit = triggers.search(head, hit.start() + 1)
-        want = {n for trigger, signs in _textread._OPENS.items() if trigger in head for n in signs}
-        assert found == want, text[:80]
-
-
-def test_a_text_of_words_has_no_leading_form_and_no_sign() -> None:
-    # What lets `detect` read a plain text for names only.
-    from localdata_errors import _textread
-    from localdata_errors._detect import _leading
-    from localdata_errors._registry import default_registry
-
-    registry = default_registry()
-    plain = [text for text in _texts() if _textread.is_plain(text)]
-    assert plain  # the corpus has some
-    for text in plain:
-        assert _leading(text, registry) is None, text[:80]
-        reading = _textread.read_signs(text, registry)
-        assert reading.code is None, text[:80]
-        assert reading.backend == _textread.read_names(text, registry), text[:80]
-
-
-@pytest.mark.parametrize(
-    ("text", "backend"),
-    [
-        ("MySQL server has gone away", "mysql"),
-        ("SQLite database is locked", "sqlite"),
-        ("lost connection to the PostgreSQL server", "postgresql"),
-        ("Microsoft SQL Server refused the login", "mssql"),
-        ("connection refused while reading the table list", None),
-    ],
-)
-def test_a_plain_text_is_named_by_its_product(text: str, backend: str | None) -> None:
-    from localdata_errors._registry import default_registry
-    from localdata_errors._textread import read_names
-
-    assert read_names(text, default_registry()) == backend
-
-
-def test_a_sqlstate_holds_a_digit_so_a_word_is_not_read_as_one() -> None:
-    # The rule the reader relies on, held against the lists that define codes.
-    errcodes = sorted(Path("/usr/share/postgresql").glob("*/errcodes.txt"))
-    if not errcodes:
-        pytest.skip("PostgreSQL's errcodes.txt is not installed")
-    codes = [
-        line.split()[0]
-        for line in errcodes[-1].read_text().splitlines()
-        if line[:5].isalnum() and len(line.split()[0]) == 5
-    ]
-    assert len(codes) > 200
-    assert all(any(ch.isdigit() for ch in code) for code in codes)
-    answer = classify_message(
-        'production.ERROR: ERROR:  duplicate key value violates unique constraint "u"'
+    name = "acmedb"
+    text_signs = (
+        TextSign(r"\[Acme\]\[\w{1,40}\]", ("[Acme][",)),
+        TextSign(r"\((?P<c>ACME_[A-Z]{1,20})\)", ("(ACME_",), frozenset({"ACME_GONE"})),
     )
-    assert answer.database_error_code != "ERROR"
-    assert answer.kind is Kind.UNIQUE_VIOLATION
+
+    def map_error(self, error: ErrorInput) -> MappedError | None:
+        if "(ACME_GONE)" in error.message:
+            return MappedError(Kind.UNDEFINED_TABLE, code="ACME_GONE")
+        return MappedError(Kind.UNKNOWN)
 
 
-def test_a_packs_own_wording_names_its_backend() -> None:
-    # Supavisor's "Tenant or user not found" (its ENOTFOUND, see the pack's
-    # tests for the source), with no other sign: the base's mapper reads it
-    # and the pack, asked for its markers, names itself.
-    if default_registry().lookup("supavisor") is None:
-        pytest.skip("the Supavisor pack is not installed: pip install -r plugins/requirements.txt")
-    answer = classify_message("Tenant or user not found")
-    assert (answer.backend, answer.kind) == ("supavisor", Kind.INVALID_AUTHORIZATION)
-    # A one-word marker says nothing alone ("quota" is Neon's, and BigQuery's word too).
-    assert classify_message("quota").backend != "postgresql"
+def _registry() -> MapperRegistry:
+    registry = MapperRegistry(plugins=False)
+    registry.register("acmedb", _Acme())
+    return registry
+
+
+def test_a_declared_sign_names_the_backend() -> None:
+    answer = classify_message("[Acme][Driver] the table is gone (ACME_GONE)", registry=_registry())
+    assert (answer.backend, answer.kind) == ("acmedb", Kind.UNDEFINED_TABLE)
+
+
+def test_a_sign_before_another_backends_format_wins() -> None:
+    # The driver prints a PostgreSQL-like "SQL state: " after its own prefix.
+    text = "[Acme][Driver] failed. SQL state: 42P01, relation x does not exist"
+    assert classify_message(text, registry=_registry()).backend == "acmedb"
+
+
+def test_a_code_outside_the_known_set_is_no_sign() -> None:
+    answer = classify_message("it failed (ACME_OTHER)", registry=_registry())
+    assert answer.backend != "acmedb"
+    assert classify_message("it failed (ACME_GONE)", registry=_registry()).backend == "acmedb"
+
+
+def test_the_registry_reports_a_bad_sign() -> None:
+    class Bad(_Acme):
+        text_signs = (TextSign(r"(unclosed", ("x",)), TextSign(r"ok", ()))
+
+    problems = mapper_problems(Bad())
+    assert any("does not compile" in p for p in problems)
+    assert any("needs a tuple of triggers" in p for p in problems)
