@@ -44,6 +44,7 @@ from localdata_errors._mapper import (
     ErrorRefiner,
     MappedError,
     RefinerClaims,
+    TextSign,
     driver_attr,
 )
 from localdata_errors._redact import (
@@ -91,6 +92,7 @@ __all__ = [
     "RetryStrategy",
     "RollbackScope",
     "StructuredErrorResponse",
+    "TextSign",
     "ToolErrorType",
     "__version__",
     "classify_error",

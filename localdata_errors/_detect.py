@@ -259,7 +259,8 @@ def _leading(text: str, registry: MapperRegistry) -> Detected | None:
                 backend, driver = owner
                 rest = text[match.end() :].strip()
                 if backend == "postgresql" and rest.startswith(("ERROR: ", "FATAL: ")):
-                    rest = rest.partition(": ")[2]
+                    # libpq's "ERROR:  " has two spaces: the message starts after both.
+                    rest = rest.partition(": ")[2].lstrip(" ")
                 name = match.group("cls").rpartition(".")[2]
                 code: str | None = None
                 if backend == "duckdb":

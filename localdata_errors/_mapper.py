@@ -13,7 +13,7 @@ suggestion, shapes, redaction) is the core's job.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Container, Mapping
 from typing import ClassVar, Final, NamedTuple
 
 from localdata_errors._kinds import KIND_TABLE, ErrorCategory, Kind, RetrySafety
@@ -28,6 +28,7 @@ __all__ = [
     "ErrorRefiner",
     "MappedError",
     "RefinerClaims",
+    "TextSign",
     "answer_problems",
     "driver_attr",
 ]
@@ -231,6 +232,32 @@ class RefinerClaims(NamedTuple):
     kinds: frozenset[Kind] = frozenset()
 
 
+class TextSign(NamedTuple):
+    """
+    One way a backend's errors are printed that names the backend in a text.
+
+    `classify_message` without `db_type` reads a pasted text for signs of
+    its backend: a driver's vendor prefix (`[Databricks][JDBCDriver]`), an
+    API client's format (`googleapi: Error 404: `), an error class in the
+    backend's own list (`[TABLE_OR_VIEW_NOT_FOUND]`).  A mapper declares
+    its signs as data (`BackendMapper.text_signs`); the core looks them up
+    beside its own, and the first sign in the text names the backend.
+
+    Attributes:
+        pattern: A regular expression of the sign; a group `c`, where it
+            has one, holds a native code that `known` must hold.
+        triggers: Literal texts every match holds one of (case counts): the
+            pattern is tried only on a text that holds one.
+        known: The backend's codes (a set, or a mapping's keys); a match
+            whose `c` group is not among them is no sign.  `None`: every
+            match is one.
+    """
+
+    pattern: str
+    triggers: tuple[str, ...]
+    known: Container[str] | None = None
+
+
 class BackendMapper(ABC):
     """
     Base class of every backend's mapper, built-in or third-party.
@@ -251,6 +278,8 @@ class BackendMapper(ABC):
     driver_modules: ClassVar[tuple[str, ...]] = ()
     #: A human-readable name for listings and docs.
     display_name: ClassVar[str] = ""
+    #: How this backend's errors are printed where a text names it (see `TextSign`).
+    text_signs: ClassVar[tuple[TextSign, ...]] = ()
 
     @abstractmethod
     def map_error(self, error: ErrorInput) -> MappedError | None:

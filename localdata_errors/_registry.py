@@ -18,6 +18,7 @@ left out, and the rest keep working.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterable, Sequence
 from typing import Any, Final, NamedTuple
@@ -33,6 +34,7 @@ from localdata_errors._mapper import (
     ErrorRefiner,
     MappedError,
     RefinerClaims,
+    TextSign,
 )
 from localdata_errors._version import __version__
 from localdata_errors._warn import warn_once
@@ -153,6 +155,26 @@ def _strings(value: object, what: str) -> list[str]:
     return []
 
 
+def _sign_problems(signs: object) -> list[str]:
+    """What is wrong with a mapper's `text_signs`."""
+    if not isinstance(signs, tuple):
+        return [f"text_signs must be a tuple of TextSign, not {type(signs).__name__}"]
+    problems: list[str] = []
+    for sign in signs:
+        if not isinstance(sign, TextSign):
+            problems.append(f"text_signs must hold TextSign only, not {type(sign).__name__}")
+            continue
+        try:
+            re.compile(sign.pattern)
+        except (re.error, TypeError) as err:
+            problems.append(f"text sign {sign.pattern!r} does not compile: {err}")
+        if not isinstance(sign.triggers, tuple) or not sign.triggers:
+            problems.append(f"text sign {sign.pattern!r} needs a tuple of triggers")
+        elif not all(isinstance(t, str) and t for t in sign.triggers):
+            problems.append(f"text sign {sign.pattern!r} has a trigger that is not a text")
+    return problems
+
+
 def mapper_problems(mapper: object, name: object = None) -> list[str]:
     """
     What is wrong with a mapper, as the registry and the compliance suite see it.
@@ -182,6 +204,7 @@ def mapper_problems(mapper: object, name: object = None) -> list[str]:
         return problems
     problems += _strings(mapper.aliases, "aliases")
     problems += _strings(mapper.driver_modules, "driver_modules")
+    problems += _sign_problems(mapper.text_signs)
     if isinstance(mapper, ErrorRefiner):
         refines = mapper.refines
         problems += _strings(refines, "refines")

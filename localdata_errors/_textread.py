@@ -28,7 +28,7 @@ SQLSTATEs they stand for (`native_code`).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from functools import cache
 from typing import Final, NamedTuple
 
@@ -669,6 +669,14 @@ _LIMIT: Final = 16 * 1024
 _MOST: Final = 64
 
 
+class _PackSign(NamedTuple):
+    """A mapper's own sign (`TextSign`), compiled: the backend it names."""
+
+    backend: str
+    pattern: re.Pattern[str]
+    known: Container[str] | None
+
+
 class _NameTable(NamedTuple):
     """The registry's module and product names, as the text's words find them."""
 
@@ -676,6 +684,61 @@ class _NameTable(NamedTuple):
     gate: frozenset[bytes]
     #: First word -> (the name's words, its backend), longest first.
     starts: dict[bytes, tuple[tuple[tuple[bytes, ...], str], ...]]
+    #: The mappers' own signs (`BackendMapper.text_signs`), and their triggers
+    #: as one alternation of literals (`None`: no mapper declares one).
+    signs: tuple[_PackSign, ...] = ()
+    triggers: re.Pattern[str] | None = None
+
+
+def _pack_signs(registry: MapperRegistry) -> tuple[tuple[_PackSign, ...], re.Pattern[str] | None]:
+    """
+    Every registered mapper's `text_signs`, compiled, naming its backend
+    (a refiner's, the backend it refines: that mapper reads the text, and the
+    refiner's claims name itself).
+    """
+    signs: list[_PackSign] = []
+    triggers: set[str] = set()
+    for info in registry.list_mappers():
+        declared: object = getattr(info.mapper, "text_signs", ())
+        if not isinstance(declared, tuple | list):
+            continue
+        refines = getattr(info.mapper, "refines", None)
+        owner = str(refines[0]) if isinstance(refines, tuple | list) and refines else info.name
+        for sign in declared:
+            pattern = getattr(sign, "pattern", None)
+            said = getattr(sign, "triggers", None)
+            if not isinstance(pattern, str) or not isinstance(said, tuple | list):
+                continue
+            literals = [t for t in said if isinstance(t, str) and t]
+            try:
+                compiled = re.compile(pattern, re.MULTILINE)
+            except re.error:
+                continue  # the registry's check reports it; a bad sign names nothing
+            if literals:
+                signs.append(_PackSign(owner, compiled, getattr(sign, "known", None)))
+                triggers.update(literals)
+    if not signs:
+        return (), None
+    alternation = "|".join(re.escape(t) for t in sorted(triggers, key=len, reverse=True))
+    return tuple(signs), re.compile(alternation)
+
+
+def _by_pack_sign(head: str, table: _NameTable) -> tuple[int, str] | None:
+    """`(start, backend)` of the first mapper's own sign in the text, else `None`."""
+    if table.triggers is None or table.triggers.search(head) is None:
+        return None
+    best: tuple[int, str] | None = None
+    for sign in table.signs:
+        for count, match in enumerate(sign.pattern.finditer(head)):
+            if best is not None and match.start() >= best[0]:
+                break
+            code = match.groupdict().get("c")
+            if sign.known is None or (code is not None and code in sign.known):
+                best = (match.start(), sign.backend)
+                break
+            if count >= _MOST:
+                break
+    return best
 
 
 def _names(registry: MapperRegistry) -> _NameTable:
@@ -721,6 +784,7 @@ def _names(registry: MapperRegistry) -> _NameTable:
             first: tuple(sorted(entries, key=lambda e: -len(e[0])))
             for first, entries in starts.items()
         },
+        *_pack_signs(registry),
     )
 
 
@@ -1092,7 +1156,9 @@ def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) 
     lowered = head.lower().encode("ascii", "ignore")
     marked = len(lowered.translate(None, _MARK_BYTES)) < len(lowered)
     words = lowered.translate(_SPACES).split()
-    if not marked and table.gate.isdisjoint(words):
+    # A mapper's own sign (`[Databricks][JDBCDriver]`): one scan of their triggers.
+    pack = _by_pack_sign(head, table) if backend is None else None
+    if not marked and pack is None and table.gate.isdisjoint(words):
         # No mark, no name, no vendor's phrase: no sign (the cost of a message without one).
         return _NOTHING if backend is None else Reading(backend, None, None, 0, None)
     found: list[_Found] = []
@@ -1115,13 +1181,7 @@ def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) 
             if count >= _MOST:
                 break
     found.sort(key=lambda one: one[4])
-    named = backend
-    sign: int | None = None
-    if named is None:
-        for one in found:
-            if one[0] is not None:
-                named, sign = one[0], one[5]
-                break
+    named, sign = (backend, None) if backend is not None else _first_named(found, pack)
     if named is None:
         named = _by_names(words, table, registry)
     elif backend is None:
@@ -1152,6 +1212,22 @@ def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) 
             else _start(head, words, registry, found, named)
         )
     return Reading(named, code, sqlstate, start, None if sign is None else SIGNS[sign].name)
+
+
+def _first_named(
+    found: list[_Found], pack: tuple[int, str] | None
+) -> tuple[str | None, int | None]:
+    """
+    The backend the first format that names one names, and that format; a
+    mapper's own sign before it names its backend (the Databricks driver's
+    `[Databricks][JDBCDriver] ... SQL state: 42P01`).
+    """
+    for one in found:
+        if one[0] is not None:
+            if pack is None or one[4] <= pack[0]:
+                return one[0], one[5]
+            break
+    return (None, None) if pack is None else (pack[1], None)
 
 
 def _start(

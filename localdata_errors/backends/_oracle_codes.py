@@ -163,6 +163,10 @@ _ORA: Final[dict[int, Kind]] = {
     3113: _K.CONNECTION_LOST,
     3114: _K.CONNECTION_LOST,
     3135: _K.CONNECTION_LOST,
+    # "end-of-file on communication channel for database link": ORA-03113's
+    # cause on a database link ("the connection between the client and the
+    # remote server process was broken").
+    3150: _K.CONNECTION_LOST,
     12537: _K.CONNECTION_LOST,
     12547: _K.CONNECTION_LOST,
     12570: _K.CONNECTION_LOST,
@@ -186,6 +190,9 @@ _ORA: Final[dict[int, Kind]] = {
     # that is starting (or restricted), not one that has too many sessions
     12528: _K.ADMIN_SHUTDOWN,
     12154: _K.CONNECTION_MISCONFIGURED,
+    # "TNS:net service name is incorrectly specified": the connect descriptor
+    # for the name is wrong; correct it (no retry helps).
+    12162: _K.CONNECTION_MISCONFIGURED,
     12504: _K.CONNECTION_MISCONFIGURED,
     12505: _K.CONNECTION_MISCONFIGURED,
     12514: _K.CONNECTION_MISCONFIGURED,

@@ -341,7 +341,19 @@ _BY_CLASS: Final[Mapping[str, tuple[tuple[re.Pattern[str], _Handler], ...]]] = {
         ),
     ),
     "IOException": _rules(
-        # Another process holds the database file: DuckDB allows one writer process.
+        # The file system cannot lock the file (DuckDB's own "File locks are not
+        # supported for this file system", or the OS's reason after the path,
+        # strerror(ENOTSUP / ENOLCK / ENOSYS)): no wait helps; open it read-only
+        # or from a local disk.
+        (
+            r"Could not set lock on file "
+            + _Q.format(g="name")
+            + r": (?:Operation not supported|Not supported|File locks are not supported"
+            r"|No locks available|Function not implemented)",
+            _only(K.CONNECTION_MISCONFIGURED),
+        ),
+        # Another process holds the database file ("Conflicting lock is held in
+        # ..."): DuckDB allows one writer process; it clears when that one closes it.
         (r"Could not set lock on file " + _Q.format(g="name"), _only(K.DATABASE_LOCKED)),
         # A database file that is not there (connect, ATTACH): the database is missing.
         (

@@ -53,9 +53,13 @@ _SCAN: Final = 8192
 
 #: A code at the start of a line.  PL/SQL compilation repeats SQL errors as
 #: ``PL/SQL: ORA-00942: ...``; ``ORA-06553: PLS-306: ...`` (SQL calling a
-#: PL/SQL unit that does not compile) carries its PLS- code unpadded.
+#: PL/SQL unit that does not compile) carries its PLS- code unpadded.  A
+#: python-oracledb line after a sentence's end is a line too: a log or a web
+#: page joins the driver's lines with a space (``DPY-6005: cannot connect to
+#: database (CONNECTION_ID=...). DPY-3010: ...``).
 _CODE_LINE: Final = re.compile(
-    r"^(?:PL/SQL: |ORA-06553: )?(ORA|PLS|DPY|DPI)-(\d{1,5}):", re.MULTILINE
+    r"(?:^|(?<=\. )(?=DP[YI]-))(?:PL/SQL: |ORA-06553: )?(ORA|PLS|DPY|DPI)-(\d{1,5}):",
+    re.MULTILINE,
 )
 #: The prefixes whose numbers are written with four digits (the others with five).
 _FOUR_DIGITS: Final = frozenset({"DPY", "DPI"})

@@ -105,6 +105,28 @@ def test_file_lock_of_another_process_is_transient(tmp_path: Path) -> None:
     assert resp.error_type.value == "transient_error"
 
 
+@pytest.mark.parametrize(
+    "reason",
+    [
+        # strerror(ENOTSUP) after the path: DuckDB's local_file_system.cpp puts the
+        # OS's reason there unless another process holds the lock (a mounted
+        # network volume, as in duckdb/duckdb#13017).
+        "Operation not supported",
+        # DuckDB's own reason where the file system has no locks at all.
+        "File locks are not supported for this file system, cannot open the file in "
+        "read-write mode. Try opening the file in read-only mode",
+    ],
+)
+def test_a_file_system_without_locks_is_no_transient_lock(reason: str) -> None:
+    resp = classify_message(
+        f'IO Error: Could not set lock on file "/Volumes/share/app.db": {reason}',
+        "duckdb",
+        code="IOException",
+    )
+    assert resp.kind is Kind.CONNECTION_MISCONFIGURED
+    assert resp.is_retryable is False
+
+
 def test_missing_database_file_is_not_a_connection_error(tmp_path: Path) -> None:
     resp = _special("open-missing-directory", tmp_path)
     assert resp.error_type.value != "connection_error"

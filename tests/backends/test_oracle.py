@@ -239,3 +239,21 @@ def test_docs_list_every_code_with_its_kind() -> None:
     declared = {code: kind.value for code, kind in OracleMapper().declared_codes().items()}
     assert rows == {code: kind for code, kind in declared.items() if not code.startswith(generated)}
     assert listed >= {code for code in declared if code.startswith(generated)}
+
+
+def test_a_joined_dpy_line_is_the_cause() -> None:
+    # python-oracledb puts the cause on its own line under DPY-6005; a log or a
+    # web page joins them with a space (dblabai/dblab#32).  DPY-3010 ("connections
+    # to this database server version are not supported by python-oracledb in
+    # thin mode", python-oracledb's errors.py): only thick mode can connect.
+    text = (
+        "DPY-6005: cannot connect to database (CONNECTION_ID=CR6+FXcacrzRnlPdkLaI5A==). "
+        "DPY-3010: connections to this database server version are not supported by "
+        "python-oracledb in thin mode"
+    )
+    answer = classify_message(text)
+    assert (answer.database_error_code, answer.kind) == (
+        "DPY-3010",
+        Kind.CONNECTION_MISCONFIGURED,
+    )
+    assert answer.is_retryable is False

@@ -294,6 +294,10 @@ OFFICIAL: tuple[tuple[str, Kind], ...] = (
     ("ORA-03113: end-of-file on communication channel", K.CONNECTION_LOST),
     ("ORA-03114: not connected to ORACLE", K.CONNECTION_LOST),
     ("ORA-03135: connection lost contact", K.CONNECTION_LOST),
+    # Cause: "The connection between the client and the remote server process
+    # was broken" (over a database link; Oracle Database Error Messages,
+    # https://docs.oracle.com/en/error-help/db/ora-03150).
+    ("ORA-03150: end-of-file on communication channel for database link", K.CONNECTION_LOST),
     # Oracle's JDBC driver's own, as a Java application's log prints them.
     ("ORA-17002: Io exception", K.CONNECTION_LOST),
     ("ORA-17003: Invalid column index", K.INVALID_PARAMETER),
@@ -352,6 +356,10 @@ OFFICIAL: tuple[tuple[str, Kind], ...] = (
         "ORA-12154: TNS:could not resolve the connect identifier specified",
         K.CONNECTION_MISCONFIGURED,
     ),
+    # Cause: "The connect descriptor corresponding to the net service name in
+    # TNSNAMES.ORA or in the directory server ... is incorrectly specified";
+    # Action: correct its syntax (https://docs.oracle.com/en/error-help/db/ora-12162).
+    ("ORA-12162: TNS:net service name is incorrectly specified", K.CONNECTION_MISCONFIGURED),
     ("ORA-12170: TNS:Connect timeout occurred", K.CONNECTION_FAILURE),
     (
         "ORA-12504: TNS:listener was not given the SERVICE_NAME in CONNECT_DATA",

@@ -25,11 +25,18 @@ from localdata_errors import (
     Kind,
     MappedError,
     RetrySafety,
+    TextSign,
     driver_attr,
     hookimpl,
 )
 
-__all__ = ["MESSAGE_REASONS", "REASONS", "BigQueryMapper", "localdata_errors_mappers"]
+__all__ = [
+    "MESSAGE_REASONS",
+    "REASONS",
+    "TEXT_SIGNS",
+    "BigQueryMapper",
+    "localdata_errors_mappers",
+]
 
 K = Kind
 
@@ -141,6 +148,57 @@ _MESSAGE_REASON = re.compile(
 )
 
 
+_QUOTE = r"""['"]"""
+#: How BigQuery's errors are printed where a text names it: Google's Go
+#: client (`googleapi: Error 404: <message>, <reason>`), an error object
+#: printed as JSON or a Python dict (`'domain': 'global', 'reason':
+#: 'notFound'`, a reason of BigQuery's list), and BigQuery's messages about a
+#: qualified resource (`Not found: Table project:dataset.table`).
+TEXT_SIGNS: Final = (
+    TextSign(r"\bgoogleapi: Error \d{3}: ", ("googleapi: Error ",)),
+    TextSign(
+        _QUOTE
+        + r"domain"
+        + _QUOTE
+        + r": ?"
+        + _QUOTE
+        + r"\w{1,64}"
+        + _QUOTE
+        + r", ?"
+        + _QUOTE
+        + r"reason"
+        + _QUOTE
+        + r": ?"
+        + _QUOTE
+        + r"(?P<c>[A-Za-z]{2,64})"
+        + _QUOTE,
+        ("domain",),
+        REASONS,
+    ),
+    TextSign(
+        _QUOTE
+        + r"reason"
+        + _QUOTE
+        + r": ?"
+        + _QUOTE
+        + r"(?P<c>[A-Za-z]{2,64})"
+        + _QUOTE
+        + r", ?"
+        + _QUOTE
+        + r"domain"
+        + _QUOTE
+        + r": ",
+        ("reason",),
+        REASONS,
+    ),
+    TextSign(
+        r"(?<![\w.])(?:Not found|Already Exists|Access Denied): "
+        r"(?:Table|Dataset|Function|Routine|Model|Job) [\w$-]{1,256}[:.][\w$-]",
+        ("Not found: ", "Already Exists: ", "Access Denied: "),
+    ),
+)
+
+
 def _api_error(exc: BaseException | None) -> BaseException | None:
     """google-api-core's exception: the exception itself, or what the DB-API wraps."""
     current = exc
@@ -194,6 +252,7 @@ class BigQueryMapper(BackendMapper):
     # raises them, and their reasons are the same vocabulary across APIs.
     driver_modules = ("google.cloud.bigquery", "google.api_core.exceptions")
     display_name = "Google BigQuery"
+    text_signs = TEXT_SIGNS
 
     def map_error(self, error: ErrorInput) -> MappedError | None:
         """

@@ -225,3 +225,38 @@ def test_a_status_alone_names_no_reason() -> None:
     # 403 is accessDenied, quotaExceeded and rateLimitExceeded alike.
     answer = classify_message("403 Forbidden", "bigquery")
     assert answer.database_error_code is None
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        # Google's Go client prints "googleapi: Error <status>: <message>, <reason>"
+        # (googleapis/google-cloud-go#975).
+        (
+            "googleapi: Error 404: Not found: Table pureapp-199410:dream4.sometable14, notFound",
+            Kind.UNDEFINED_TABLE,
+        ),
+        # An error object printed as a Python dict (mozilla/bigquery-etl#1698).
+        (
+            "[{'code': 404, 'errors': [{'message': 'Not found: Table a-project:ds.t was not"
+            " found in location US', 'domain': 'global', 'reason': 'notFound'}],",
+            Kind.UNDEFINED_TABLE,
+        ),
+        # BigQuery's message on a qualified dataset, printed alone.
+        ("Not found: Dataset my-project:my_dataset was not found in location US.",
+         Kind.UNDEFINED_SCHEMA),
+    ],
+)  # fmt: skip
+def test_a_pasted_text_names_bigquery(text: str, kind: Kind) -> None:
+    # No db_type, no code: BigQuery's own signs name it (TEXT_SIGNS).
+    answer = classify_message(text)
+    assert (answer.backend, answer.database_error_code, answer.kind) == (
+        "bigquery",
+        "notFound",
+        kind,
+    )
+
+
+def test_a_reason_outside_bigquerys_list_names_no_bigquery() -> None:
+    answer = classify_message("{'domain': 'global', 'reason': 'somethingElse'}")
+    assert answer.backend != "bigquery"

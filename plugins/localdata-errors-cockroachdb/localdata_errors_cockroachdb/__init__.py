@@ -75,6 +75,9 @@ _RETRY_PRINTED: Final = re.compile(
 # "All transaction retry errors use the SQLSTATE error code 40001"
 # (https://www.cockroachlabs.com/docs/stable/transaction-retry-error-reference).
 _RETRY_CODE: Final = "40001"
+# Class 40 without its subclass: what a driver's class for every class-40 error
+# says (psycopg2's TransactionRollbackError, before psycopg2 2.8 named 40001).
+_ROLLBACK_CLASS: Final = "40000"
 _AMBIGUOUS: Final = "result is ambiguous"
 _AMBIGUOUS_CODE: Final = "40003"
 
@@ -124,7 +127,7 @@ class CockroachDBRefiner(ErrorRefiner):
     # the names of its retry errors where a tool printed no SQLSTATE (Go's
     # "pq: restart transaction: ...", a log line): nothing else recognised them.
     claims = RefinerClaims(
-        codes=frozenset({*CODES, _RETRY_CODE, _AMBIGUOUS_CODE}),
+        codes=frozenset({*CODES, _RETRY_CODE, _ROLLBACK_CLASS, _AMBIGUOUS_CODE}),
         markers=(*RETRY_ERRORS, *RETRY_REASONS),
         kinds=frozenset({Kind.UNKNOWN}),
     )
@@ -155,9 +158,11 @@ class CockroachDBRefiner(ErrorRefiner):
             _, kind, retryable, safety, after_ms = entry
             return _with(base, state, kind, (retryable, safety, after_ms))
         head = error.message[:_SCAN]
-        if state == _RETRY_CODE and _RETRY.search(head):
-            # The transaction was aborted: retry it whole, from BEGIN.
-            return _with(base, state, Kind.SERIALIZATION_FAILURE, (None, RetrySafety.SAFE, None))
+        if state in (_RETRY_CODE, _ROLLBACK_CLASS) and _RETRY.search(head):
+            # The transaction was aborted: retry it whole, from BEGIN.  Every
+            # retry error is 40001, also where only its class was printed.
+            safe = (None, RetrySafety.SAFE, None)
+            return _with(base, _RETRY_CODE, Kind.SERIALIZATION_FAILURE, safe)
         if state == _AMBIGUOUS_CODE and _AMBIGUOUS in head:
             # Whether the statement was applied is unknown: only an idempotent
             # transaction may simply run again.

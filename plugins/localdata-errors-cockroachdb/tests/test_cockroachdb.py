@@ -192,3 +192,21 @@ def test_retry_words_alone_do_not_claim_a_postgresql_answer() -> None:
         'duplicate key value violates unique constraint "restart transaction"', "postgresql"
     )
     assert (answer.backend, answer.kind) == ("postgresql", Kind.UNIQUE_VIOLATION)
+
+
+def test_a_retry_error_under_psycopg2s_class_40_exception() -> None:
+    # psycopg2 raised every class-40 error as TransactionRollbackError before
+    # 2.8 (its class says 40000, not the subclass); SQLAlchemy prints it so
+    # (cockroachdb/cockroach#19019).  Every retry error is 40001.
+    text = (
+        "sqlalchemy.exc.OperationalError: (psycopg2.extensions.TransactionRollbackError)"
+        " restart transaction: HandledRetryableTxnError: TransactionRetryError: retry txn"
+        ' (RETRY_SERIALIZABLE): "sql txn" id=3a9084f0'
+    )
+    answer = classify_message(text)
+    assert (answer.backend, answer.kind, answer.database_error_code) == (
+        "cockroachdb",
+        Kind.SERIALIZATION_FAILURE,
+        "40001",
+    )
+    assert (answer.action, answer.retry_safety) == ("retry", "safe")

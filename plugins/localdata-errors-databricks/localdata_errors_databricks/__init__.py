@@ -18,7 +18,15 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
 
-from localdata_errors import BackendMapper, ErrorInput, Kind, MappedError, driver_attr, hookimpl
+from localdata_errors import (
+    BackendMapper,
+    ErrorInput,
+    Kind,
+    MappedError,
+    TextSign,
+    driver_attr,
+    hookimpl,
+)
 from localdata_errors_databricks._conditions import CONDITIONS, SOURCE
 from localdata_errors_databricks._rules import CLASS_OVERRIDES, DATABRICKS_CONDITIONS, kind_for
 
@@ -26,6 +34,7 @@ __all__ = [
     "ALL_CONDITIONS",
     "CONDITIONS",
     "SOURCE",
+    "TEXT_SIGNS",
     "DatabricksMapper",
     "localdata_errors_mappers",
 ]
@@ -38,9 +47,36 @@ _CLASS = r"[A-Z][A-Z0-9_]{1,100}(?:\.[A-Z][A-Z0-9_]{1,100}){0,2}"
 _CLASS_IN_TEXT = re.compile(r"\[(" + _CLASS + r")\]|Command failed: (" + _CLASS + r") - ")
 _SQLSTATE_IN_TEXT = re.compile(r"\bSQLSTATE: ([0-9A-Z]{5})\b")
 _BARE_CLASS = re.compile(_CLASS)
+# A SQLSTATE in brackets (DBeaver's "SQL Error [500051] [HY000]") is no class.
+_STATE_SHAPED = re.compile(r"[0-9A-Z]{5}")
 _SQLSTATE = re.compile(r"[0-9A-Z]{5}")
 # A backquoted, possibly qualified name: `main`.`sales`.`orders`.
 _NAME = re.compile(r"`([^`]{1,256})`(?:\.`([^`]{1,256})`)?(?:\.`([^`]{1,256})`)?")
+
+_MOST_CLASSES: Final = 32
+_ANALYSIS: Final = re.compile(r"(?<![\w.])(?:\w{1,64}\.){0,8}AnalysisException\b")
+
+#: How Databricks' and Spark's errors are printed where a text names them:
+#: the JDBC/ODBC drivers' vendor prefix (`[Databricks][JDBCDriver](500051)`,
+#: Simba's `[Simba][SparkJDBCDriver]`), Spark's analysis exception
+#: (`pyspark.sql.utils.AnalysisException`, `org.apache.spark.sql.`), and an
+#: error class of Spark's or Databricks' list in brackets
+#: (`[UNRESOLVED_COLUMN.WITH_SUGGESTION]`).
+TEXT_SIGNS: Final = (
+    TextSign(
+        r"\[Databricks\]\[[\w ]{1,40}\]|\[Simba\]\[Spark[\w ]{0,40}\]",
+        ("[Databricks][", "[Simba][Spark"),
+    ),
+    TextSign(
+        r"(?<![\w.])(?:AnalysisException\b|pyspark\.(?:sql|errors)\.|org\.apache\.spark\.sql\.)",
+        ("AnalysisException", "pyspark.", "org.apache.spark.sql."),
+    ),
+    TextSign(
+        r"\[(?P<c>[A-Z][A-Z0-9]{1,50}_[A-Z0-9_]{1,100})(?:\.[A-Z][A-Z0-9_]{1,100}){0,2}\]",
+        ("[",),
+        ALL_CONDITIONS,
+    ),
+)
 
 _NAMED_KINDS: Final = frozenset(
     {
@@ -64,6 +100,23 @@ def _attr_str(exc: BaseException | None, name: str, pattern: re.Pattern[str]) ->
     return value if isinstance(value, str) and pattern.fullmatch(value) else None
 
 
+def _class_in_text(message: str) -> str | None:
+    """
+    The error class the text gives: the first of Spark's or Databricks' list,
+    else the first that is not a SQLSTATE (a class older than the list).
+    """
+    first: str | None = None
+    for count, match in enumerate(_CLASS_IN_TEXT.finditer(message, 0, 16 * 1024)):
+        found = match.group(1) or match.group(2)
+        if found.partition(".")[0] in ALL_CONDITIONS:
+            return found
+        if first is None and not _STATE_SHAPED.fullmatch(found):
+            first = found
+        if count >= _MOST_CLASSES:
+            break
+    return first
+
+
 def _class_and_state(error: ErrorInput) -> tuple[str | None, str | None]:
     """(error class, SQLSTATE): the caller's code, the connector's attributes, the text."""
     exc = error.exception
@@ -72,9 +125,7 @@ def _class_and_state(error: ErrorInput) -> tuple[str | None, str | None]:
     error_class = error_class or _attr_str(exc, "error_code", _BARE_CLASS)
     sqlstate = _attr_str(exc, "sql_state", _SQLSTATE)
     if error_class is None:
-        match = _CLASS_IN_TEXT.search(error.message)
-        if match is not None:
-            error_class = match.group(1) or match.group(2)
+        error_class = _class_in_text(error.message)
     if sqlstate is None:
         match = _SQLSTATE_IN_TEXT.search(error.message)
         sqlstate = match.group(1) if match else None
@@ -98,6 +149,7 @@ class DatabricksMapper(BackendMapper):
     aliases = ("databricks-sql", "databricks_sql", "spark", "sparksql", "spark-sql")
     driver_modules = ("databricks.sql",)
     display_name = "Databricks"
+    text_signs = TEXT_SIGNS
 
     def map_error(self, error: ErrorInput) -> MappedError | None:
         """
@@ -114,6 +166,11 @@ class DatabricksMapper(BackendMapper):
         """
         error_class, sqlstate = _class_and_state(error)
         if error_class is None and sqlstate is None:
+            if _ANALYSIS.search(error.message, 0, 4096) is not None:
+                # Spark's analysis error from before error classes (Spark 3.3
+                # and older: "AnalysisException: Table or view not found: x"):
+                # Spark's, the kind left to the message's words.
+                return MappedError(Kind.UNKNOWN)
             return None
         main = error_class.partition(".")[0] if error_class else None
         if main is not None:

@@ -112,3 +112,67 @@ def test_class_given_as_code() -> None:
         "cannot be found", db_type="databricks", code="TABLE_OR_VIEW_NOT_FOUND"
     )
     assert (answer.kind, answer.sqlstate) == (Kind.UNDEFINED_TABLE, "42P01")
+
+
+# Texts as users pasted them (no db_type, no code): the reader finds Databricks
+# by its own signs (`TEXT_SIGNS`), and the mapper reads the class.
+@pytest.mark.parametrize(
+    ("text", "code", "kind"),
+    [
+        # Metabase over the Databricks JDBC driver (metabase/metabase#48917):
+        # the driver's "SQL state: 42P01" is no PostgreSQL's.
+        (
+            "clojure.lang.ExceptionInfo: Error executing query: [Databricks][JDBCDriver](500051)"
+            " ERROR processing query/statement. Error Code: 0, SQL state: 42P01, Query: SELECT"
+            " `c`***, Error message from Server: org.apache.hive.service.cli.HiveSQLException:"
+            " Error running query: [TABLE_OR_VIEW_NOT_FOUND] The table or view `s`.`t` cannot"
+            " be found.",
+            "TABLE_OR_VIEW_NOT_FOUND",
+            Kind.UNDEFINED_TABLE,
+        ),
+        # pyspark in a notebook (aws/amazon-sagemaker-examples#4736).
+        (
+            "OperatorCustomerError: AnalysisException: [UNRESOLVED_COLUMN.WITH_SUGGESTION] A"
+            " column or function parameter with name `emp`.`var`.`rate` cannot be resolved.",
+            "UNRESOLVED_COLUMN.WITH_SUGGESTION",
+            Kind.UNDEFINED_COLUMN,
+        ),
+        # DBeaver over Simba's Spark driver (dbeaver/dbeaver#16588): "[HY000]" is a
+        # SQLSTATE, the class is the bracketed name after it.
+        (
+            "org.jkiss.dbeaver.model.sql.DBSQLException: SQL Error [500051] [HY000]:"
+            " [Simba][SparkJDBCDriver](500051) ERROR processing query/statement. Error Code: 0,"
+            " SQL state: org.apache.hive.service.cli.HiveSQLException: Error running query:"
+            " [MISSING_COLUMN] org.apache.spark.sql.AnalysisException: Column 'src.x' does not"
+            " exist.",
+            "MISSING_COLUMN",
+            None,
+        ),
+    ],
+)
+def test_a_pasted_text_names_databricks(text: str, code: str, kind: Kind | None) -> None:
+    answer = classify_message(text)
+    assert (answer.backend, answer.database_error_code) == ("databricks", code)
+    if kind is not None:
+        assert answer.kind is kind
+
+
+def test_spark_analysis_error_before_error_classes() -> None:
+    # Spark 3.3 and older printed no class
+    # (microsoft/openhack-for-lakehouse-japanese#9): Spark's, kind by its words.
+    answer = classify_message(
+        "AnalysisException: Table or view not found: olist_orders_dataset_bronze; line 1 pos 14;"
+    )
+    assert answer.backend == "databricks"
+    assert answer.error_type == "schema_error"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[HY000] general error",  # a SQLSTATE in brackets
+        "[NOT_A_KNOWN_CLASS] something failed",  # in neither list
+    ],
+)
+def test_a_bracketed_name_outside_the_lists_names_no_databricks(text: str) -> None:
+    assert classify_message(text).backend != "databricks"

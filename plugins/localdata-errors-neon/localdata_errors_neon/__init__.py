@@ -99,9 +99,20 @@ _NAMES: Final = tuple(RULES)
 _PATTERN: Final = re.compile(
     "|".join(f"(?P<r{i}>{RULES[name].pattern})" for i, name in enumerate(_NAMES))
 )
-#: Words every one of Neon's messages holds (each rule's pattern has one): the
-#: refiner's claims, so the core asks it only about errors that hold one.
-NEEDLES: Final = ("ndpoint", "insecure", "quota", "compute node", "authorized")
+#: Texts every one of Neon's messages holds (each rule's pattern has one): the
+#: refiner's claims, so the core asks it only about errors that hold one; the
+#: phrases of two words or more also name Neon's messages in a pasted text.
+NEEDLES: Final = (
+    "endpoint id is not specified",
+    "endpoint is disabled",
+    "access to this endpoint is temporarily disabled",
+    "connection is insecure",
+    "concurrently active endpoints",
+    "active endpoints limit exceeded",
+    "quota",
+    "couldn't connect to compute node",
+    "could not be authorized due to an internal error",
+)
 
 
 class NeonRefiner(ErrorRefiner):

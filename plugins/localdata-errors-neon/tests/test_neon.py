@@ -9,6 +9,7 @@ asyncpg raises the class of the SQLSTATE the proxy sends (XX000 for its own).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -135,11 +136,42 @@ def test_aliases() -> None:
     assert ErrorMapperRegistry.get_mapper("neondb") is refiner
 
 
+#: One text of each rule's wordings, as Neon's proxy words it.
+WORDINGS = [
+    ("endpoint_id_not_specified", "The endpoint ID is not specified. Either upgrade"),
+    ("connection_insecure", "connection is insecure (try using `sslmode=require`)"),
+    ("endpoint_disabled", "Console request failed: endpoint is disabled"),
+    ("endpoint_disabled", "Access to this endpoint is temporarily disabled"),
+    ("quota_exceeded", "Your project has exceeded the compute time quota."),
+    ("active_endpoints_limit", "You have exceeded the limit of concurrently active endpoints."),
+    ("active_endpoints_limit", "active endpoints limit exceeded"),
+    ("compute_not_reachable", "Couldn't connect to compute node"),
+    (
+        "authorization_internal_error",
+        "The request could not be authorized due to an internal error",
+    ),
+]
+
+
 def test_every_rule_holds_a_needle_the_refiner_looks_for_first() -> None:
-    # The refiner rules a message out when it holds none of NEEDLES: a rule
-    # whose wording has none would never be reached.
+    # The core asks the refiner only about a message that holds one of
+    # NEEDLES: a rule whose wording holds none would never be reached.
     from localdata_errors_neon import NEEDLES, RULES
 
-    for name, rule in RULES.items():
-        for alternative in rule.pattern.split("|"):
-            assert any(needle in alternative for needle in NEEDLES), (name, alternative)
+    assert {name for name, _ in WORDINGS} == set(RULES)
+    for name, text in WORDINGS:
+        assert re.search(RULES[name].pattern, text), (name, text)
+        assert any(needle in text.lower() for needle in NEEDLES), (name, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("Endpoint ID is not specified", Kind.CONNECTION_MISCONFIGURED),
+        ("ERROR: Couldn't connect to compute node", Kind.CONNECTION_FAILURE),
+    ],
+)
+def test_a_pasted_neon_message_names_neon(text: str, kind: Kind) -> None:
+    # No driver, no code: Neon's own wording names it.
+    answer = classify_message(text)
+    assert (answer.backend, answer.kind) == ("neon", kind)

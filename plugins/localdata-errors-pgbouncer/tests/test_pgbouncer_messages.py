@@ -234,3 +234,12 @@ def test_a_supavisor_code_alone_is_answered_as_its_printed_error(code: str) -> N
             printed.action,
             printed.retry_safety,
         )
+
+
+def test_pasted_through_psycopg2() -> None:
+    # libpq's "ERROR:  " (two spaces) before PgBouncer's message
+    # (pgbouncer/pgbouncer#293).
+    answer = classify_message(
+        "psycopg2.OperationalError: ERROR:  no more connections allowed (max_client_conn)"
+    )
+    assert (answer.backend, answer.kind) == ("pgbouncer", Kind.TOO_MANY_CONNECTIONS)
