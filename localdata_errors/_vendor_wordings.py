@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
-# 8201 phrases: duckdb 19, mssql 189, mysql 1556, oracle 244, postgresql 6165, sqlite 28.
-# Of one code's templates: mssql 175, mysql 1439, oracle 234, postgresql 3328, sqlite 26; of a few codes': mssql 14, mysql 111, oracle 10, postgresql 129.
+# 8204 phrases: duckdb 19, mssql 189, mysql 1556, oracle 244, postgresql 6168, sqlite 28.
+# Of one code's templates: mssql 175, mysql 1439, oracle 234, postgresql 3341, sqlite 26; of a few codes': mssql 14, mysql 111, oracle 10, postgresql 133.
 # rarest word -> ((phrase, backend, code or codes or None), ...); a gapped phrase's
 # runs, joined by '|', are found in order (a first '' where a message goes).
 WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
@@ -904,9 +904,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("set password is not applicable for users authenticating via", "mysql", "1699"),
     ),
     "authentication": (
+        ("authentication failed for user|invalid authentication method", "postgresql", "28000"),
         ("authentication option not in name value format", "postgresql", "F0000"),
-        ("authentication failed for user", "postgresql", None),
-        ("invalid authentication method", "postgresql", None),
+        ("authentication failed for user", "postgresql", "00000 28000 28P01"),
+        ("invalid authentication method", "postgresql", "28000 F0000"),
     ),
     "authenticationsaslfinal": (
         ("authenticationsaslfinal received from server but sasl authentication was not completed", "postgresql", None),
@@ -1343,7 +1344,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("broken json string in argument", "mysql", "4035"),
     ),
     "bsd": (
-        ("bsd authentication failed for user", "postgresql", None),
+        ("bsd authentication failed for user", "postgresql", "28000"),
     ),
     "btree": (
         ("btree sort support functions must accept type internal", "postgresql", "42P17"),
@@ -1608,7 +1609,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "certificate": (
         ("the name on the server certificate does not match the", "oracle", "DPY-6006"),
         ("connection requires a valid client certificate", "postgresql", "28000"),
-        ("certificate authentication failed for user", "postgresql", None),
+        ("certificate authentication failed for user", "postgresql", "00000 28000"),
         ("ssl certificate s address entry is missing", "postgresql", None),
         ("client certificate contains no user name", "postgresql", "00000"),
         ("ssl certificate s name entry is missing", "postgresql", None),
@@ -5053,7 +5054,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("duplicate gss authentication request", "postgresql", None),
     ),
     "gssapi": (
-        ("gssapi authentication failed for user", "postgresql", None),
+        ("gssapi authentication failed for user", "postgresql", "28000"),
         ("gssapi authentication not supported", "postgresql", None),
         ("gssapi size check error", "postgresql", None),
     ),
@@ -5332,7 +5333,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("could not create socket for ident connection", "postgresql", "00000"),
         ("sets the server s ident configuration file", "postgresql", None),
         ("this can be specified as ident file in", "postgresql", None),
-        ("ident authentication failed for user", "postgresql", None),
+        ("ident authentication failed for user", "postgresql", "28000"),
         ("multiple values in ident field", "postgresql", "F0000"),
     ),
     "identical": (
@@ -6353,7 +6354,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "ldap": (
         ("invalid character in user name for ldap authentication", "postgresql", "00000"),
         ("could not set ldap protocol version", "postgresql", "00000"),
-        ("ldap authentication failed for user", "postgresql", None),
+        ("ldap authentication failed for user", "postgresql", "28000"),
         ("ldap server not specified", "postgresql", "00000"),
         ("ldap user|does not exist", "postgresql", "00000"),
         ("ldap user|is not unique", "postgresql", "00000"),
@@ -7995,7 +7996,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "operating": (
         ("a page write in process during an operating system crash", "postgresql", None),
         ("the operating system could not find any locale data for", "postgresql", None),
-        ("database locale is incompatible with operating system", "postgresql", None),
+        ("database locale is incompatible with operating system", "postgresql", "XX000"),
         ("operating system error", "postgresql", None),
     ),
     "operation": (
@@ -8297,7 +8298,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("number of jsonb object pairs exceeds the maximum allowed", "postgresql", "54000"),
     ),
     "pam": (
-        ("pam authentication failed for user", "postgresql", None),
+        ("pam authentication failed for user", "postgresql", "28000"),
         ("pam set item pam user failed", "postgresql", "00000"),
     ),
     "par": (
@@ -8488,7 +8489,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "password": (
         ("password in configuration must specify a type", "oracle", "DPY-2058"),
-        ("password authentication failed for user", "postgresql", None),
+        ("password authentication failed for user", "postgresql", "28P01"),
         ("access denied for user|using password", "mysql", "1045"),
         ("password does not match for user", "postgresql", None),
         ("password hash should be a", "mysql", "1372"),
@@ -8538,7 +8539,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "peer": (
         ("peer authentication is not supported on this platform", "postgresql", "0A000"),
         ("could not generate peer certificate hash", "postgresql", None),
-        ("peer authentication failed for user", "postgresql", None),
+        ("peer authentication failed for user", "postgresql", "28000"),
         ("but actual peer user name is", "postgresql", None),
     ),
     "pending": (
@@ -9451,7 +9452,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("use r to represent carriage return", "postgresql", None),
     ),
     "radius": (
-        ("radius authentication failed for user", "postgresql", None),
+        ("radius authentication failed for user", "postgresql", "28000"),
         ("could not create radius socket", "postgresql", "00000"),
         ("could not read radius response", "postgresql", "00000"),
         ("radius server not specified", "postgresql", "00000"),
@@ -9879,6 +9880,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "reinitializing": (
         ("all server processes terminated reinitializing", "postgresql", "00000"),
+    ),
+    "rejected": (
+        ("authentication failed for user|host rejected", "postgresql", "28000"),
     ),
     "rejects": (
         ("pg hba conf rejects replication connection for host", "postgresql", "28000"),
@@ -10471,6 +10475,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("permission denied to set role", "postgresql", None),
         ("unrecognized role option", "postgresql", "42601"),
         ("sets the current role", "postgresql", None),
+        ("role|does not exist", "postgresql", "- 28000"),
         ("can t create role", "mysql", "1975"),
         ("invalid role oid", "postgresql", "42704"),
         ("can t drop role", "mysql", "1976"),
@@ -11444,7 +11449,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("expected sspi response got message type", "postgresql", "08P01"),
         ("could not accept sspi security context", "postgresql", None),
         ("duplicate sspi authentication request", "postgresql", None),
-        ("sspi authentication failed for user", "postgresql", None),
+        ("sspi authentication failed for user", "postgresql", "28000"),
         ("sspi authentication not supported", "postgresql", None),
         ("gssapi and sspi", "postgresql", None),
     ),
@@ -12595,7 +12600,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("because it has invalid offset skipping truncation", "postgresql", None),
     ),
     "trust": (
-        ("trust authentication failed for user", "postgresql", None),
+        ("trust authentication failed for user", "postgresql", "28000"),
     ),
     "trusted": (
         ("does not name this library as a trusted output plugin", "postgresql", None),
@@ -14060,8 +14065,8 @@ TEMPLATES: Final[dict[str, dict[str, tuple[str, ...]]]] = {
         "DPY-6003": ("sid|is not registered with the listener at host|port|similar to ora 12505",),
     },
     "postgresql": {
-        "-": ("cannot cast type|to|in column", "column|is a generated column", "conversion between|and|is not supported", "table access method|does not exist", "tablespace|does not exist", "unix domain socket path|is too long maximum|bytes", "access method|does not exist skipping", "aggregate|does not exist skipping", "cast from type|to type|does not exist skipping", "conversion|already exists in schema", "conversion|does not exist skipping", "could not write file|wrote only|of|bytes at offset", "event trigger|does not exist skipping", "extension|does not exist skipping", "foreign table|does not exist skipping", "foreign data wrapper|does not exist skipping", "language|does not exist skipping", "language with oid|does not exist", "operator class|does not exist for access method|skipping", "operator family|does not exist for access method|skipping", "policy|for relation|does not exist skipping", "private key file|has group or world access file must have permissions u", "private key file|has group or world access permissions should be u rw", "private key file|is not a regular file", "procedure|does not exist skipping", "publication|does not exist skipping", "rule|for relation|does not exist skipping", "statistics object|already exists in schema", "string is too long for tsvector|bytes max|bytes", "template database|has a collation version mismatch", "text search configuration|does not exist skipping", "text search dictionary|does not exist skipping", "text search parser|does not exist skipping", "text search template|does not exist skipping", "transform for type|language|does not exist skipping", "trigger|for relation|does not exist skipping", "word is too long|bytes max|bytes",),
-        "00000": ("ldap user|is not unique", "unix domain socket path|is too long maximum|bytes", "column|of relation|does not exist skipping", "column|of relation|is not a stored generated column skipping", "column|of relation|is not an identity column skipping", "constraint|of domain|does not exist skipping", "constraint|of relation|does not exist skipping", "could not accept ssl connection", "fetching timeline history file for timeline|from primary server", "mapping for token type|does not exist skipping", "process|still waiting for|on|after|ms", "relation|does not exist skipping", "statistics object|does not exist skipping", "still waiting for backend with pid|to accept procsignalbarrier", "tablespace|does not exist skipping", "user mapping for|does not exist for server|skipping",),
+        "-": ("cannot cast type|to|in column", "column|is a generated column", "conversion between|and|is not supported", "role|does not exist", "table access method|does not exist", "tablespace|does not exist", "unix domain socket path|is too long maximum|bytes", "access method|does not exist skipping", "aggregate|does not exist skipping", "cast from type|to type|does not exist skipping", "conversion|already exists in schema", "conversion|does not exist skipping", "could not write file|wrote only|of|bytes at offset", "event trigger|does not exist skipping", "extension|does not exist skipping", "foreign table|does not exist skipping", "foreign data wrapper|does not exist skipping", "language|does not exist skipping", "language with oid|does not exist", "operator class|does not exist for access method|skipping", "operator family|does not exist for access method|skipping", "policy|for relation|does not exist skipping", "private key file|has group or world access file must have permissions u", "private key file|has group or world access permissions should be u rw", "private key file|is not a regular file", "procedure|does not exist skipping", "publication|does not exist skipping", "role|does not exist skipping", "rule|for relation|does not exist skipping", "statistics object|already exists in schema", "string is too long for tsvector|bytes max|bytes", "template database|has a collation version mismatch", "text search configuration|does not exist skipping", "text search dictionary|does not exist skipping", "text search parser|does not exist skipping", "text search template|does not exist skipping", "transform for type|language|does not exist skipping", "trigger|for relation|does not exist skipping", "word is too long|bytes max|bytes",),
+        "00000": ("ldap user|is not unique", "unix domain socket path|is too long maximum|bytes", "certificate authentication failed for user|client certificate contains no user name", "certificate authentication failed for user|unable to retrieve subject dn", "column|of relation|does not exist skipping", "column|of relation|is not a stored generated column skipping", "column|of relation|is not an identity column skipping", "constraint|of domain|does not exist skipping", "constraint|of relation|does not exist skipping", "could not accept ssl connection", "fetching timeline history file for timeline|from primary server", "mapping for token type|does not exist skipping", "process|still waiting for|on|after|ms", "relation|does not exist skipping", "statistics object|does not exist skipping", "still waiting for backend with pid|to accept procsignalbarrier", "tablespace|does not exist skipping", "user mapping for|does not exist for server|skipping",),
         "01000": ("total checksum verification failure", "backend with pid|did not terminate within|millisecond", "database|has a collation version mismatch", "database|must be vacuumed before|more multixactid is used", "database with oid|must be vacuumed before|more multixactid is used", "file|has a total of|checksum verification failure", "still waiting for all required wal segments to be archived|seconds elapsed",),
         "08P01": ("could not accept ssl connection", "could not accept ssl connection eof detected", "invalid response from primary server",),
         "0A000": ("declare cursor must not contain data modifying statements in with", "with query name|appears in both a rule action and the query being", "access method|does not support asc desc options", "access method|does not support nulls first last options", "cannot alter type|because column|uses it", "cannot alter type of a column used by a function", "cannot alter type of a column used by a generated", "cannot alter type of a column used by a publication", "cannot alter type of a column used by a view", "cannot alter type of a column used in a policy", "cannot alter type of a column used in a trigger", "cannot alter type of column|twice", "cannot copy logical replication slot|as a physical replication slot", "cannot copy physical replication slot|as a logical replication slot", "cannot copy unfinished logical replication slot", "cannot use|with a logical replication slot", "column|cannot be used in statistics because its type|has no default btree operator class", "conversion between|and|is not supported", "expression cannot be used in multivariate statistics because its type|has no default btree operator class", "extension|is not available", "row expansion via is not supported here", "rules on select must not contain data modifying statements in", "views must not contain data modifying statements in with",),
@@ -14086,6 +14091,8 @@ TEMPLATES: Final[dict[str, dict[str, tuple[str, ...]]]] = {
         "25000": ("cannot abort during a parallel operation", "cannot access temporary tables during a parallel operation", "cannot change client encoding during a parallel operation", "cannot commit during a parallel operation", "cannot commit subtransactions during a parallel operation", "cannot define savepoints during a parallel operation", "cannot delete tuples during a parallel operation", "cannot execute|during a parallel operation", "cannot release savepoints during a parallel operation", "cannot rollback to savepoints during a parallel operation", "cannot set parameters during a parallel operation", "cannot start subtransactions during a parallel operation", "cannot update tuples during a parallel operation", "parameter|cannot be set during a parallel operation",),
         "25001": ("cannot create logical replication slot in transaction that has performed",),
         "25006": ("cannot create temporary tables during a parallel operation",),
+        "28000": ("trust authentication failed for user", "bsd authentication failed for user", "gssapi authentication failed for user", "ident authentication failed for user", "ldap authentication failed for user", "pam authentication failed for user", "peer authentication failed for user", "radius authentication failed for user", "sspi authentication failed for user", "authentication failed for user|host rejected", "authentication failed for user|invalid authentication method", "certificate authentication failed for user", "role|does not exist", "role with oid|does not exist",),
+        "28P01": ("password authentication failed for user",),
         "2BP01": ("cannot alter type|because it is the type of a typed table",),
         "42501": ("cannot set parameter|within security definer function", "cannot set parameter|within security restricted operation",),
         "42601": ("query does not return tuples", "requires a boolean value", "requires a boolean value or match", "xml attribute name|appears more than once", "argument name|used more than once", "cannot specify both parser and copy options", "column|of relation|is a generated column", "column name|is not unique", "empty query does not return tuples", "filter variable|specified more than once", "invalid unicode code point", "namespace name|is not unique", "operator argument types must be specified in alter operator family", "sequence option|not supported here",),
@@ -14116,7 +14123,7 @@ TEMPLATES: Final[dict[str, dict[str, tuple[str, ...]]]] = {
         "55006": ("aborting because lock on relation|is not available", "could not drop replication origin with id|in use by pid", "database|is used by an active logical replication slot", "replication origin with id|is already active for pid",),
         "55P03": ("skipping vacuum of|lock not available",),
         "58P02": ("directory|exists but is not empty",),
-        "F0000": ("private key file|has group or world access", "private key file|is not a regular file",),
+        "F0000": ("invalid authentication method|not supported by this build", "private key file|has group or world access", "private key file|is not a regular file",),
         "XX000": ("could not check the existence of the backend with pid",),
         "XX001": ("checksum verification failure during base backup",),
     },

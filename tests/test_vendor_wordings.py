@@ -245,6 +245,20 @@ _PG_WORDED = [
         "3D000",  # invalid_catalog_name
         "https://github.com/autobase-tech/autobase/issues/246",
     ),
+    # A refusal whose call site sets the code through a variable: the
+    # start-up catalogue's condition.
+    (
+        'psql: error: FATAL:  password authentication failed for user "postgres"',
+        "28P01",  # invalid_password
+        "https://github.com/MIT-LCP/mimic-code/issues/1060",
+    ),
+    (
+        "2020-02-14 17:26:38.505 UTC [62] FATAL:  password authentication failed for user"
+        ' "postgres"\n2020-02-14 17:26:38.505 UTC [62] DETAIL:  Password does not match for'
+        ' user "postgres".',
+        "28P01",  # invalid_password
+        "https://github.com/docker-library/postgres/issues/679",
+    ),
 ]
 
 

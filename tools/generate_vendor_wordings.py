@@ -34,7 +34,9 @@ numbers, from `mysqld_error.h` and mysql-connector-python's `errorcode.py`;
 SQLite's result names, from what the library returns; SQL Server's message
 numbers; python-oracledb's `DPY-` numbers; the SQLSTATE PostgreSQL's source
 states at every call site of a server format, `tools/upstream/postgresql-sqlstates.tsv`,
-from `tools/extract_postgresql_sqlstates.py`), a phrase carries the code of the
+from `tools/extract_postgresql_sqlstates.py`, and for a start-up refusal whose
+call site sets it through a variable, the condition of the start-up
+catalogue, `backends/_postgresql_fatal.py`), a phrase carries the code of the
 one template of its vendor that holds it.  A phrase a few codes' templates
 hold carries those codes, and each of their templates is listed by its fixed
 runs (`TEMPLATES`): the text reader gives the code of the template whose runs
@@ -165,7 +167,12 @@ def postgresql_texts() -> list[Template]:
             found.update(read_msgids(path))
     if not server and not client:
         source_missing("no PostgreSQL message catalogue: install postgresql and libpq5")
-    states = postgresql_sqlstates()
+    # Where a call site sets the code through a variable (the authentication
+    # methods' refusals), the start-up catalogue's reviewed condition says it.
+    from localdata_errors.backends import _postgresql_fatal  # noqa: PLC0415
+
+    states = {msgid: state for _, state, _, msgid in _postgresql_fatal.MESSAGES}
+    states.update(postgresql_sqlstates())
     return [
         (text, None if text in client else states.get(text)) for text in sorted(server | client)
     ]
