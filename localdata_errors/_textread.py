@@ -177,6 +177,22 @@ SIGNS: Final[tuple[Sign, ...]] = (
         r"\[SQLSTATE " + _STATE + r"\] \(Error (?P<c>\d{1,6})\)",
         ("[SQLSTATE ",),
     ),
+    Sign(
+        "ssms",
+        "gui",
+        "mssql",
+        "mssql",
+        r"\(Microsoft SQL Server, Error: (?P<c>\d{1,6})\)",
+        ("Microsoft SQL Server, Error: ",),
+    ),
+    Sign(
+        "pymssql-message",
+        "python-driver",
+        "mssql",
+        "mssql",
+        r"\bSQL Server message (?P<c>\d{1,6}), severity \d{1,2}, state \d{1,3}\b",
+        ("SQL Server message ",),
+    ),
     Sign("odbc-sqlserver", "any", "mssql", None, r"SQL Server\]", ("SQL Server]",)),
     Sign("dblib", "python-driver", "mssql", None, r"\bDB-Lib error message \d", ("DB-Lib",)),
     Sign(
@@ -409,6 +425,14 @@ SIGNS: Final[tuple[Sign, ...]] = (
         r"(?:\b|(?<=\\n))SQLSTATE\[" + _STATE + r"\](?:(?::[^:\n\[]{1,64}:)? \[?(?P<c>\d{1,6})\b)?",
         ("SQLSTATE[",),
         cut=True,
+    ),
+    Sign(
+        "pear-db",
+        "php",
+        None,
+        "number",
+        r"\[nativecode=(?P<c>-?\d{1,6}) \*\* ",
+        ("[nativecode=",),
     ),
     Sign(
         "hibernate",
