@@ -87,6 +87,15 @@ DUCKDB_LABELS: Final = (
     r"|Interrupt|Syntax|Type Mismatch|Out of Memory|Internal) Error: "
 )
 
+#: Each backend's default server port, as its documentation gives it: PostgreSQL
+#: (`port`, 5432), MySQL (3306), SQL Server (1433), Oracle Net's listener (1521).
+DEFAULT_PORTS: Final = (
+    ("postgresql", "5432"),
+    ("mysql", "3306"),
+    ("mssql", "1433"),
+    ("oracle", "1521"),
+)
+
 #: Every format, most specific first (at one position the first that matches wins).
 SIGNS: Final[tuple[Sign, ...]] = (
     # -- codes that name their backend --------------------------------------
@@ -414,6 +423,18 @@ SIGNS: Final[tuple[Sign, ...]] = (
         None,
         r"\b(?:org\.sqlite\.|SQLiteException\b)",
         ("org.sqlite.", "SQLiteException"),
+    ),
+    # -- Node's socket errors to a vendor's default port (its documented one) --
+    *(
+        Sign(
+            f"node-net-{backend}",
+            "node",
+            backend,
+            None,
+            r"\bconnect (?:ECONNREFUSED|ETIMEDOUT|EHOSTUNREACH) [\w.:\[\]-]{1,253}:" + port + r"\b",
+            ("connect E",),
+        )
+        for backend, port in DEFAULT_PORTS
     ),
     # -- codes any backend prints -------------------------------------------
     Sign(

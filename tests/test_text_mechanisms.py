@@ -173,3 +173,25 @@ def test_pear_db_gives_the_native_code() -> None:
     answer = classify_message(PEAR_DB)
     assert (answer.backend, answer.database_error_code) == ("mysql", "1452")
     assert answer.error_type is ErrorCategory.CONSTRAINT_ERROR
+
+
+# -- Node's socket error to a vendor's default port -----------------------------
+
+# https://github.com/brianc/node-postgres/issues/2222
+NODE_REFUSED = (
+    "Error: connect ECONNREFUSED 127.0.0.1:5432\n"
+    "    at TCPConnectWrap.afterConnect [as oncomplete] (net.js:1142:16) {\n"
+    "  errno: -111,\n"
+    "  code: 'ECONNREFUSED',\n"
+    "  syscall: 'connect',\n"
+    "  address: '127.0.0.1',\n"
+    "  port: 5432\n"
+    "}"
+)
+
+
+def test_a_refused_connection_to_a_default_port_names_its_backend() -> None:
+    answer = classify_message(NODE_REFUSED)
+    assert answer.backend == "postgresql"  # PostgreSQL's documented default port
+    assert answer.error_type is ErrorCategory.CONNECTION_ERROR
+    assert answer.is_retryable
