@@ -87,6 +87,15 @@ DUCKDB_LABELS: Final = (
     r"|Interrupt|Syntax|Type Mismatch|Out of Memory|Internal) Error: "
 )
 
+#: Each backend's default server port, as its documentation gives it: PostgreSQL
+#: (`port`, 5432), MySQL (3306), SQL Server (1433), Oracle Net's listener (1521).
+DEFAULT_PORTS: Final = (
+    ("postgresql", "5432"),
+    ("mysql", "3306"),
+    ("mssql", "1433"),
+    ("oracle", "1521"),
+)
+
 #: Every format, most specific first (at one position the first that matches wins).
 SIGNS: Final[tuple[Sign, ...]] = (
     # -- codes that name their backend --------------------------------------
@@ -176,6 +185,22 @@ SIGNS: Final[tuple[Sign, ...]] = (
         "mssql",
         r"\[SQLSTATE " + _STATE + r"\] \(Error (?P<c>\d{1,6})\)",
         ("[SQLSTATE ",),
+    ),
+    Sign(
+        "ssms",
+        "gui",
+        "mssql",
+        "mssql",
+        r"\(Microsoft SQL Server, Error: (?P<c>\d{1,6})\)",
+        ("Microsoft SQL Server, Error: ",),
+    ),
+    Sign(
+        "pymssql-message",
+        "python-driver",
+        "mssql",
+        "mssql",
+        r"\bSQL Server message (?P<c>\d{1,6}), severity \d{1,2}, state \d{1,3}\b",
+        ("SQL Server message ",),
     ),
     Sign("odbc-sqlserver", "any", "mssql", None, r"SQL Server\]", ("SQL Server]",)),
     Sign("dblib", "python-driver", "mssql", None, r"\bDB-Lib error message \d", ("DB-Lib",)),
@@ -399,6 +424,18 @@ SIGNS: Final[tuple[Sign, ...]] = (
         r"\b(?:org\.sqlite\.|SQLiteException\b)",
         ("org.sqlite.", "SQLiteException"),
     ),
+    # -- Node's socket errors to a vendor's default port (its documented one) --
+    *(
+        Sign(
+            f"node-net-{backend}",
+            "node",
+            backend,
+            None,
+            r"\bconnect (?:ECONNREFUSED|ETIMEDOUT|EHOSTUNREACH) [\w.:\[\]-]{1,253}:" + port + r"\b",
+            ("connect E",),
+        )
+        for backend, port in DEFAULT_PORTS
+    ),
     # -- codes any backend prints -------------------------------------------
     Sign(
         "pdo",
@@ -409,6 +446,14 @@ SIGNS: Final[tuple[Sign, ...]] = (
         r"(?:\b|(?<=\\n))SQLSTATE\[" + _STATE + r"\](?:(?::[^:\n\[]{1,64}:)? \[?(?P<c>\d{1,6})\b)?",
         ("SQLSTATE[",),
         cut=True,
+    ),
+    Sign(
+        "pear-db",
+        "php",
+        None,
+        "number",
+        r"\[nativecode=(?P<c>-?\d{1,6}) \*\* ",
+        ("[nativecode=",),
     ),
     Sign(
         "hibernate",

@@ -111,3 +111,87 @@ def test_a_vendors_phrase_after_an_opening_quote_is_where_the_message_starts() -
     assert found.backend == "sqlite"
     assert found.message.startswith("UNIQUE constraint failed")
     assert classify_message(text).kind is Kind.UNIQUE_VIOLATION
+
+
+# -- SSMS's connect dialog: "(Microsoft SQL Server, Error: N)" -------------------
+
+# https://github.com/microsoft/sql-server-samples/issues/1392
+SSMS_LOGIN = (
+    "Cannot connect to Mubashir.\n\n"
+    "Login failed for user 'sa'. (Microsoft SQL Server, Error: 18456)"
+)
+# https://github.com/jimm98y/MSSQLEXPRESS-M1-Install/issues/45
+SSMS_NETWORK = (
+    "A network-related or instance-specific error occurred while establishing a connection"
+    " to SQL Server. The server was not found or was not accessible. Verify that the instance"
+    " name is correct and that SQL Server is configured to allow remote connections."
+    " (provider: Named Pipes Provider, error: 40 - Could not open a connection to SQL Server)"
+    " (Microsoft SQL Server, Error: 2)"
+)
+
+
+def test_the_ssms_dialog_carries_the_message_number() -> None:
+    login = classify_message(SSMS_LOGIN)
+    assert (login.backend, login.database_error_code) == ("mssql", "18456")
+    assert login.error_type is ErrorCategory.AUTH_ERROR
+    network = classify_message(SSMS_NETWORK)
+    assert (network.backend, network.database_error_code) == ("mssql", "2")
+    assert network.error_type is ErrorCategory.CONNECTION_ERROR
+    assert network.is_retryable
+
+
+# -- pymssql: the server's message before DB-Lib's 20018 wrapper ----------------
+
+# https://github.com/PostHog/posthog/pull/64026
+PYMSSQL = (
+    "SQL Server message 208, severity 16, state 1, procedure b'VentasAsesorMes', line 8:\n"
+    "Invalid object name 'Imagiq.dbo.inv_cuedoc'.\n"
+    "DB-Lib error message 20018, severity 16:\n"
+    "General SQL Server error: Check messages from the SQL Server"
+)
+
+
+def test_pymssql_gives_the_server_message_number_not_db_libs() -> None:
+    answer = classify_message(PYMSSQL)
+    assert (answer.backend, answer.database_error_code) == ("mssql", "208")
+    assert answer.error_type is ErrorCategory.SCHEMA_ERROR
+
+
+# -- PEAR DB: "[nativecode=N ** message]" ---------------------------------------
+
+# https://github.com/centreon-archive/centreon-archived/issues/1354
+PEAR_DB = (
+    "DB Error : INSERT INTO host_hostparent_relation (host_parent_hp_id, host_host_id)"
+    " VALUES ('', '62') [nativecode=1452 ** Cannot add or update a child row: a foreign key"
+    " constraint fails (`centreon/host_hostparent_relation`, CONSTRAINT"
+    " `host_hostparent_relation_ibfk_1` FOREIGN KEY (`host_parent_hp_id`) REFERENCES `host`"
+    " (`host_id`) ON DELETE CASCADE)]"
+)
+
+
+def test_pear_db_gives_the_native_code() -> None:
+    answer = classify_message(PEAR_DB)
+    assert (answer.backend, answer.database_error_code) == ("mysql", "1452")
+    assert answer.error_type is ErrorCategory.CONSTRAINT_ERROR
+
+
+# -- Node's socket error to a vendor's default port -----------------------------
+
+# https://github.com/brianc/node-postgres/issues/2222
+NODE_REFUSED = (
+    "Error: connect ECONNREFUSED 127.0.0.1:5432\n"
+    "    at TCPConnectWrap.afterConnect [as oncomplete] (net.js:1142:16) {\n"
+    "  errno: -111,\n"
+    "  code: 'ECONNREFUSED',\n"
+    "  syscall: 'connect',\n"
+    "  address: '127.0.0.1',\n"
+    "  port: 5432\n"
+    "}"
+)
+
+
+def test_a_refused_connection_to_a_default_port_names_its_backend() -> None:
+    answer = classify_message(NODE_REFUSED)
+    assert answer.backend == "postgresql"  # PostgreSQL's documented default port
+    assert answer.error_type is ErrorCategory.CONNECTION_ERROR
+    assert answer.is_retryable
