@@ -66,7 +66,27 @@ def test_classify_json_lines_from_stdin_reports_bad_lines(
     assert "Traceback" not in captured.err
 
 
-def test_usage_errors_are_one_line_and_nonzero() -> None:
+def _here(
+    args: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    stdin: str = "",
+) -> tuple[int, str, str]:
+    """`main` in this process, as ``python -m localdata_errors`` runs it: status, stdout, stderr."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    try:
+        status = main(args)
+    except SystemExit as ended:  # argparse's usage errors
+        status = ended.code if isinstance(ended.code, int) else 1
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+def test_usage_errors_are_one_line_and_nonzero(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Two through the command itself, for the status its process ends with and
+    # a real, empty standard input; the rest through the same main function.
     bad_shape = _run(["classify", "x", "--shape", "xml"])
     assert bad_shape.returncode == 2
     assert "invalid choice" in bad_shape.stderr
@@ -76,35 +96,36 @@ def test_usage_errors_are_one_line_and_nonzero() -> None:
     assert no_input.stderr == (
         "localdata-errors: no error text on standard input (give a message, or pipe one in)\n"
     )
-    bogus = _run(["classify", "--bogus"])
-    assert bogus.returncode == 2
+    status, _, err = _here(["classify", "--bogus"], monkeypatch, capsys)
+    assert status == 2
     # The subcommand's usage, not the top-level one.
-    assert bogus.stderr.startswith("usage: localdata-errors classify ")
-    assert bogus.stderr.endswith("classify: error: unrecognized arguments: --bogus\n")
-    unknown_db = _run(["classify", "x", "--db", "postgress"])
-    assert unknown_db.returncode == 2
-    assert "unknown backend 'postgress' (known: generic, " in unknown_db.stderr
-    known = unknown_db.stderr.partition("(known: ")[2].partition(")")[0].split(", ")
+    assert err.startswith("usage: localdata-errors classify ")
+    assert err.endswith("classify: error: unrecognized arguments: --bogus\n")
+    status, out, err = _here(["classify", "x", "--db", "postgress"], monkeypatch, capsys)
+    assert status == 2
+    assert "unknown backend 'postgress' (known: generic, " in err
+    known = err.partition("(known: ")[2].partition(")")[0].split(", ")
     assert {"duckdb", "mssql", "mysql", "oracle", "postgresql", "sqlite"} <= set(known)
-    assert unknown_db.stdout == ""
-    unknown_in_record = _run(["classify"], stdin='{"message": "x", "db": "nodb"}\n')
-    assert unknown_in_record.returncode == 1
-    assert "line 1: unknown backend 'nodb'" in unknown_in_record.stderr
-    assert _run(["classify", "x", "--db", "PostgreSQL+psycopg"]).returncode == 0
-    assert _run(["classify", "x", "--db", "generic"]).returncode == 0
+    assert out == ""
+    status, _, err = _here(
+        ["classify"], monkeypatch, capsys, stdin='{"message": "x", "db": "nodb"}\n'
+    )
+    assert status == 1
+    assert "line 1: unknown backend 'nodb'" in err
+    assert _here(["classify", "x", "--db", "PostgreSQL+psycopg"], monkeypatch, capsys)[0] == 0
+    assert _here(["classify", "x", "--db", "generic"], monkeypatch, capsys)[0] == 0
     for url, words in [
         ("nosuch://x", "knows no dialect or driver 'nosuch'"),
         ("not a url", "not a database URL"),
         ("mysql+nodriver://u:hunter22@h/db", "knows no dialect or driver"),
     ]:
-        bad_url = _run(["serve", "--url", url], stdin="")
-        assert bad_url.returncode == 2, bad_url.stderr
-        assert words in bad_url.stderr
-        assert "Traceback" not in bad_url.stderr
-        assert "hunter22" not in bad_url.stderr
-    bad_rows = _run(["serve", "--max-rows", "-3"])
-    assert bad_rows.returncode == 2
-    assert "must be positive" in bad_rows.stderr
+        status, _, err = _here(["serve", "--url", url], monkeypatch, capsys)
+        assert status == 2, err
+        assert words in err
+        assert "hunter22" not in err
+    status, _, err = _here(["serve", "--max-rows", "-3"], monkeypatch, capsys)
+    assert status == 2
+    assert "must be positive" in err
 
 
 def test_version() -> None:

@@ -47,6 +47,7 @@ the text holds, all of them, the most words (`Access denied for user` is
 from __future__ import annotations
 
 import argparse
+import bisect
 import ctypes
 import ctypes.util
 import glob
@@ -363,18 +364,20 @@ def phrases(lists: dict[str, list[Template]]) -> dict[str, Entry]:
     for vendor, found in runs_of.items():
         if vendor in RULE_OUT:
             continue
-        others = [
+        # The other lists' runs, one per line: " phrase " (no line break in it)
+        # is in the text exactly when it is in one of the runs.
+        others = "\n".join(
             j
             for other, js in joined.items()
             if other != vendor and RULE_OUT.get(other) != vendor
             for j, _ in js
-        ]
+        )
         coded = any(code is not None for _, code in found)
         for run, _code in found:
             if len(run) < FEWEST:
                 continue
             phrase = " ".join(run[:MOST])
-            if phrase in table or any(f" {phrase} " in other for other in others):
+            if phrase in table or f" {phrase} " in others:
                 continue
             if all(word.isdigit() or len(word) < 3 for word in run[:MOST]):
                 continue
@@ -550,19 +553,22 @@ def heads(
                 if vendor not in RULE_OUT:
                     own.add(run)
     found: dict[str, tuple[str, str | None]] = {}
-    for run in opens:
+    ordered = sorted(opens)
+    for run, opening_it in opens.items():
         if run not in own or len(run.split()) < FEWEST or sum(len(w) >= 4 for w in run.split()) < 2:
             continue
         # Every vendor whose messages open with this run, or with a run of two
         # words or more it opens with (a one-word message, "NO", says nothing).
-        owners = {
-            vendor
-            for other, those in opens.items()
-            if other == run
-            or other.startswith(run + " ")
-            or (" " in other and run.startswith(other + " "))
-            for vendor in those
-        }
+        owners = set(opening_it)
+        # The runs that go on from this one sort together, right after "run ".
+        for other in ordered[bisect.bisect_left(ordered, run + " ") :]:
+            if not other.startswith(run + " "):
+                break
+            owners |= opens[other]
+        # The runs this one goes on from: its first two words, three, ...
+        parts = run.split(" ")
+        for n in range(2, len(parts)):
+            owners |= opens.get(" ".join(parts[:n]), set())
         if "sqlite" in owners:
             owners.discard("duckdb")
         if len(owners) != 1 or run in table:

@@ -109,8 +109,26 @@ def test_a_killed_session(driver: str, mysql_server: dict[str, object]) -> None:
 def test_a_session_past_wait_timeout(driver: str, mysql_server: dict[str, object]) -> None:
     conn = _connect(driver, mysql_server)
     cursor = conn.cursor()
+    cursor.execute("SELECT CONNECTION_ID()")
+    thread = int(cursor.fetchone()[0])
     cursor.execute("SET SESSION wait_timeout = 1")
-    time.sleep(2.5)
+    # The server ends the session a second on: wait until it is gone from the
+    # server's list (not a fixed sleep long enough for a loaded machine).
+    watcher = _connect("pymysql", mysql_server)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            watch = watcher.cursor()
+            watch.execute(
+                "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = %s", (thread,)
+            )
+            if watch.fetchone()[0] == 0:
+                break
+            time.sleep(0.05)
+        else:
+            pytest.fail("the server kept an idle session past its wait_timeout")
+    finally:
+        watcher.close()
     with pytest.raises(Exception) as caught:  # noqa: PT011 - each driver's own class
         cursor.execute("SELECT 1")
     answer = classify_error(caught.value)

@@ -105,7 +105,36 @@ class HostileDatabase:
         # file that appears is a write that got through.
         self.out = Path(tempfile.mkdtemp(prefix="lde-ro-"))
         self.out.chmod(0o777)
+        # The dumps read through one connection kept between them (a new one
+        # cost more than the dump itself); checked before each use, as a
+        # hostile statement may have ended it.  None for the file databases,
+        # which each dump opens afresh, read-only.
+        self.reader = (
+            sa.create_engine(backend.url, pool_size=1, max_overflow=0, pool_pre_ping=True)
+            if backend.admin_url
+            else None
+        )
+        #: The state the last checked call left, where it changed nothing: the
+        #: next call starts from it, so a change between two calls is seen too.
+        self.known: Any = None
         self.restore()
+
+    def before(self) -> Any:
+        """The state a call starts from: what the last checked call left, else a new dump."""
+        return self.dump() if self.known is None else self.known
+
+    def check(self, before: Any) -> Any:
+        """
+        The state now; kept for the next call where it is *before*, else the database restored.
+
+        The caller asserts the two equal.
+        """
+        after = self.dump()
+        if after == before:
+            self.known = after
+        else:
+            self.restore()
+        return after
 
     def text(self, sql: str) -> str:
         """The case's text with its placeholders filled in."""
@@ -113,6 +142,7 @@ class HostileDatabase:
 
     def restore(self) -> None:
         """The shop and the extra objects, as new."""
+        self.known = None
         with self.backend.engine.begin() as conn:
             for ddl in _DROP_EXTRAS[self.name]:
                 conn.exec_driver_sql(ddl)
@@ -133,8 +163,16 @@ class HostileDatabase:
         return found
 
     def close(self) -> None:
-        """Remove the output directory."""
+        """Close the dumps' connection; remove the output directory."""
+        if self.reader is not None:
+            self.reader.dispose()
         shutil.rmtree(self.out, ignore_errors=True)
+
+    def scalar(self, sql: str) -> Any:
+        """One value, read outside the server."""
+        assert self.reader is not None
+        with self.reader.connect() as conn:
+            return conn.exec_driver_sql(sql).scalar()
 
     def dump(self) -> Any:
         """The database's rows and schema."""
@@ -183,7 +221,8 @@ class HostileDatabase:
         return catalog, rows, hashlib.sha256(path.read_bytes()).hexdigest(), siblings
 
     def _dump_postgresql(self) -> Any:
-        with self.backend.engine.connect() as conn:
+        assert self.reader is not None
+        with self.reader.connect() as conn:
             # A lock a hostile statement left behind fails the test, never hangs it.
             conn.exec_driver_sql("SET lock_timeout = '20s'")
             catalog = conn.exec_driver_sql(_PG_CATALOG).all()
@@ -195,7 +234,8 @@ class HostileDatabase:
         return catalog, others, rows
 
     def _dump_mysql(self) -> Any:
-        with self.backend.engine.connect() as conn:
+        assert self.reader is not None
+        with self.reader.connect() as conn:
             # A lock a hostile statement left behind fails the test, never hangs it.
             conn.exec_driver_sql("SET SESSION lock_wait_timeout = 20")
             listing = conn.exec_driver_sql("SHOW FULL TABLES").all()

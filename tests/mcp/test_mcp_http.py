@@ -16,7 +16,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,8 @@ from anyio.from_thread import start_blocking_portal
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from localdata_errors._cli import main as cli_main
+from localdata_errors.mcp.server import main as server_main
 from tests.mcp._harness import REPO
 
 TOKEN = "lde-test-token-0123456789abcdef"
@@ -311,39 +313,74 @@ REFUSED = [
 ]
 
 
+def _module_main(flags: list[str]) -> object:
+    return server_main(flags)
+
+
+def _cli_main(flags: list[str]) -> object:
+    return cli_main(["serve", *flags])
+
+
 # Both entries parse with the same function; the CLI's own entry is checked
-# on a sample, the module's (which used to drift) on every case.
-_BOTH = [(ENTRIES[0], *case) for case in REFUSED] + [
-    (ENTRIES[1], *case)
+# on a sample, the module's (which used to drift) on every case.  The flags
+# are refused while they are parsed, before anything is served or logged: the
+# entries' main functions are called here, and each command is run once
+# (`test_bad_flags_end_the_process_like_argparse`) for what the process does.
+_BOTH = [(_module_main, case) for case in REFUSED] + [
+    (_cli_main, case)
     for case in REFUSED
     if case[2].startswith(("not a", "needs", "argument --max"))
 ]
 
 
 @pytest.mark.parametrize(
-    ("entry", "flags", "env", "words"),
+    ("entry", "case"),
     _BOTH,
-    ids=[f"{e[-1]}: {' '.join(f)}" for e, f, _, _ in _BOTH],
+    ids=[f"{'cli' if e is _cli_main else 'module'}: {' '.join(c[0])}" for e, c in _BOTH],
 )
 def test_bad_flags_end_like_argparse(
-    entry: list[str], flags: list[str], env: dict[str, str], words: str
+    entry: Callable[[list[str]], object],
+    case: tuple[list[str], dict[str, str], str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    out = _run([*entry, *flags], env)
+    flags, env, words = case
+    for name in [k for k in os.environ if k.startswith("LOCALDATA_ERRORS")]:
+        monkeypatch.delenv(name)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    with pytest.raises(SystemExit) as ended:
+        entry(flags)
+    out = capsys.readouterr()
+    assert ended.value.code == 2, out.err
+    assert out.err.startswith("usage: ")
+    assert words in out.err
+    assert out.out == ""
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=["module", "cli"])
+def test_bad_flags_end_the_process_like_argparse(entry: list[str]) -> None:
+    out = _run([*entry, "--max-rows", "many"])
     assert out.returncode == 2, out.stderr
     assert out.stderr.startswith("usage: ")
-    assert words in out.stderr
+    assert "argument --max-rows: not a whole number" in out.stderr
     assert "Traceback" not in out.stderr
     assert out.stdout == ""
 
 
-@pytest.mark.parametrize("entry", ENTRIES, ids=["module", "cli"])
+BAD_URLS = [
+    ("nonsense", "not a database URL"),
+    ("nosuch://x", "knows no dialect or driver 'nosuch'"),
+    ("mysql+nodriver://u:hunter22@h/db", "knows no dialect or driver"),
+]
+
+
+# Each URL through the module's entry; the CLI's hands the same function the
+# same arguments, and is run with the URL that carries a password.
 @pytest.mark.parametrize(
-    ("url", "words"),
-    [
-        ("nonsense", "not a database URL"),
-        ("nosuch://x", "knows no dialect or driver 'nosuch'"),
-        ("mysql+nodriver://u:hunter22@h/db", "knows no dialect or driver"),
-    ],
+    ("entry", "url", "words"),
+    [(ENTRIES[0], url, words) for url, words in BAD_URLS] + [(ENTRIES[1], *BAD_URLS[2])],
+    ids=[f"module-{url}" for url, _ in BAD_URLS] + [f"cli-{BAD_URLS[2][0]}"],
 )
 def test_a_bad_url_is_one_line_without_the_password(entry: list[str], url: str, words: str) -> None:
     out = _run([*entry, "--url", url])

@@ -11,6 +11,8 @@ SELECT serves.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import secrets
 import subprocess
@@ -20,6 +22,7 @@ from collections.abc import Callable, Iterator
 import pytest
 import sqlalchemy as sa
 
+from localdata_errors.mcp.server import main as server_main
 from tests.mcp._harness import REPO, Backend, StdioServer
 
 pytestmark = pytest.mark.parametrize("backend", ["postgresql", "mysql"], indirect=True)
@@ -80,6 +83,27 @@ def _run(shop: Backend, admin: sa.Engine, statements: list[str]) -> None:
 HOSTS = ("%", "localhost")
 
 
+def _start_here(url: str, *flags: str) -> tuple[int, str]:
+    """
+    The server's `main` in this process, to its refusal: the status and what went to stderr.
+
+    The same function the command runs (``raise SystemExit(main())``), without
+    starting Python for each login; `_start` runs the command itself, for the
+    status the process ends with.  A login that is not refused reaches the
+    stdio transport, which fails on pytest's captured stdin: a failure, not a hang.
+    """
+    environment = {k: v for k, v in os.environ.items() if k.startswith("LOCALDATA_ERRORS")}
+    for name in environment:
+        del os.environ[name]
+    err = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(err):
+            status = server_main(["--url", url, *flags])
+    finally:
+        os.environ.update(environment)
+    return status, err.getvalue()
+
+
 def _start(url: str, *flags: str) -> subprocess.CompletedProcess[str]:
     environment = {k: v for k, v in os.environ.items() if not k.startswith("LOCALDATA_ERRORS")}
     return subprocess.run(
@@ -123,14 +147,14 @@ def _refused(shop: Backend) -> list[tuple[list[str], str]]:
 def test_each_privilege_is_refused_at_start(shop: Backend, login: Login) -> None:
     for grants, named in _refused(shop):
         url = login(grants)
-        out = _start(url, "--read-only")
-        assert out.returncode == 2, (named, out.stderr)
-        line = out.stderr.strip()
-        assert "\n" not in line, out.stderr
+        status, stderr = _start_here(url, "--read-only")
+        assert status == 2, (named, stderr)
+        line = stderr.strip()
+        assert "\n" not in line, stderr
         assert named in line, line
         assert "create a role with only SELECT" in line
         assert "--allow-privileged-login" in line
-        assert sa.make_url(url).password not in out.stderr
+        assert sa.make_url(url).password not in stderr
 
 
 def test_a_privilege_through_another_role_is_refused_too(shop: Backend, login: Login) -> None:
@@ -148,9 +172,9 @@ def test_a_privilege_through_another_role_is_refused_too(shop: Backend, login: L
         drop = f"DROP ROLE IF EXISTS {role}"
         named = "FILE"
     try:
-        out = _start(login(grants), "--read-only")
-        assert out.returncode == 2, out.stderr
-        assert named in out.stderr
+        status, stderr = _start_here(login(grants), "--read-only")
+        assert status == 2, stderr
+        assert named in stderr
     finally:
         owned = [f"DROP OWNED BY {role}"] if shop.name == "postgresql" else []
         _run(shop, admin, [*owned, drop])
@@ -158,8 +182,10 @@ def test_a_privilege_through_another_role_is_refused_too(shop: Backend, login: L
 
 
 def test_the_shared_servers_superuser_is_refused(shop: Backend) -> None:
+    # The command itself: the process ends with status 2 and one line.
     out = _start(shop.url, "--read-only")
     assert out.returncode == 2
+    assert out.stderr.count("\n") == 1, out.stderr
     assert "superuser" in out.stderr or "ALL PRIVILEGES" in out.stderr
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
+from localdata_errors._cli import main as cli_main
 from localdata_errors.mcp._settings import (
     DEFAULT_MAX_BYTES,
     ServerSettings,
@@ -25,6 +26,7 @@ from localdata_errors.mcp._settings import (
     from_arguments,
 )
 from localdata_errors.mcp._sql import Database, DatabaseURLError
+from localdata_errors.mcp.server import main as server_main
 from tests.mcp._harness import REPO, StdioServer
 
 
@@ -88,12 +90,19 @@ def test_flags_parse_into_the_settings() -> None:
         (["--allow-privileged-login"], "applies to --read-only"),
     ],
 )
-def test_bad_settings_end_like_argparse(flags: list[str], words: str) -> None:
-    for entry in (["-m", "localdata_errors.mcp.server"], ["-m", "localdata_errors", "serve"]):
-        out = _run([*entry, *flags])
-        assert out.returncode == 2, out.stderr
-        assert out.stderr.startswith("usage: ")
-        assert words in out.stderr
+def test_bad_settings_end_like_argparse(
+    flags: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Refused while parsing, before anything is served or logged: both entries'
+    # main functions are called here (test_mcp_http runs each command for the
+    # status its process ends with).
+    for entry in (server_main, lambda argv: cli_main(["serve", *argv])):
+        with pytest.raises(SystemExit) as ended:
+            entry(flags)
+        err = capsys.readouterr().err
+        assert ended.value.code == 2, err
+        assert err.startswith("usage: ")
+        assert words in err
 
 
 def test_serve_hands_its_arguments_to_the_server() -> None:
@@ -109,18 +118,24 @@ def test_serve_hands_its_arguments_to_the_server() -> None:
 
 
 @pytest.mark.parametrize("scheme", ["sqlite", "duckdb"])
-def test_a_mistyped_path_is_an_error_not_a_new_database(tmp_path: Path, scheme: str) -> None:
+def test_a_mistyped_path_is_an_error_not_a_new_database(
+    tmp_path: Path, scheme: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     if scheme == "duckdb":
         pytest.importorskip("duckdb_engine")
     missing = tmp_path / "typo.db"
     url = f"{scheme}:///{missing}"
     with pytest.raises(DatabaseURLError, match="does not exist; check the path, or pass --create"):
         Database(url)
-    for entry in (["-m", "localdata_errors.mcp.server"], ["-m", "localdata_errors", "serve"]):
-        out = _run([*entry, "--url", url])
-        assert out.returncode == 2, out.stderr
-        assert out.stderr.count("\n") == 1
-        assert "does not exist" in out.stderr
+    # The module's command, run; the CLI's entry hands its main the same arguments.
+    out = _run(["-m", "localdata_errors.mcp.server", "--url", url])
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.count("\n") == 1
+    assert "does not exist" in out.stderr
+    assert cli_main(["serve", "--url", url]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert "does not exist" in err
     assert not missing.exists()
     created = Database(url, create=True)
     try:

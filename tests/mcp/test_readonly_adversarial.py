@@ -86,23 +86,21 @@ def _locks_held(db: HostileDatabase) -> int:
     """Locks some session of the server still holds after its call ended."""
     if db.name == "postgresql":
         return int(
-            db.backend.scalar(
+            db.scalar(
                 "SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database "
                 "WHERE l.locktype = 'advisory' AND d.datname = current_database()"
             )
         )
     if db.name == "mysql":
-        return int(db.backend.scalar(f"SELECT 1 - IS_FREE_LOCK('lde_{db.token}')"))
+        return int(db.scalar(f"SELECT 1 - IS_FREE_LOCK('lde_{db.token}')"))
     return 0
 
 
 def _attack(server: StdioServer, db: HostileDatabase, case: Case, session: Any) -> None:
-    before = db.dump()
+    before = db.before()
     result = server.call("execute_sql", {"sql": db.text(case.sql)})
-    after = db.dump()
+    after = db.check(before)
     files = db.files()
-    if after != before:
-        db.restore()
     assert after == before, f"the database changed: {case.sql[:200]!r}"
     assert not files, f"files appeared: {files}"
     assert _locks_held(db) == 0, f"a lock outlived its call: {case.sql[:200]!r}"
@@ -171,7 +169,7 @@ def engine_only(backend: Backend) -> Iterator[Database]:
 
 
 def _engine_alone(db: Database, hostile: HostileDatabase, case: Case) -> None:
-    before = hostile.dump()
+    before = hostile.before()
     text = hostile.text(case.sql)
     try:
         # The parser layer is bypassed: the text goes to the driver whole,
@@ -180,10 +178,8 @@ def _engine_alone(db: Database, hostile: HostileDatabase, case: Case) -> None:
             db.execute(conn, Statement(text=text, keyword=""))
     except Exception:  # noqa: S110 - refused or failed: only the state matters here
         pass
-    after = hostile.dump()
+    after = hostile.check(before)
     files = hostile.files()
-    if after != before:
-        hostile.restore()
     assert after == before, f"the database changed: {case.sql[:200]!r}"
     allowed = ENGINE_FILE_WRITES.get(hostile.name, ())
     if not any(marker in case.sql for marker in allowed):
