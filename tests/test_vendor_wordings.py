@@ -245,6 +245,26 @@ _PG_WORDED = [
         "3D000",  # invalid_catalog_name
         "https://github.com/autobase-tech/autobase/issues/246",
     ),
+    # Messages the source chooses through a variable (aclcheck_error's
+    # `msg = gettext_noop("permission denied for table %s")`, then
+    # `errmsg(msg, objectname)` in an ereport of ERRCODE_INSUFFICIENT_PRIVILEGE).
+    (
+        "pg_dump: error: query failed: ERROR:  permission denied for table users",
+        "42501",  # insufficient_privilege
+        "https://github.com/supabase/supabase/issues/2619",
+    ),
+    (
+        "error: while executing migrations: error returned from database: permission denied"
+        " for table pg_database",
+        "42501",  # insufficient_privilege
+        "https://github.com/transact-rs/sqlx/issues/694",
+    ),
+    (
+        "Error: db error: ERROR: must be owner of table invoices @pg_executor.rs:552:19"
+        " @datatable_migrations.rs:222:20 @datatable_migrations.rs:446:17",
+        "42501",  # insufficient_privilege
+        "https://github.com/windmill-labs/windmill/issues/11022",
+    ),
     # A refusal whose call site sets the code through a variable: the
     # start-up catalogue's condition.
     (

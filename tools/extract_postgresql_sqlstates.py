@@ -21,7 +21,12 @@ of a level below `ERROR` (a constant) without `errcode` states its level's
 site that names no constant (an `elog`, an `ereport` of `ERROR` or higher, or
 of a level given by a variable, without `errcode`, an errcode given by a
 variable or `errcode_for_file_access()`, an `errmsg` outside an `ereport`)
-states no SQLSTATE.  A format is kept only when every call site
+states no SQLSTATE.  A format a function chooses through a variable
+(`msg = gettext_noop("permission denied for table %s")` in a switch, or
+`err = _("...")`) is paired with the constant of each ereport of that
+function that gives the variable to `errmsg` (`errmsg(msg, name)`,
+`errmsg_internal("%s", err)`); given to another call (`errdetail(msg)`)
+it states none.  A format is kept only when every call site
 of it states the same SQLSTATE, and only an `errmsg`/`errmsg_plural` one
 (what the catalogues translate).  The files are the catalogue's
 (`src/backend/nls.mk`: `src/backend`, `src/common`, `src/port`).
@@ -204,12 +209,83 @@ def sites(source: str) -> Iterator[Site]:
         inside = [s for s in spans if s[0] < at < s[1] and s[2] != "elog"]
         constant = inside[-1][2] if inside else None
         yield texts, constant, translated
+    yield from _chosen(source, spans)
     for start, end, constant in spans:
         if constant == "elog":
             args = arguments(source[source.index("(", start) + 1 : end - 1])
             text = literal(args[1]) if len(args) > 1 else None
             if text is not None:
                 yield [text], None, False
+
+
+#: A message chosen through a variable: `msg = gettext_noop("...")` (or `_("...")`).
+_CHOSEN = re.compile(r"(?<![\w.>])([A-Za-z_]\w*)\s*=\s*(?:gettext_noop|_)\s*\(")
+#: A call given such a variable as its format (`errmsg(msg, name)`), or as a
+#: `"%s"`'s argument (`errmsg_internal("%s", _(msg))`).
+_GIVEN = re.compile(r"\b(err[a-z_]+)\s*\(")
+
+
+def bodies(source: str) -> Iterator[tuple[int, int]]:
+    """Each top-level brace block of a C file (a function's body): start, end."""
+    depth, i, n, start = 0, 0, len(source), 0
+    while i < n:
+        c = source[i]
+        if c in "\"'":
+            j = i + 1
+            while j < n and source[j] != c:
+                j += 2 if source[j] == "\\" else 1
+            i = j + 1
+            continue
+        if c == "{":
+            if depth == 0:
+                start = i
+            depth += 1
+        elif c == "}" and depth > 0:
+            depth -= 1
+            if depth == 0:
+                yield start, i + 1
+        i += 1
+
+
+def _chosen(source: str, spans: list[tuple[int, int, str | None]]) -> Iterator[Site]:
+    """
+    The formats a function chooses through a variable (`msg = gettext_noop("...")`,
+    in a switch), each with the constant of every ereport of the function
+    that gives that variable to `errmsg` (`errmsg(msg, name)`); the variable
+    given to another call (`errdetail(msg)`), to an `errmsg` outside an
+    ereport or of an ereport that names no constant, states none.
+    """
+    for start, end in bodies(source):
+        body = source[start:end]
+        chosen: dict[str, list[str]] = {}
+        for m in _CHOSEN.finditer(body):
+            args = arguments(body[m.end() : closing(body, m.end() - 1) - 1])
+            text = literal(args[0]) if len(args) == 1 else None
+            if text is not None:
+                chosen.setdefault(m.group(1), []).append(text)
+        if not chosen:
+            continue
+        stated: dict[str, set[str | None]] = {}
+        for m in _GIVEN.finditer(body):
+            name = m.group(1)
+            if name == "errcode":
+                continue
+            args = [a.strip() for a in arguments(body[m.end() : closing(body, m.end() - 1) - 1])]
+            if args[:1] == ['"%s"'] and len(args) > 1:
+                given = re.fullmatch(r"(?:_\s*\(\s*)?(\w+)\s*\)?", args[1])
+                variable = given.group(1) if given is not None else None
+            else:
+                variable = args[0] if args else None
+            if variable not in chosen:
+                continue
+            at = start + m.start()
+            inside = [s for s in spans if s[0] < at < s[1] and s[2] != "elog"]
+            primary = name in ("errmsg", "errmsg_internal", "errmsg_plural")
+            constant = inside[-1][2] if inside and primary else None
+            stated.setdefault(variable, set()).add(constant)
+        for variable, texts in chosen.items():
+            for constant in stated.get(variable, ()):
+                yield texts, constant, True
 
 
 def _stated(inside: str, name: str) -> str | None:
