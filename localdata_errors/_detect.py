@@ -25,7 +25,7 @@ from localdata_errors._textread import (
     is_plain,
     read_names,
     read_signs,
-    wording_code,
+    read_wording,
 )
 
 __all__ = ["Detected", "detect"]
@@ -188,8 +188,11 @@ def detect(text: str, registry: MapperRegistry | None = None) -> Detected | None
         named = read_names(text, registry)
         if named is None:
             return None
-        # A vendor's template's wording gives its code (`database is locked`: SQLITE_BUSY).
-        return Detected(named, wording_code(text, registry, named), None, text.strip(), None)
+        # A vendor's template's wording gives its code (`database is locked`:
+        # SQLITE_BUSY), and where the message starts (a line the log put
+        # before it is not the backend's).
+        code, start = read_wording(text, registry, named)
+        return Detected(named, code, None, text[start:].strip(), None)
     found = _leading(text, registry)
     if found is not None and found.code is not None:
         return found

@@ -73,6 +73,10 @@ _CONTINUATION: Final = re.compile(
 )
 # PostgreSQL's server log: the lines after an error, each with its own prefix.
 _PG_DETAIL: Final = re.compile(r"\b(?:DETAIL|HINT|CONTEXT|STATEMENT|QUERY|LOCATION):  ")
+# A line indented under its source's tag (Heroku's `app[web.1]:     at cb (...)`,
+# each line of a stack trace stamped on its own): it goes on with the record.
+# Three blanks or more: two follow a severity (PostgreSQL's `ERROR:  `).
+_TAGGED_INDENT: Final = re.compile(r"[\w.-]{1,64}(?:\[[^\]\n]{0,64}\])?:[ \t]{3,}\S")
 # Stack frames: Python's `File "..."`, Java's, .NET's and Node's `at ...`,
 # Java's `... 12 more`; and the marker lines under a source line.
 _FRAME: Final = re.compile(
@@ -270,7 +274,8 @@ def read_records(
             timestamped = True
             text, timestamp = text[stamp.end() :], stamp.group("ts")
             detail = _PG_DETAIL.search(text, 0, 120) if ":  " in text[:128] else None
-            new_record = detail is None or first is None
+            # A detail line, or one indented under its tag, goes on with the record.
+            new_record = first is None or (detail is None and _TAGGED_INDENT.match(text) is None)
             if detail is not None:
                 text = text[detail.start() :]
         else:

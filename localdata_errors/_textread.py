@@ -43,7 +43,7 @@ __all__ = [
     "native_code",
     "read_names",
     "read_signs",
-    "wording_code",
+    "read_wording",
 ]
 
 
@@ -1004,9 +1004,9 @@ def _by_wording(words: list[bytes], registry: MapperRegistry) -> str | None:
     return None if found is None else found.backend
 
 
-def wording_code(text: str, registry: MapperRegistry, backend: str) -> str | None:
+def read_wording(text: str, registry: MapperRegistry, backend: str) -> tuple[str | None, int]:
     """
-    The code the backend's own wording in the text gives (its template's), else `None`.
+    The code the backend's own wording in the text gives, and where its message starts.
 
     Args:
         text: The error text.
@@ -1014,10 +1014,13 @@ def wording_code(text: str, registry: MapperRegistry, backend: str) -> str | Non
         backend: The backend the text was read as (a refiner's base's phrases are looked for).
 
     Returns:
-        The native code, as the backend's mapper reads it.
+        The native code, as the backend's mapper reads it (or `None`), and the
+        offset the mapper reads the text from (a line's start, after a
+        class's name, where the phrase opens a message).
     """
-    found = _wording(_words(text[:_LIMIT].lower()), registry, backend_base(registry, backend))
-    return None if found is None else found.code
+    head = text[:_LIMIT]
+    found = _worded(head, _words(head.lower()), registry, backend_base(registry, backend))
+    return found.code, found.start
 
 
 def _wording(

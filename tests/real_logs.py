@@ -44,7 +44,8 @@ class Event:
         text: The lines the log holds for it, ending with a line break.
         backend: The backend that raised it.
         kind: The vendor's documented meaning.
-        code: The native code the text carries, where it carries one.
+        code: The native code the text carries, where it carries one: printed,
+            or by its wording (the vendor's own text of that code).
         marker: A text unique to the event's first line.
     """
 
@@ -75,29 +76,41 @@ def _logged(fmt: str, raise_error: Callable[[], object]) -> tuple[str, str]:
     return out.getvalue(), marker
 
 
-def _sqlite_cases(workdir: str) -> Iterator[tuple[Callable[[], object], Kind]]:
+def _sqlite_cases(workdir: str) -> Iterator[tuple[Callable[[], object], Kind, str]]:
+    # SQLite prints no code, but its wording is its result's own text
+    # (https://www.sqlite.org/rescode.html): the code each text carries.  A
+    # rowid's duplicate is SQLITE_CONSTRAINT_PRIMARYKEY, printed as a unique
+    # index's is: the text says SQLITE_CONSTRAINT, which both are.
     conn = sqlite3.connect(":memory:")
     conn.execute("CREATE TABLE customers (id INTEGER PRIMARY KEY, email TEXT NOT NULL)")
     conn.execute("INSERT INTO customers VALUES (1, 'ada@example.com')")
     # SQLite's result texts: "no such table", a syntax error, "UNIQUE constraint
     # failed", "NOT NULL constraint failed", and SQLITE_BUSY's "database is locked".
-    yield (lambda: conn.execute("SELECT * FROM orders")), Kind.UNDEFINED_TABLE
-    yield (lambda: conn.execute("SELEC 1")), Kind.SYNTAX_ERROR
-    yield (lambda: conn.execute("INSERT INTO customers VALUES (1, 'b@x')")), Kind.UNIQUE_VIOLATION
-    yield (lambda: conn.execute("INSERT INTO customers (id) VALUES (2)")), Kind.NOT_NULL_VIOLATION
+    yield (lambda: conn.execute("SELECT * FROM orders")), Kind.UNDEFINED_TABLE, "SQLITE_ERROR"
+    yield (lambda: conn.execute("SELEC 1")), Kind.SYNTAX_ERROR, "SQLITE_ERROR"
+    yield (
+        (lambda: conn.execute("INSERT INTO customers VALUES (1, 'b@x')")),
+        Kind.UNIQUE_VIOLATION,
+        "SQLITE_CONSTRAINT",
+    )
+    yield (
+        (lambda: conn.execute("INSERT INTO customers (id) VALUES (2)")),
+        Kind.NOT_NULL_VIOLATION,
+        "SQLITE_CONSTRAINT_NOTNULL",
+    )
     path = os.path.join(workdir, "locked.db")
     holder = sqlite3.connect(path, timeout=0, isolation_level=None)
     holder.execute("CREATE TABLE t (x)")
     holder.execute("BEGIN EXCLUSIVE")
     other = sqlite3.connect(path, timeout=0)
-    yield (lambda: other.execute("INSERT INTO t VALUES (1)")), Kind.DATABASE_LOCKED
+    yield (lambda: other.execute("INSERT INTO t VALUES (1)")), Kind.DATABASE_LOCKED, "SQLITE_BUSY"
     holder.execute("ROLLBACK")
     holder.close()
     other.close()
     conn.close()
 
 
-def _sqlalchemy_case() -> Iterator[tuple[Callable[[], object], Kind]]:
+def _sqlalchemy_case() -> Iterator[tuple[Callable[[], object], Kind, str]]:
     try:
         import sqlalchemy as sa
     except ImportError:
@@ -109,7 +122,7 @@ def _sqlalchemy_case() -> Iterator[tuple[Callable[[], object], Kind]]:
             conn.execute(sa.text("SELECT * FROM orders"))
 
     # A chained traceback: sqlite3's error, then SQLAlchemy's wrapper.
-    yield run, Kind.UNDEFINED_TABLE
+    yield run, Kind.UNDEFINED_TABLE, "SQLITE_ERROR"
     engine.dispose()
 
 
@@ -230,9 +243,9 @@ def driver_events(
     events: list[Event] = []
     with tempfile.TemporaryDirectory(prefix="scanlog-") as workdir:
         # Lazily: each statement runs while its connection is open.
-        for raise_error, kind in itertools.chain(_sqlite_cases(workdir), _sqlalchemy_case()):
+        for raise_error, kind, code in itertools.chain(_sqlite_cases(workdir), _sqlalchemy_case()):
             text, marker = _logged(fmt, raise_error)
-            events.append(Event(text, "sqlite", kind, None, marker))
+            events.append(Event(text, "sqlite", kind, code, marker))
     if pg is not None:
         for _driver, raise_error, kind, code in _postgresql_cases(pg):
             text, marker = _logged(fmt, raise_error)
@@ -261,8 +274,10 @@ def psql_events(pg: Mapping[str, Any]) -> list[Event]:
     base += ["-U", str(pg["user"]), "-d", str(pg["dbname"]), "-v", "ON_ERROR_STOP=1"]
     missing = f"orders_{secrets.token_hex(4)}"
     runs = [
-        # 42P01 undefined_table, with its LINE and caret lines.
-        ([], f"SELECT * FROM {missing}", Kind.UNDEFINED_TABLE, None, missing),
+        # 42P01 undefined_table, with its LINE and caret lines.  The codes are
+        # the ones the wording stands for in PostgreSQL's source (its ereport
+        # of that message), where psql prints none.
+        ([], f"SELECT * FROM {missing}", Kind.UNDEFINED_TABLE, "42P01", missing),
         # The same in psql's verbose form: the SQLSTATE and a LOCATION line.
         (
             ["-v", "VERBOSITY=verbose"],
@@ -278,7 +293,7 @@ def psql_events(pg: Mapping[str, Any]) -> list[Event]:
             "CREATE TEMP TABLE p (id int PRIMARY KEY); "
             "CREATE TEMP TABLE c (pid int REFERENCES p (id)); INSERT INTO c VALUES (7)",
             Kind.FOREIGN_KEY_VIOLATION,
-            None,
+            "23503",
             'violates foreign key constraint "c_pid_fkey"',
         ),
         # 42883 undefined_function, with LINE and HINT lines.

@@ -136,7 +136,9 @@ def test_psql_errors_spanning_lines(
     # psql writes no timestamps; the lines are psql's own.
     first = groups["undefined_table"]["first_seen"]
     assert first == {"file": str(path), "line": 1, "timestamp": None}
-    assert groups["undefined_table"]["codes"] == {"42P01": 1}  # only the verbose form says it
+    # The verbose form prints it; the other's wording is 42P01's in PostgreSQL's source.
+    assert groups["undefined_table"]["codes"] == {"42P01": 2}
+    assert groups["foreign_key_violation"]["codes"] == {"23503": 1}
     # The DETAIL line belongs to its error: the referenced table is named.
     assert "p" in groups["foreign_key_violation"]["names"]
 
@@ -199,6 +201,8 @@ def test_an_error_text_in_a_log_line_gives_the_texts_own_answer() -> None:
             alone.backend == "generic" or alone.kind is Kind.UNKNOWN
         ):
             continue  # nothing a summary could act on: scan leaves such lines out
+        if case.backend is not None and alone.backend != case.backend:
+            continue  # the text alone is read wrong (bench.text counts it): nothing to keep
         for framing in _FRAMINGS:
             log = f"2024-05-01 12:00:00,001 INFO app: ok\n{framing}{case.text}\n"
             records = list(read_records(io.BytesIO(log.encode())))

@@ -131,7 +131,7 @@ def test_a_text_of_words_has_no_leading_form_and_no_sign() -> None:
         worded = (
             None
             if reading.backend is None
-            else _textread.wording_code(text, registry, reading.backend)
+            else _textread.read_wording(text, registry, reading.backend)[0]
         )
         assert reading.code == worded, text[:80]
 

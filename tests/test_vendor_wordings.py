@@ -103,10 +103,12 @@ _MSSQL = "https://learn.microsoft.com/en-us/sql/relational-databases/errors-even
             "https://github.com/brianmario/mysql2/issues/808",
             _MYSQL_CLIENT,
         ),
+        # SQLite prints a PRIMARY KEY's conflict (SQLITE_CONSTRAINT_PRIMARYKEY)
+        # as a UNIQUE index's: the text says only SQLITE_CONSTRAINT, which both are.
         (
             "sqlite3.IntegrityError: UNIQUE constraint failed: users.username",
             "sqlite",
-            "SQLITE_CONSTRAINT_UNIQUE",
+            "SQLITE_CONSTRAINT",
             "https://github.com/mikeizbicki/cmc-csci040/issues/231",
             _SQLITE,
         ),

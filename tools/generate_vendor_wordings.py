@@ -212,6 +212,7 @@ _SQLITE_TRIGGERS = (
     "insert into t values (1, 2)",
     "insert into u values (null)",
     "insert into u values (1); insert into u values (1)",
+    "insert into p values (1); insert into p values (1)",
     "insert into c values (-1)",
     "insert into f values (5)",
     "select missing_function(1)",
@@ -275,7 +276,16 @@ def sqlite_texts() -> list[Template]:
                 texts.add((text.decode(), names.get(owner)))
     db = sqlite3.connect(":memory:")
     db.executescript(_SQLITE_SETUP)
-    texts.update(_triggered(_SQLITE_TRIGGERS, db.executescript))
+    printed: dict[str, set[str | None]] = {}
+    for text, owner_name in _triggered(_SQLITE_TRIGGERS, db.executescript):
+        printed.setdefault(text, set()).add(owner_name)
+    for text, owners in printed.items():
+        # One text of several extended results (`UNIQUE constraint failed` is
+        # SQLITE_CONSTRAINT_UNIQUE's and _PRIMARYKEY's) is their primary
+        # result's, which each of them is (an extended code's low byte).
+        primaries = {names.get(RESULT_CODES[o] & 0xFF) if o in RESULT_CODES else o for o in owners}
+        owner = primaries.pop() if len(primaries) == 1 else None
+        texts.add((text, owners.pop() if len(owners) == 1 else owner))
     return sorted(texts, key=lambda t: (t[0], t[1] or ""))
 
 
