@@ -106,16 +106,21 @@ def blank_comments(source: str) -> str:
     return "".join(out)
 
 
+def _past_literal(source: str, at: int) -> int:
+    """The index just past the string or character literal that opens at *at*."""
+    quote, i, n = source[at], at + 1, len(source)
+    while i < n and source[i] != quote:
+        i += 2 if source[i] == "\\" else 1
+    return i + 1
+
+
 def closing(source: str, at: int) -> int:
     """The index just past the parenthesis that closes the one at *at* (string literals skipped)."""
     depth, i, n = 0, at, len(source)
     while i < n:
         c = source[i]
         if c in "\"'":
-            j = i + 1
-            while j < n and source[j] != c:
-                j += 2 if source[j] == "\\" else 1
-            i = j + 1
+            i = _past_literal(source, i)
             continue
         if c == "(":
             depth += 1
@@ -231,10 +236,7 @@ def bodies(source: str) -> Iterator[tuple[int, int]]:
     while i < n:
         c = source[i]
         if c in "\"'":
-            j = i + 1
-            while j < n and source[j] != c:
-                j += 2 if source[j] == "\\" else 1
-            i = j + 1
+            i = _past_literal(source, i)
             continue
         if c == "{":
             if depth == 0:

@@ -35,20 +35,38 @@ MIN_LITERAL = 12
 WILDCARD = r"[^\n]{0,256}?"
 
 
-def read_msgids(path: str) -> list[str]:
-    """The msgids of a GNU gettext `.mo` file."""
+def read_catalogue(path: str) -> list[tuple[str, str]]:
+    """
+    The (msgid, msgstr) pairs of a GNU gettext `.mo` file; a plural's singular forms.
+
+    Args:
+        path: The `.mo` file.
+
+    Returns:
+        Its pairs, in the file's order, the header (empty msgid) left out.
+    """
     data = Path(path).read_bytes()
     magic = struct.unpack("<I", data[:4])[0]
     order = "<" if magic == 0x950412DE else ">"
-    _, count, originals, _ = struct.unpack(order + "4I", data[4:20])
-    found = []
+    _, count, originals, translations = struct.unpack(order + "4I", data[4:20])
+    pairs = []
     for i in range(count):
-        entry = originals + 8 * i
-        length, offset = struct.unpack(order + "2I", data[entry : entry + 8])
-        text = data[offset : offset + length].decode("utf-8")
-        if text:
-            found.append(text.split("\x00")[0])  # a plural's singular
-    return found
+        length, offset = struct.unpack(
+            order + "2I", data[originals + 8 * i : originals + 8 * i + 8]
+        )
+        msgid = data[offset : offset + length].decode("utf-8").split("\x00")[0]
+        length, offset = struct.unpack(
+            order + "2I", data[translations + 8 * i : translations + 8 * i + 8]
+        )
+        msgstr = data[offset : offset + length].decode("utf-8").split("\x00")[0]
+        if msgid:
+            pairs.append((msgid, msgstr))
+    return pairs
+
+
+def read_msgids(path: str) -> list[str]:
+    """The msgids of a GNU gettext `.mo` file (a plural's singular)."""
+    return [msgid for msgid, _ in read_catalogue(path)]
 
 
 def messages() -> list[str]:

@@ -38,7 +38,6 @@ import glob
 import json
 import lzma
 import re
-import struct
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -49,6 +48,7 @@ if str(TOOLS) not in sys.path:  # imported from the tests, not run: find the sib
     sys.path.insert(0, str(TOOLS))
 
 from _generated import source_missing, write_or_check  # noqa: E402 - needs the sys.path line
+from generate_libpq_messages import read_catalogue  # noqa: E402 - needs the sys.path line
 
 ROOT: Final = TOOLS.parent
 OUTPUT: Final = ROOT / "localdata_errors" / "_localized_messages.py"
@@ -68,35 +68,6 @@ CONVERSION: Final = re.compile(
 #: Most words of a server message without a value that is kept.
 SHORT: Final = 6
 LINE_WIDTH: Final = 200
-
-
-def read_catalogue(path: str) -> list[tuple[str, str]]:
-    """
-    The (msgid, msgstr) pairs of a GNU gettext `.mo` file; a plural's singular forms.
-
-    Args:
-        path: The `.mo` file.
-
-    Returns:
-        Its pairs, in the file's order, the header (empty msgid) left out.
-    """
-    data = Path(path).read_bytes()
-    magic = struct.unpack("<I", data[:4])[0]
-    order = "<" if magic == 0x950412DE else ">"
-    _, count, originals, translations = struct.unpack(order + "4I", data[4:20])
-    pairs = []
-    for i in range(count):
-        length, offset = struct.unpack(
-            order + "2I", data[originals + 8 * i : originals + 8 * i + 8]
-        )
-        msgid = data[offset : offset + length].decode("utf-8").split("\x00")[0]
-        length, offset = struct.unpack(
-            order + "2I", data[translations + 8 * i : translations + 8 * i + 8]
-        )
-        msgstr = data[offset : offset + length].decode("utf-8").split("\x00")[0]
-        if msgid:
-            pairs.append((msgid, msgstr))
-    return pairs
 
 
 def kept(msgid: str, libpq: bool) -> bool:
