@@ -128,6 +128,16 @@ SIGNS: Final[tuple[Sign, ...]] = (
         cut=True,
     ),
     Sign(
+        "phpmyadmin",
+        "gui",
+        "mysql",
+        "errno",
+        # A line that opens with the number after a hash, then a dash.
+        r"^[ \t]{0,4}#(?P<c>[1-9]\d{3,4}) - (?=\S)",
+        tuple(f"#{digit}" for digit in "123456789"),
+        cut=True,
+    ),
+    Sign(
         "workbench",
         "gui",
         "mysql",

@@ -195,3 +195,30 @@ def test_a_refused_connection_to_a_default_port_names_its_backend() -> None:
     assert answer.backend == "postgresql"  # PostgreSQL's documented default port
     assert answer.error_type is ErrorCategory.CONNECTION_ERROR
     assert answer.is_retryable
+
+
+# -- phpMyAdmin's error box: "#N - message" on a line of its own -----------------
+
+# https://github.com/krazzer/kikcms/issues/21
+PHPMYADMIN_FK = (
+    "MySQL said: Documentation\n\n"
+    "#1452 - Cannot add or update a child row: a foreign key constraint fails"
+    " (`newdb`.`cms_page_language`, CONSTRAINT `cms_page_language_ibfk_2` FOREIGN KEY"
+    " (`page_id`) REFERENCES `cms_page` (`id`) ON DELETE CASCADE ON UPDATE CASCADE)"
+)
+# https://github.com/webtoolsgroup/InstantWP/issues/116
+PHPMYADMIN_LOGIN = "#1045 - Access denied for user 'admin'@'localhost' (using password: YES)"
+
+
+def test_the_phpmyadmin_box_carries_the_error_number() -> None:
+    fk = classify_message(PHPMYADMIN_FK)
+    assert (fk.backend, fk.database_error_code) == ("mysql", "1452")
+    assert fk.kind is Kind.FOREIGN_KEY_VIOLATION
+    login = classify_message(PHPMYADMIN_LOGIN)
+    assert (login.backend, login.database_error_code) == ("mysql", "1045")
+    assert login.error_type is ErrorCategory.AUTH_ERROR
+
+
+def test_a_hash_number_inside_a_line_is_not_phpmyadmins() -> None:
+    # An issue reference in running text is no error number.
+    assert classify_message("see #1452 - it broke").database_error_code is None
