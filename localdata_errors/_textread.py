@@ -28,6 +28,7 @@ SQLSTATEs they stand for (`native_code`).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Container
 from functools import cache
 from typing import Final, NamedTuple
@@ -1051,7 +1052,9 @@ def _wording(
     code of the one template whose runs the text holds (all of them, the
     most words).  A phrase of a template that opens where another message
     goes (MySQL's `%s near '%-.80T' at line %d`), found after the phrase
-    chosen, gives its code: that message is the other's frame.
+    chosen, gives its code: that message is the other's frame.  With
+    *only*, a phrase of no code (a hint under the message) leaves the code
+    to the backend's own templates (`_known`).
     """
     keys, index = _wording_index()
     if keys.isdisjoint(words):
@@ -1083,6 +1086,9 @@ def _wording(
     if frame is not None and frame.backend == best.backend and framed > joined.find(best.runs[0]):
         codes = frame.codes
     first_run = next(run for run in best.runs if run)
+    if only is not None and codes is None:
+        # A phrase of no code (a hint, a detail): the backend's own templates may give one.
+        return _Worded(best.backend, first_run.strip(), _known(words, only))
     return _Worded(best.backend, first_run.strip(), _code(joined, best.backend, codes))
 
 
@@ -1107,6 +1113,80 @@ def _code(joined: bytes, backend: str, codes: str | None) -> str | None:
     return None if best[1] == "-" else best[1]  # "-": templates that have no code
 
 
+class _Form(NamedTuple):
+    """A backend's template as the known templates' index holds it."""
+
+    #: Its runs, each as `b" w w "`, found in order.
+    runs: tuple[bytes, ...]
+    #: The codes of its vendor's templates of this form (blanks between).
+    codes: str
+    #: Whether it opens where another message goes (`%s at or near "%s"`).
+    framing: bool
+    #: Its runs' length, the fullest found winning.
+    size: int
+
+
+#: Backend -> (the gate's keys, word -> its templates), built on first use.
+_KNOWN: dict[str, tuple[frozenset[bytes], dict[bytes, tuple[_Form, ...]]]] = {}
+
+
+def _known_index(backend: str) -> tuple[frozenset[bytes], dict[bytes, tuple[_Form, ...]]]:
+    if not _KNOWN:
+        from localdata_errors._vendor_wordings import KNOWN  # noqa: PLC0415 - on first use
+
+        for name, entries in KNOWN.items():
+            forms = []
+            for form, codes in entries:
+                runs = tuple(f" {run} ".encode() for run in form.split("|") if run)
+                forms.append(_Form(runs, codes, form.startswith("|"), sum(map(len, runs))))
+            # Each template filed under its word the fewest of the backend's hold.
+            held = Counter(w for one in forms for w in set(b"".join(one.runs).split()))
+            index: dict[bytes, list[_Form]] = {}
+            for one in forms:
+                word = min(b"".join(one.runs).split(), key=lambda w: (held[w], -len(w), w))
+                index.setdefault(word, []).append(one)
+            _KNOWN[name] = (frozenset(index), {w: tuple(f) for w, f in index.items()})
+        _KNOWN.setdefault("", (frozenset(), {}))
+    return _KNOWN.get(backend, _KNOWN[""])
+
+
+def _known(words: list[bytes], backend: str) -> str | None:
+    """
+    The code the backend's own template the text holds gives, though no
+    phrase names its vendor (shared with another vendor, or short:
+    PostgreSQL's `deadlock detected`, 40P01).
+
+    The fullest template found gives its code; two codes' alike, or one its
+    vendor's list gives several codes or none, none.  A template that opens
+    where another message goes (`%s at or near "%s"`, 42601), found after
+    the one chosen ends, gives its code: that message is the other's frame.
+    """
+    keys, index = _known_index(backend)
+    if keys.isdisjoint(words):
+        return None
+    joined = b" " + b" ".join(words) + b" "
+    best: tuple[int, int, str | None] = (0, -1, None)  # size, end, code
+    frame: tuple[int, int, str | None] = (0, -1, None)  # size, start, code
+    for word in keys.intersection(words):
+        for form in index[word]:
+            at, end = _at(joined, form.runs)
+            if at < 0:
+                continue
+            code = None if " " in form.codes else form.codes
+            chosen = frame if form.framing else best
+            if form.size > chosen[0]:
+                chosen = (form.size, end if not form.framing else at, code)
+            elif form.size == chosen[0] and code != chosen[2]:
+                chosen = (form.size, chosen[1], None)  # two codes' templates alike: neither
+            if form.framing:
+                frame = chosen
+            else:
+                best = chosen
+    if frame[0] and (not best[0] or frame[1] >= best[1]):
+        best = frame
+    return None if best[2] == "-" else best[2]  # "-": templates that have no code
+
+
 def _worded(
     head: str, words: list[bytes], registry: MapperRegistry, only: str | None = None
 ) -> Reading:
@@ -1114,7 +1194,10 @@ def _worded(
     What a vendor's wording says: its backend, the code, and where its message starts.
 
     With *only* (a backend other signs named), that backend's phrases alone
-    are looked for: where its message starts.
+    are looked for: where its message starts; where neither they nor its
+    openings give a code, its templates no phrase names do (`_known`): a
+    phrase shared with another vendor names no backend, but says the code
+    of the one already named.
 
     The message starts after the last exception class before the phrase on
     its line (`SqliteError: `, `sqlite3.OperationalError: `: what the mapper
@@ -1122,7 +1205,12 @@ def _worded(
     """
     found = _wording(words, registry, only)
     if found is None:
-        return _headed(head, registry, only)
+        headed = _headed(head, registry, only)
+        if only is None or headed.code is not None:
+            return headed
+        # No phrase, no opening: the backend's templates a phrase cannot name.
+        code = _known(words, only)
+        return headed if code is None else Reading(only, code, None, headed.start, None)
     phrase = r"[^a-z0-9]{1,8}".join(re.escape(w) for w in found.words.decode().split())
     at = re.search(r"(?<![a-z0-9])" + phrase, head, re.IGNORECASE)
     start = 0

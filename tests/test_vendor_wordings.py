@@ -329,3 +329,91 @@ def test_the_postgresql_texts_are_not_in_the_holdout() -> None:
 )
 def test_a_printed_sqlstate_wins_over_the_wordings(text: str, code: str, source: str) -> None:
     assert classify_message(text).database_error_code == code, source
+
+
+# Real texts whose backend a driver's class or prefix names, and whose wording
+# is shared with another vendor (DuckDB prints PostgreSQL's `syntax error at
+# or near`) or short (`deadlock detected`, `Unknown database`): no phrase
+# names a vendor, but the named backend's own template gives the code
+# (PostgreSQL's Appendix A; MySQL's server error reference).
+_MYSQL_SERVER = "https://dev.mysql.com/doc/mysql-errors/8.0/en/server-error-reference.html"
+
+_KNOWN_WORDED = [
+    (
+        "Caused by: org.postgresql.util.PSQLException: ERROR: deadlock detected\n"
+        "  Detail: Process 28650 waits for ShareLock on transaction 1717053; blocked by"
+        " process 29063.\nProcess 29063 waits for ShareLock on transaction 1717052; blocked"
+        " by process 28650.\n  Hint: See server log for query details.\n  Where: while"
+        ' locking tuple (14,73) in relation "user_attrs"',
+        "postgresql",
+        "40P01",  # deadlock_detected
+        "https://github.com/NationalSecurityAgency/skills-service/issues/456",
+        _PG_APPENDIX,
+    ),
+    (
+        'pq: syntax error at or near "FROM"\nLINE 1: SELECT * FROM FROM items;',
+        "postgresql",
+        "42601",  # syntax_error
+        "https://github.com/lib/pq/pull/521",
+        _PG_APPENDIX,
+    ),
+    (
+        '*pq.Error: syntax error at or near ")"\n  File "/home/imagemonkey/src/imagedb.go",'
+        " line 621, in export\n    raven.CaptureError(err, nil)\n...\n(11 additional"
+        ' frame(s) were not displayed)\n\npq: syntax error at or near ")"',
+        "postgresql",
+        "42601",  # syntax_error
+        "https://github.com/ImageMonkey/imagemonkey-core/issues/129",
+        _PG_APPENDIX,
+    ),
+    (
+        "com.mysql.jdbc.exceptions.jdbc4.MySQLSyntaxErrorException: Unknown database"
+        " 'dbtest'\n    at sun.reflect.NativeConstructorAccessorImpl.newInstance0(Native"
+        " Method)",
+        "mysql",
+        "1049",  # ER_BAD_DB_ERROR
+        "https://github.com/alibaba/cobar/issues/20",
+        _MYSQL_SERVER,
+    ),
+    (
+        "MySqlException: Unknown database 'testdb'\n"
+        "System.Runtime.ExceptionServices.ExceptionDispatchInfo.Throw()",
+        "mysql",
+        "1049",  # ER_BAD_DB_ERROR
+        "https://github.com/PomeloFoundation/Pomelo.EntityFrameworkCore.MySql/issues/438",
+        _MYSQL_SERVER,
+    ),
+    (
+        "_mysql_connector.MySQLInterfaceError: Unknown database 'mediathekview'",
+        "mysql",
+        "1049",  # ER_BAD_DB_ERROR
+        "https://github.com/mediathekview/plugin.video.mediathekview/issues/160",
+        _MYSQL_SERVER,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "backend", "code", "source", "doc"), _KNOWN_WORDED)
+def test_a_named_backends_own_template_gives_its_code(
+    text: str, backend: str, code: str, source: str, doc: str
+) -> None:
+    answer = classify_message(text)
+    assert (answer.backend, answer.database_error_code) == (backend, code), (source, doc)
+    # The mapper read that code: the kind is the code's, as the exception path gives it.
+    assert answer.kind == classify_message(text, backend, code).kind
+
+
+def test_a_shared_wording_names_no_backend() -> None:
+    # PostgreSQL's scanner's message, which DuckDB's parser prints too
+    # (https://github.com/vitaly-t/pg-promise/issues/522): nothing names the backend.
+    assert detect('syntax error at or near "as"') is None
+
+
+def test_the_named_backends_texts_are_not_in_the_holdout() -> None:
+    def norm(text: str) -> str:
+        return " ".join(text.lower().split())
+
+    holdout = [norm(case.text) for case in load_holdout()]
+    for text, _, _, source, _ in _KNOWN_WORDED:
+        mine = norm(text)
+        assert not any(mine in other or other in mine for other in holdout), source

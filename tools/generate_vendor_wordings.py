@@ -526,6 +526,53 @@ def templates(
     return found
 
 
+def known(lists: dict[str, list[Template]], table: dict[str, Entry]) -> dict[str, dict[str, str]]:
+    """
+    Backend -> its coded templates no phrase gives the code of, each as its
+    fixed runs joined by `|` (`pieces`) -> the codes of the vendor's templates
+    of that form (blanks between).
+
+    A template's runs another vendor prints too ("deadlock detected", `%s at
+    or near "%s"`, DuckDB's parser being PostgreSQL's), or of fewer than three
+    words, are no phrase: they name no vendor, but once the backend is known
+    they are its template's.  Those a phrase of the template's code already
+    gives (the phrase is found wherever the template is) are left out, and
+    those of fewer than two words, or none of four letters or more.  A form
+    the vendor's other templates have too carries their codes (`UNCODED` for
+    those that have none): the text reader then gives none of them.
+    """
+    found: dict[str, dict[str, set[str]]] = {}
+    for vendor, texts in lists.items():
+        if vendor in RULE_OUT:
+            continue
+        forms: dict[str, set[str]] = {}
+        wanted: set[str] = set()
+        for text, code in texts:
+            parts = pieces(text)
+            form = "|".join(parts)
+            named = [w for part in parts for w in part.split()]
+            if len(named) < 2 or all(len(w) < 4 for w in named):
+                continue
+            forms.setdefault(form, set()).add(code or UNCODED)
+            if code is None:
+                continue
+            keys = [" ".join(run[:MOST]) for run in runs(text)] + [form]
+            if not any(
+                (entry := table.get(key)) is not None
+                and entry[0] == vendor
+                and entry[2] is not None
+                and code in entry[2].split()
+                for key in keys
+            ):
+                wanted.add(form)
+        if wanted:
+            found[vendor] = {form: forms[form] for form in wanted}
+    return {
+        vendor: {form: " ".join(sorted(codes)) for form, codes in sorted(forms.items())}
+        for vendor, forms in sorted(found.items())
+    }
+
+
 def opening(template: str) -> str | None:
     """The template's opening run (its words before the first placeholder), or `None`."""
     template = template.strip()
@@ -683,6 +730,19 @@ def build() -> str:
             quoted = ", ".join(f'"{form}"' for form in forms[vendor][code])
             lines.append(f'        "{code}": ({quoted},),')
         lines.append("    },")
+    lines.append("}")
+    own = known(lists, table)
+    lines += [
+        "",
+        "# A backend's coded templates no phrase gives the code of (shared with another",
+        "# vendor, or short), read only where the backend is already known, as their",
+        "# fixed runs joined by '|': backend -> ((template, code or codes), ...).",
+        "KNOWN: Final[dict[str, tuple[tuple[str, str], ...]]] = {",
+    ]
+    for vendor, forms in own.items():
+        lines.append(f'    "{vendor}": (')
+        lines.extend(f'        ("{form}", "{codes}"),' for form, codes in forms.items())
+        lines.append("    ),")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
