@@ -162,7 +162,9 @@ def mariadb_messages() -> dict[str, dict[str, str]]:
     translation that is the English text is left out.
     """
     if not MARIADB_MESSAGES.exists():
-        source_missing(f"no MariaDB message list at {MARIADB_MESSAGES} (apt install mariadb-server)")
+        source_missing(
+            f"no MariaDB message list at {MARIADB_MESSAGES} (apt install mariadb-server)"
+        )
     found: dict[str, dict[str, str]] = {}
     texts: dict[str, str] = {}
 
