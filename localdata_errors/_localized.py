@@ -39,8 +39,8 @@ from typing import Final, NamedTuple
 _LABEL: Final = re.compile(r"[A-Z][A-Z ]*[A-Z](?::  (?:%s(?::%d)?\n)?|:  | %d: )?")
 #: A printf conversion (its argument number, `*` widths, length, type), or `%%`.
 _CONVERSION: Final = re.compile(
-    r"%(?:(?P<pos>\d+)\$)?[-+ #0']*(?P<width>\*(?:\d+\$)?|\d+)?"
-    r"(?:\.(?P<precision>\*(?:\d+\$)?|\d+))?(?:hh|h|ll|l|z|j|t|L|q)?(?P<type>[diouxXeEfFgGcspm%])"
+    r"%(?:(?P<pos>\d+)\$)?[-+ #0'`]*(?P<width>\*(?:\d+\$)?|\d+)?"
+    r"(?:\.(?P<precision>\*(?:\d+\$)?|\d+))?(?:hh|h|ll|l|z|j|t|L|q)?(?P<type>[diouxXeEfFgGcspmMT%])"
 )
 #: The run of fixed text each msgstr is filed under (of the shorter length
 #: where no part is long enough: `不存在`).

@@ -1,5 +1,5 @@
 """
-Generate `localdata_errors/_localized_messages.py` from PostgreSQL's message catalogues.
+Generate `localdata_errors/_localized_messages.py` from PostgreSQL's and MariaDB's translations.
 
     python tools/generate_localized_messages.py           # write the module
     python tools/generate_localized_messages.py --check   # exit 1 when it is stale
@@ -23,6 +23,15 @@ conversion), and the server's short ones without a value (at most six
 words: `division by zero`, `deadlock detected`, `canceling statement due to
 statement timeout`).  The server's longer fixed messages would make the
 module 780 KB instead of 610 KB.
+
+MariaDB ships its server messages' translations too, in one list
+(`/usr/share/mysql/errmsg-utf8.txt`: each error's name, then its text per
+language, `eng` the English one, printf placeholders such as `%-.192s`,
+`%`s` and `%M` and all); a server with `lc_messages` set (`zh_CN`, `de_DE`)
+sends them (`表 'db.t' 不存在`).  Each English text is a msgid of the same
+table, its translations the msgstrs of the catalogues' language names
+(`ger` is `de`, `chi` `zh_CN`).  All of MariaDB's one-line messages are
+kept: they add about 150 KB of xz (200 KB of the module).
 
 The table is stored as an xz-compressed JSON document in base64 (base85 is
 smaller, but its decoder is Python's, not C's), decoded only when a text
@@ -56,14 +65,50 @@ CATALOGUES: Final = (
     "/usr/share/locale/*/LC_MESSAGES/postgres-15.mo",
     "/usr/share/locale/*/LC_MESSAGES/libpq5-15.mo",
 )
+#: MariaDB's server messages in every language it ships (Debian's
+#: `mariadb-server-core`, the source the server's `errmsg.sys` files are built from).
+MARIADB_MESSAGES: Final = Path("/usr/share/mysql/errmsg-utf8.txt")
+#: MariaDB's language names (its `languages` line) as the catalogues' locale names.
+MARIADB_LANGUAGES: Final = {
+    "bgn": "bg",
+    "chi": "zh_CN",
+    "cze": "cs",
+    "dan": "da",
+    "nla": "nl",
+    "est": "et",
+    "fre": "fr",
+    "ger": "de",
+    "geo": "ka",
+    "greek": "el",
+    "hindi": "hi",
+    "hun": "hu",
+    "ita": "it",
+    "jpn": "ja",
+    "kor": "ko",
+    "norwegian-ny": "nn",
+    "nor": "nb",
+    "pol": "pl",
+    "por": "pt",
+    "rum": "ro",
+    "rus": "ru",
+    "serbian": "sr",
+    "slo": "sk",
+    "spa": "es",
+    "swe": "sv",
+    "ukr": "uk",
+}
+#: An error's line (`ER_NO_SUCH_TABLE 42S02 `: its name, then its SQLSTATE and
+#: ODBC state when it has them) and a language's line (`        ger "..."`).
+MARIADB_ERROR: Final = re.compile(r"[A-Z][A-Z0-9_]+\b.*")
+MARIADB_TEXT: Final = re.compile(r'[ \t]+([a-z-]+)[ \t]+"((?:[^"\\]|\\.)*)"[ \t.]*')
 #: A label: upper-case words, then nothing, a colon, or a line number (`LINE %d: `).
 LABEL: Final = re.compile(r"[A-Z][A-Z ]*[A-Z](?::  (?:%s(?::%d)?\n)?|:  | %d: )?")
 #: A primary message: a lower-case letter, a quote or a placeholder first; one line.
 PRIMARY_START: Final = re.compile(r"[a-z\"%]")
 #: A printf conversion (`%s`, `%2$s`, `%.*s`, `%lu`, `%m`), not `%%`.
 CONVERSION: Final = re.compile(
-    r"%(?:\d+\$)?[-+ #0]*(?:\*(?:\d+\$)?|\d+)?(?:\.(?:\*(?:\d+\$)?|\d+))?"
-    r"(?:hh|h|ll|l|z|j|t|L)?[diouxXeEfFgGcspm]"
+    r"%(?:\d+\$)?[-+ #0`]*(?:\*(?:\d+\$)?|\d+)?(?:\.(?:\*(?:\d+\$)?|\d+))?"
+    r"(?:hh|h|ll|l|z|j|t|L)?[diouxXeEfFgGcspmMT]"
 )
 #: Most words of a server message without a value that is kept.
 SHORT: Final = 6
@@ -107,9 +152,49 @@ def catalogues() -> dict[str, dict[str, str]]:
     return found
 
 
+def mariadb_messages() -> dict[str, dict[str, str]]:
+    """
+    Each language's MariaDB messages: the English text (`eng`) and its translation.
+
+    Every error's message on one line is kept (all of them, not only those
+    with a SQLSTATE other than `HY000`: `Lock wait timeout exceeded` has
+    none), but for the two words a label would be (`NO`, `YES`); a
+    translation that is the English text is left out.
+    """
+    if not MARIADB_MESSAGES.exists():
+        source_missing(
+            f"no MariaDB message list at {MARIADB_MESSAGES} (apt install mariadb-server)"
+        )
+    found: dict[str, dict[str, str]] = {}
+    texts: dict[str, str] = {}
+
+    def flush() -> None:
+        english = texts.get("eng")
+        if english and not LABEL.fullmatch(english):
+            for language, text in texts.items():
+                local = MARIADB_LANGUAGES.get(language)
+                if local is not None and text != english:
+                    found.setdefault(local, {}).setdefault(english, text)
+
+    for line in MARIADB_MESSAGES.read_text(encoding="utf-8").splitlines():
+        if MARIADB_ERROR.fullmatch(line):
+            flush()
+            texts = {}
+            continue
+        text = MARIADB_TEXT.fullmatch(line)
+        if text is not None:
+            texts.setdefault(text[1], re.sub(r"\\(.)", r"\1", text[2]))
+    flush()
+    return found
+
+
 def document() -> tuple[list[str], dict[str, list[str]]]:
     """The msgids, and per language each one's msgstr (`""`: none)."""
     found = catalogues()
+    for language, pairs in mariadb_messages().items():
+        into = found.setdefault(language, {})
+        for english, text in pairs.items():
+            into.setdefault(english, text)
     msgids = sorted({msgid for pairs in found.values() for msgid in pairs})
     msgstrs = {
         language: [pairs.get(msgid, "") for msgid in msgids]
@@ -134,12 +219,12 @@ def render(msgids: list[str], msgstrs: dict[str, list[str]], payload: str) -> st
     ]
     lines = [
         '"""',
-        "PostgreSQL's messages in English and as each translation writes them.",
+        "PostgreSQL's and MariaDB's messages in English and as each translation writes them.",
         "",
-        "Generated by `tools/generate_localized_messages.py` from the server's and",
-        "libpq's message catalogues; do not edit.  `PAYLOAD` is base64 of an xz",
-        'stream of the JSON `{"msgids": [...], "msgstrs": {language: [...]}}`: each',
-        'language\'s msgstr of each msgid, by position (`""`: not translated).',
+        "Generated by `tools/generate_localized_messages.py` from PostgreSQL's server and",
+        "libpq message catalogues and MariaDB's message list; do not edit.  `PAYLOAD` is",
+        'base64 of an xz stream of the JSON `{"msgids": [...], "msgstrs": {language: [...]}}`:',
+        'each language\'s msgstr of each msgid, by position (`""`: not translated).',
         '"""',
         "",
         "from __future__ import annotations",
@@ -150,8 +235,12 @@ def render(msgids: list[str], msgstrs: dict[str, list[str]], payload: str) -> st
         "#   PostgreSQL 15: /usr/share/locale/*/LC_MESSAGES/postgres-15.mo and libpq5-15.mo;",
         "#   labels, and primary messages (one line, lower-case start, no final period): all of",
         "#   libpq's, the server's with a value or of at most six words.",
-        f"# {len(msgids)} msgids; translated: {', '.join(counts[:7])},",
-        f"#   {', '.join(counts[7:])}.",
+        "#   MariaDB 10.11: /usr/share/mysql/errmsg-utf8.txt; its one-line messages.",
+        f"# {len(msgids)} msgids; translated:",
+    ]
+    lines += [f"#   {', '.join(counts[at : at + 8])}" for at in range(0, len(counts), 8)]
+    lines[-1] += "."
+    lines += [
         "PAYLOAD: Final = (",
     ]
     lines += [f'    "{payload[at : at + LINE_WIDTH]}"' for at in range(0, len(payload), LINE_WIDTH)]

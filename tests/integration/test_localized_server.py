@@ -1,5 +1,5 @@
 """
-The running PostgreSQL server's messages in other languages answer as its English ones.
+PostgreSQL's and MariaDB's messages in other languages answer as their English ones.
 
 Each statement runs twice, with the session's `lc_messages` set to a
 language and to `C`; the text psycopg gives for the first is classified
@@ -11,6 +11,10 @@ it fails).  A translation written in ASCII alone (`Division durch Null`) is
 not read back: the catalogues are loaded only for a text that is not ASCII,
 so those pairs are left out of the matrix, and a translation that turns
 ASCII fails here rather than passing unread.
+
+MariaDB's statements run with the session's `lc_messages` set to a
+language and to `en_US` (its translations are built into the server: no
+locale is needed); the expected kind is the error number's meaning.
 """
 
 from __future__ import annotations
@@ -23,8 +27,6 @@ import pytest
 
 from localdata_errors import Kind, classify_message
 from tests.conftest import require_module, require_tool
-
-pytestmark = pytest.mark.postgresql
 
 LANGUAGES = ["de_DE", "fr_FR", "es_ES", "ru_RU", "zh_CN", "ja_JP"]
 
@@ -80,6 +82,7 @@ def _text_of(conn: Any, language: str, statement: str) -> tuple[str, str | None]
     pytest.fail(f"{statement} raised nothing")
 
 
+@pytest.mark.postgresql
 @pytest.mark.parametrize(
     ("language", "statement", "sqlstate", "kind"),
     [
@@ -115,4 +118,100 @@ def test_a_localized_message_answers_as_the_english_one(
         assert got.constraint == want.constraint, localized
     else:  # named by a DETAIL sentence only
         assert got.constraint in (None, want.constraint), localized
+    assert got.message in localized
+
+
+# -- MariaDB ---------------------------------------------------------------------
+
+MARIADB_LANGUAGES = ["zh_CN", "de_DE", "ru_RU"]
+
+# (statement, the error number the server sends, the kind its meaning in
+# MariaDB's error list is: https://mariadb.com/kb/en/mariadb-error-code-reference/).
+MARIADB_STATEMENTS = [
+    ("SELECT * FROM nosuch_t", 1146, Kind.UNDEFINED_TABLE),  # ER_NO_SUCH_TABLE
+    ("SELECT nosuch_c FROM loc_t", 1054, Kind.UNDEFINED_COLUMN),  # ER_BAD_FIELD_ERROR
+    ("INSERT INTO loc_t VALUES (1, 1)", 1062, Kind.UNIQUE_VIOLATION),  # ER_DUP_ENTRY
+    ("INSERT INTO loc_t VALUES (NULL, 1)", 1048, Kind.NOT_NULL_VIOLATION),  # ER_BAD_NULL_ERROR
+    ("INSERT INTO loc_t VALUES (5, -1)", 4025, Kind.CHECK_VIOLATION),  # ER_CONSTRAINT_FAILED
+    ("INSERT INTO loc_c VALUES (99)", 1452, Kind.FOREIGN_KEY_VIOLATION),  # ER_NO_REFERENCED_ROW_2
+    ("DELETE FROM loc_t WHERE id = 2", 1451, Kind.FOREIGN_KEY_VIOLATION),  # ER_ROW_IS_REFERENCED_2
+    ("SELEC 1", 1064, Kind.SYNTAX_ERROR),  # ER_PARSE_ERROR
+    ("CREATE TABLE loc_t (a int)", 1050, Kind.DUPLICATE_TABLE),  # ER_TABLE_EXISTS_ERROR
+    ("USE nosuch_db", 1049, Kind.UNDEFINED_DATABASE),  # ER_BAD_DB_ERROR
+    (
+        "SELECT 1 FROM loc_t WHERE id = (SELECT id FROM loc_t)",
+        1242,
+        Kind.CARDINALITY_VIOLATION,  # ER_SUBQUERY_NO_1_ROW
+    ),
+]
+#: (language, error number) whose MariaDB 10.11 text is ASCII alone: German
+#: translations (`Tabelle '%s' existiert nicht`), and messages Russian leaves
+#: in English.
+MARIADB_ASCII = {("de_DE", number) for number in (1146, 1054, 1048, 4025, 1064, 1050, 1049)} | {
+    ("ru_RU", 1452),
+    ("ru_RU", 1451),
+}
+
+
+@pytest.fixture(scope="module")
+def mariadb_session(mysql_server: dict[str, object]) -> Iterator[Any]:
+    """A connection in a database of this module's own, dropped afterwards."""
+    pymysql = require_module("pymysql")
+    settings = {**mysql_server, "database": None}
+    database = f"loc_{uuid.uuid4().hex[:8]}"
+    conn = pymysql.connect(**settings, autocommit=True)
+    try:
+        with conn.cursor() as cursor:
+            cursor.execute(f"CREATE DATABASE {database}")
+            cursor.execute(f"USE {database}")
+            cursor.execute(
+                "CREATE TABLE loc_t (id int PRIMARY KEY, v int NOT NULL CHECK (v >= 0))"
+                " ENGINE=InnoDB"
+            )
+            cursor.execute("INSERT INTO loc_t VALUES (1, 1), (2, 2)")
+            cursor.execute(
+                "CREATE TABLE loc_c (id int, FOREIGN KEY (id) REFERENCES loc_t (id)) ENGINE=InnoDB"
+            )
+            cursor.execute("INSERT INTO loc_c VALUES (2)")
+        yield conn
+    finally:
+        with conn.cursor() as cursor:
+            cursor.execute(f"DROP DATABASE IF EXISTS {database}")
+        conn.close()
+
+
+def _mariadb_text_of(conn: Any, language: str, statement: str) -> tuple[str, int]:
+    """The server's message for *statement* in *language*, and its error number."""
+    import pymysql
+
+    with conn.cursor() as cursor:
+        cursor.execute(f"SET lc_messages = '{language}'")
+        try:
+            cursor.execute(statement)
+        except pymysql.Error as err:
+            return str(err.args[1]), int(err.args[0])
+    pytest.fail(f"{statement} raised nothing")
+
+
+@pytest.mark.mysql
+@pytest.mark.parametrize(
+    ("language", "statement", "number", "kind"),
+    [
+        (language, *row)
+        for row in MARIADB_STATEMENTS
+        for language in MARIADB_LANGUAGES
+        if (language, row[1]) not in MARIADB_ASCII
+    ],
+)
+def test_a_localized_mariadb_message_answers_as_the_english_one(
+    mariadb_session: Any, language: str, statement: str, number: int, kind: Kind
+) -> None:
+    localized, got_number = _mariadb_text_of(mariadb_session, language, statement)
+    english, english_number = _mariadb_text_of(mariadb_session, "en_US", statement)
+    assert got_number == english_number == number
+    assert not localized.isascii(), f"{localized!r} is ASCII: list it in MARIADB_ASCII"
+    got, want = classify_message(localized), classify_message(english)
+    assert got.kind is want.kind is kind, localized
+    assert got.database_error_code == want.database_error_code, localized
+    assert got.affected_resources[:1] == want.affected_resources[:1], localized
     assert got.message in localized
