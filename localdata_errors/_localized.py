@@ -35,7 +35,7 @@ from functools import partial
 from typing import Final, NamedTuple
 
 #: A label of the message catalogues: upper-case words, then nothing, a colon
-#: or a line number (the generator keeps the same).
+#: or a line number (the generator keeps the messages by it too).
 _LABEL: Final = re.compile(r"[A-Z][A-Z ]*[A-Z](?::  (?:%s(?::%d)?\n)?|:  | %d: )?")
 #: A printf conversion (its argument number, `*` widths, length, type), or `%%`.
 _CONVERSION: Final = re.compile(

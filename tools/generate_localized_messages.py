@@ -59,6 +59,8 @@ if str(TOOLS) not in sys.path:  # imported from the tests, not run: find the sib
 from _generated import source_missing, write_or_check  # noqa: E402 - needs the sys.path line
 from generate_libpq_messages import read_catalogue  # noqa: E402 - needs the sys.path line
 
+from localdata_errors import _localized  # noqa: E402 - after the tools' own imports
+
 ROOT: Final = TOOLS.parent
 OUTPUT: Final = ROOT / "localdata_errors" / "_localized_messages.py"
 CATALOGUES: Final = (
@@ -101,8 +103,9 @@ MARIADB_LANGUAGES: Final = {
 #: ODBC state when it has them) and a language's line (`        ger "..."`).
 MARIADB_ERROR: Final = re.compile(r"[A-Z][A-Z0-9_]+\b.*")
 MARIADB_TEXT: Final = re.compile(r'[ \t]+([a-z-]+)[ \t]+"((?:[^"\\]|\\.)*)"[ \t.]*')
-#: A label: upper-case words, then nothing, a colon, or a line number (`LINE %d: `).
-LABEL: Final = re.compile(r"[A-Z][A-Z ]*[A-Z](?::  (?:%s(?::%d)?\n)?|:  | %d: )?")
+#: A label: upper-case words, then nothing, a colon, or a line number (`LINE %d: `):
+#: the one the read-back reads them by.
+LABEL: Final = _localized._LABEL
 #: A primary message: a lower-case letter, a quote or a placeholder first; one line.
 PRIMARY_START: Final = re.compile(r"[a-z\"%]")
 #: A printf conversion (`%s`, `%2$s`, `%.*s`, `%lu`, `%m`), not `%%`.
