@@ -15,6 +15,7 @@ import struct
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
@@ -359,12 +360,32 @@ def _on(instance: Instance, **settings: object) -> dict[str, object]:
 def _holding(instance: Instance, *users: str) -> Iterator[None]:
     """Sessions of *users* held open on *instance* (each takes a slot)."""
     psycopg = require_module("psycopg")
-    held = [psycopg.connect(**_on(instance, user=user)) for user in users]
+    held = [_when_a_slot_is_free(psycopg, instance, user) for user in users]
     try:
         yield
     finally:
         for conn in held:
             conn.close()
+
+
+def _when_a_slot_is_free(psycopg: Any, instance: Instance, user: str) -> Any:
+    """
+    A session of *user*, once the server has freed the slots of closed ones.
+
+    A closed session's server process ends after the client has moved on:
+    on a server of two slots, the next test's first connect can still find
+    them taken ("remaining connection slots are reserved ...", "sorry, too
+    many clients already").
+    """
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            return psycopg.connect(**_on(instance, user=user))
+        except psycopg.OperationalError as err:
+            busy = "connection slots" in str(err) or "too many clients" in str(err)
+            if not busy or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 THROWAWAY_REFUSALS = {
