@@ -721,19 +721,12 @@ def _text_answer(  # noqa: PLR0913 - classify_message's arguments, passed on
     # The text reader is loaded by the first text classified: the
     # exception path never needs it, and the package's import stays small.
     from localdata_errors._detect import detect  # noqa: PLC0415
-    from localdata_errors._textread import backend_base, native_code  # noqa: PLC0415
+    from localdata_errors._textread import native_code  # noqa: PLC0415
 
     if isinstance(code, str) and db_type is not None:
         # A symbol is a code: ER_NO_SUCH_TABLE is 1146, UniqueViolation 23505.
         code = native_code(normalize_db_type(db_type), code.strip())
-    found = detect(text, registry) if code is None else None
-    if found is not None and db_type is not None:
-        # The caller named the backend: the text's reading counts where it
-        # reads that backend's code (`Error 1205 (HY000): ...` for MySQL),
-        # and the backend is the one the caller named.
-        name = normalize_db_type(db_type)
-        same = backend_base(registry, found.backend) == backend_base(registry, name)
-        found = found._replace(backend=name) if same and found.code is not None else None
+    found = detect(text, registry) if db_type is None and code is None else None
     if found is None:
         return _classify(text, db_type, code, database=database, secrets=secrets, registry=registry)
     # The text names its backend and code itself (a tool's printout).
