@@ -108,14 +108,14 @@ MARIADB_TEXT: Final = re.compile(r'[ \t]+([a-z-]+)[ \t]+"((?:[^"\\]|\\.)*)"[ \t.
 LABEL: Final = _localized._LABEL
 #: A primary message: a lower-case letter, a quote or a placeholder first; one line.
 PRIMARY_START: Final = re.compile(r"[a-z\"%]")
-#: A printf conversion (`%s`, `%2$s`, `%.*s`, `%lu`, `%m`), not `%%`.
-CONVERSION: Final = re.compile(
-    r"%(?:\d+\$)?[-+ #0`]*(?:\*(?:\d+\$)?|\d+)?(?:\.(?:\*(?:\d+\$)?|\d+))?"
-    r"(?:hh|h|ll|l|z|j|t|L)?[diouxXeEfFgGcspmMT]"
-)
 #: Most words of a server message without a value that is kept.
 SHORT: Final = 6
 LINE_WIDTH: Final = 200
+
+
+def _carries_a_value(template: str) -> bool:
+    """Whether *template* has a printf conversion (`%s`, `%2$s`, `%.*s`), `%%` not counted."""
+    return any(c.group("type") != "%" for c in _localized._CONVERSION.finditer(template))
 
 
 def kept(msgid: str, libpq: bool) -> bool:
@@ -132,7 +132,7 @@ def kept(msgid: str, libpq: bool) -> bool:
         and "\n" not in line
         and not line.endswith(".")
         and line.lstrip() == line
-        and (libpq or CONVERSION.search(line) is not None or len(line.split()) <= SHORT)
+        and (libpq or _carries_a_value(line) or len(line.split()) <= SHORT)
     )
 
 
