@@ -23,9 +23,8 @@ from localdata_errors._registry import MapperRegistry, default_registry
 from localdata_errors._textread import (
     DUCKDB_LABELS,
     is_plain,
-    read_names,
+    read_plain,
     read_signs,
-    read_wording,
 )
 
 __all__ = ["Detected", "detect"]
@@ -185,14 +184,12 @@ def detect(text: str, registry: MapperRegistry | None = None) -> Detected | None
     if is_plain(text):
         # Every leading form and every sign holds a digit or a punctuation
         # mark: a text of words is read for names only.
-        named = read_names(text, registry)
-        if named is None:
-            return None
         # A vendor's template's wording gives its code (`database is locked`:
-        # SQLITE_BUSY), and where the message starts (a line the log put
-        # before it is not the backend's).
-        code, start = read_wording(text, registry, named)
-        return Detected(named, code, None, text[start:].strip(), None)
+        # SQLITE_BUSY), and where the message starts.
+        plain = read_plain(text, registry)
+        if plain.backend is None:
+            return None
+        return Detected(plain.backend, plain.code, None, text[plain.start :].strip(), None)
     found = _leading(text, registry)
     if found is not None and found.code is not None:
         return found

@@ -43,8 +43,8 @@ __all__ = [
     "is_plain",
     "native_code",
     "read_names",
+    "read_plain",
     "read_signs",
-    "read_wording",
 ]
 
 
@@ -907,7 +907,7 @@ def is_plain(text: str) -> bool:
 
     Such a text carries no format's sign and no leading form (every one
     holds a digit, a colon, a dot, a bracket...): only a name can name its
-    backend (`read_names`).  One character class, scanned fast: the cost of a
+    backend (`read_plain`).  One character class, scanned fast: the cost of a
     plain message.
     """
     return _PLAIN.get().search(text, 0, _LIMIT) is None
@@ -924,11 +924,37 @@ def read_names(text: str, registry: MapperRegistry) -> str | None:
     Returns:
         The backend's name, or `None`.
     """
-    words = _words(text[:_LIMIT].lower())
+    return _named_by_words(_words(text[:_LIMIT].lower()), registry)
+
+
+def _named_by_words(words: list[bytes], registry: MapperRegistry) -> str | None:
     table = _name_table(registry)
     if table.gate.isdisjoint(words):
         return None
     return _by_names(words, table, registry) or _by_wording(words, registry)
+
+
+def read_plain(text: str, registry: MapperRegistry) -> Reading:
+    """
+    What a text of words alone says: the backend its names or its vendor's
+    wording name, the code that backend's wording gives (its template's),
+    and where the message starts (a line a log put before it is not the
+    backend's).
+
+    Args:
+        text: A text of words (`is_plain`).
+        registry: The registered mappers.
+
+    Returns:
+        The reading; every field `None` (start 0) when nothing names a backend.
+    """
+    head = text[:_LIMIT]
+    words = _words(head.lower())
+    named = _named_by_words(words, registry)
+    if named is None:
+        return _NOTHING
+    worded = _worded(head, words, registry, backend_base(registry, named))
+    return Reading(named, worded.code, None, worded.start, None)
 
 
 class _Phrase(NamedTuple):
@@ -1013,25 +1039,6 @@ def _by_wording(words: list[bytes], registry: MapperRegistry) -> str | None:
     """The backend whose own wording the text holds (`no such table` is SQLite's), else `None`."""
     found = _wording(words, registry)
     return None if found is None else found.backend
-
-
-def read_wording(text: str, registry: MapperRegistry, backend: str) -> tuple[str | None, int]:
-    """
-    The code the backend's own wording in the text gives, and where its message starts.
-
-    Args:
-        text: The error text.
-        registry: The registered mappers.
-        backend: The backend the text was read as (a refiner's base's phrases are looked for).
-
-    Returns:
-        The native code, as the backend's mapper reads it (or `None`), and the
-        offset the mapper reads the text from (a line's start, after a
-        class's name, where the phrase opens a message).
-    """
-    head = text[:_LIMIT]
-    found = _worded(head, _words(head.lower()), registry, backend_base(registry, backend))
-    return found.code, found.start
 
 
 def _wording(
