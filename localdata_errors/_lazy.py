@@ -10,10 +10,10 @@ equates what `re.IGNORECASE` would at a fraction of its cost.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Final
 
-__all__ = ["FOLDED_LETTERS", "LazyPattern", "fold", "literal_trie"]
+__all__ = ["FOLDED_LETTERS", "LazyPattern", "Literals", "fold", "literal_trie"]
 
 # The non-ASCII characters that Python's re.IGNORECASE equates with an ASCII
 # letter (tests/test_redaction_units.py derives this table from the re module
@@ -94,3 +94,50 @@ def literal_trie(literals: list[str]) -> str:
         return body
 
     return emit(tree)
+
+
+class Literals:
+    """
+    Which of a set of literals a text holds, each standing for some numbers.
+
+    One search of one pattern (`literal_trie`) finds every literal's start,
+    overlaps included: each search starts one past the last hit's start, and
+    the shorter literals inside a hit are in the text too.  A text is read
+    once at C speed, however many literals there are; a literal's numbers
+    (rules, signs, entries: whatever the caller indexes) are what is found.
+
+    Args:
+        pairs: (literal, number) pairs; a literal may stand for several numbers.
+    """
+
+    __slots__ = ("_inside", "_numbers", "_pattern")
+
+    def __init__(self, pairs: Iterable[tuple[str, int]]) -> None:
+        numbers: dict[str, tuple[int, ...]] = {}
+        for literal, number in pairs:
+            numbers[literal] = (*numbers.get(literal, ()), number)
+        self._numbers = numbers
+        self._pattern = LazyPattern(lambda: literal_trie(sorted(numbers)))
+        # A hit (itself a literal) -> the numbers of every literal inside it.
+        self._inside: dict[str, frozenset[int]] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self._numbers)
+
+    def found(self, text: str) -> set[int]:
+        """The numbers of every literal *text* holds."""
+        found: set[int] = set()
+        if not self._numbers:
+            return found
+        search = self._pattern.get().search
+        hit = search(text)
+        while hit is not None:
+            literal = hit.group()
+            inside = self._inside.get(literal)
+            if inside is None:
+                inside = self._inside[literal] = frozenset(
+                    n for other, ns in self._numbers.items() if other in literal for n in ns
+                )
+            found |= inside
+            hit = search(text, hit.start() + 1)
+        return found

@@ -29,12 +29,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from functools import cache
 from itertools import islice
 from typing import Final
 
 from localdata_errors import _token_rules
-from localdata_errors._lazy import LazyPattern, fold, literal_trie
+from localdata_errors._lazy import LazyPattern, Literals, fold
 from localdata_errors._log import log_once
 from localdata_errors._sqlread import credential_word, read_credentials
 
@@ -201,7 +200,7 @@ _ASIA: Final = LazyPattern(r"(?<![a-z0-9])asia[a-z0-9]{16}(?![a-z0-9])")
 # Every match of every rule holds a run of `_token_rules.MIN_RUN` letters,
 # digits, "_" or "-": that run is the one gate, looked for with
 # bytes.translate and a substring search (both at C speed, linear).  Only a
-# text that has one is searched for each rule's key words (str's `in`), and
+# text that has one is searched for the rules' key words (`_lazy.Literals`), and
 # only a rule one of whose key words it holds is run (each rule's key words
 # are strings one of which every match of it holds, `_token_rules.KEYWORDS`).
 # A rule whose matches need hold none runs where the text holds a run as
@@ -211,20 +210,12 @@ _ASIA: Final = LazyPattern(r"(?<![a-z0-9])asia[a-z0-9]{16}(?![a-z0-9])")
 _TOKEN_CHARS: Final = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 _TOKEN_TABLE: Final = bytes(0x61 if i in _TOKEN_CHARS else 0x20 for i in range(256))
 _TOKEN_RUN: Final = b"a" * _token_rules.MIN_RUN
-_RULES_BY_KEYWORD: Final[dict[str, tuple[int, ...]]] = {}
-for _index, _keywords in enumerate(_token_rules.KEYWORDS):
-    for _keyword in _keywords:
-        _RULES_BY_KEYWORD[_keyword] = (*_RULES_BY_KEYWORD.get(_keyword, ()), _index)
-_KEYWORDS: Final = LazyPattern(lambda: literal_trie(sorted(_RULES_BY_KEYWORD)))
+_KEYWORDS: Final = Literals(
+    (keyword, index) for index, keywords in enumerate(_token_rules.KEYWORDS) for keyword in keywords
+)
 # The rules a match of which need hold no literal (a bare run of hex digits).
 _UNKEYED: Final = tuple(i for i, words in enumerate(_token_rules.KEYWORDS) if not words)
 _LEAST_RUNS: Final = tuple(b"a" * run for run in _token_rules.LEAST_RUNS)
-
-
-@cache
-def _rules_inside(found: str) -> frozenset[int]:
-    """The rules whose key word is *found* or inside it."""
-    return frozenset(i for k, rules in _RULES_BY_KEYWORD.items() if k in found for i in rules)
 
 
 def _token_spans(text: str, folded: str, first: bool = False) -> list[_Span]:
@@ -236,22 +227,13 @@ def _token_spans(text: str, folded: str, first: bool = False) -> list[_Span]:
     if _TOKEN_RUN not in runs:
         return []
     spans: list[_Span] = []
-    # The key words, found in one pass (every one, overlaps included: a search
-    # from one past the last hit, and the shorter key words inside a hit);
-    # then the rules that hold one run, in order.
-    keywords = _KEYWORDS.get()
-    # A rule without key words is run where the text holds a run as long as
-    # its matches' least.
-    rules: set[int] = set()
+    # The rules one of whose key words the text holds, found in one pass; a
+    # rule without key words is run where the text holds a run as long as
+    # its matches' least.  Then each rule, in order.
+    rules = _KEYWORDS.found(folded)
     for index in _UNKEYED:
         if _LEAST_RUNS[index] in runs:
             rules.add(index)
-    hit = keywords.search(folded)
-    for _ in range(len(folded)):
-        if hit is None:
-            break
-        rules.update(_rules_inside(hit.group()))
-        hit = keywords.search(folded, hit.start() + 1)
     for index in sorted(rules):
         pattern = _token_rules.PATTERNS[index]
         for match in islice(pattern.get().finditer(text), MAX_SITES):

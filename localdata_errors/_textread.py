@@ -30,10 +30,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Container
-from functools import cache
 from typing import Final, NamedTuple
 
-from localdata_errors._lazy import LazyPattern, literal_trie
+from localdata_errors._lazy import LazyPattern, Literals
 from localdata_errors._registry import MapperRegistry
 
 __all__ = [
@@ -546,22 +545,10 @@ SIGNS: Final[tuple[Sign, ...]] = (
 
 #: Each sign's pattern, compiled on first use.
 _PATTERNS: Final = tuple(LazyPattern(sign.pattern, re.MULTILINE) for sign in SIGNS)
-#: Every trigger -> the signs it opens.
-_OPENS: Final[dict[str, tuple[int, ...]]] = {}
-for _n, _sign in enumerate(SIGNS):
-    for _trigger in _sign.triggers:
-        _OPENS[_trigger] = (*_OPENS.get(_trigger, ()), _n)
-
-
-#: Every trigger, found in one pass (a trie: a plain alternation of literals
-#: costs the engine one try per literal at every position).
-_TRIGGERS: Final = LazyPattern(lambda: literal_trie(sorted(_OPENS)))
-
-
-@cache
-def _inside(trigger: str) -> tuple[int, ...]:
-    """The signs a trigger and every trigger inside it open."""
-    return tuple(sorted({n for inner in _OPENS if inner in trigger for n in _OPENS[inner]}))
+#: Every trigger, found in one pass: the signs it opens.
+_TRIGGERS: Final = Literals(
+    (trigger, n) for n, sign in enumerate(SIGNS) for trigger in sign.triggers
+)
 
 
 #: The characters every sign holds one of (a digit, a colon, an underscore, a
@@ -1315,17 +1302,7 @@ def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) 
         # No mark, no name, no vendor's phrase: no sign (the cost of a message without one).
         return _NOTHING if backend is None else Reading(backend, None, None, 0, None)
     found: list[_Found] = []
-    opened: set[int] = set()
-    if marked:
-        # Every trigger's start, overlaps included: a search from one past
-        # the last hit; a shorter trigger inside a hit is in the text too.
-        triggers = _TRIGGERS.get()
-        hit = triggers.search(head)
-        for _ in range(_LIMIT):
-            if hit is None:
-                break
-            opened.update(_inside(hit.group()))
-            hit = triggers.search(head, hit.start() + 1)
+    opened = _TRIGGERS.found(head) if marked else set()
     for n in sorted(opened):
         for count, match in enumerate(_PATTERNS[n].get().finditer(text, 0, _LIMIT)):
             one = _found(n, match)

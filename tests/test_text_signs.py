@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from localdata_errors import Kind, classify_message, default_registry
 
@@ -102,16 +104,23 @@ def test_the_trigger_search_finds_every_trigger_the_text_holds() -> None:
     # The one-pass search (overlaps included) against the plain loop of `in`.
     from localdata_errors import _textread
 
-    triggers = _textread._TRIGGERS.get()
+    pairs = [(t, n) for n, sign in enumerate(_textread.SIGNS) for t in sign.triggers]
     for text in _texts():
         head = text[: _textread._LIMIT]
-        found: set[int] = set()
-        hit = triggers.search(head)
-        while hit is not None:
-            found.update(_textread._inside(hit.group()))
-            hit = triggers.search(head, hit.start() + 1)
-        want = {n for trigger, signs in _textread._OPENS.items() if trigger in head for n in signs}
-        assert found == want, text[:80]
+        want = {n for trigger, n in pairs if trigger in head}
+        assert _textread._TRIGGERS.found(head) == want, text[:80]
+
+
+@given(
+    st.lists(st.text(alphabet="abc-", min_size=1, max_size=4), max_size=8),
+    st.text(alphabet="abc- ", max_size=40),
+)
+def test_literals_finds_what_a_loop_of_in_finds(literals: list[str], text: str) -> None:
+    # Nested, overlapping and repeated literals alike: every one the text holds.
+    from localdata_errors._lazy import Literals
+
+    pairs = [(literal, n % 3) for n, literal in enumerate(literals)]
+    assert Literals(pairs).found(text) == {n for literal, n in pairs if literal in text}
 
 
 def test_a_text_of_words_has_no_leading_form_and_no_sign() -> None:
