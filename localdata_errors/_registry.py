@@ -241,7 +241,10 @@ class _Refiners(NamedTuple):
 
     by_code: dict[str, tuple[ErrorRefiner, ...]]
     by_module: dict[str, tuple[ErrorRefiner, ...]]
-    markers: tuple[_Markers, ...]
+    #: The base answer's kind -> the markers to look for among it.
+    by_kind: dict[Kind, tuple[_Markers, ...]]
+    #: The markers looked for among every kind.
+    any_kind: tuple[_Markers, ...]
     order: dict[int, int]
 
 
@@ -258,10 +261,17 @@ def _index_refiners(refiners: list[ErrorRefiner]) -> _Refiners:
         if claims.markers:
             lowered = tuple(dict.fromkeys(m.lower() for m in claims.markers))
             markers.append(_Markers(refiner, frozenset(claims.kinds), lowered))
+    any_kind = tuple(entry for entry in markers if not entry.kinds)
+    by_kind = {
+        kind: tuple(entry for entry in markers if not entry.kinds or kind in entry.kinds)
+        for entry in markers
+        for kind in entry.kinds
+    }
     return _Refiners(
         {k: tuple(v) for k, v in by_code.items()},
         {k: tuple(v) for k, v in by_module.items()},
-        tuple(markers),
+        by_kind,
+        any_kind,
         {id(refiner): n for n, refiner in enumerate(refiners)},
     )
 
@@ -631,16 +641,12 @@ class MapperRegistry:
                 for refiner in index.by_module.get(module, ()):
                     found[id(refiner)] = refiner
                 module = module.rpartition(".")[0]
-        if index.markers:
-            # No base answer is looked up as Kind.UNKNOWN: nothing recognised.
-            kind = Kind.UNKNOWN if base is None else base.kind
-            lowered: str | None = None
-            for entry in index.markers:
-                if entry.kinds and kind not in entry.kinds:
-                    continue
-                if lowered is None:
-                    lowered = error.message.lower()
-                if any(marker in lowered for marker in entry.markers):
+        # No base answer is looked up as Kind.UNKNOWN: nothing recognised.
+        entries = index.by_kind.get(Kind.UNKNOWN if base is None else base.kind, index.any_kind)
+        if entries:
+            holds = error.message.lower().__contains__
+            for entry in entries:
+                if any(map(holds, entry.markers)):
                     found[id(entry.refiner)] = entry.refiner
         if len(found) > 1:
             return tuple(sorted(found.values(), key=lambda r: index.order[id(r)]))
