@@ -252,6 +252,15 @@ SIGNS: Final[tuple[Sign, ...]] = (
         ("SqlClient", "SqlException"),
     ),
     Sign(
+        "sqlclient-sni",
+        "dotnet",
+        "mssql",
+        None,
+        # SqlClient's network-layer error: "... (provider: TCP Provider, error: 0 - text)".
+        r"\(provider: [A-Z][A-Za-z ]{1,40}, error: \d{1,5} - ",
+        ("(provider: ",),
+    ),
+    Sign(
         "tedious",
         "node",
         "mssql",

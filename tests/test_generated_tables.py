@@ -38,6 +38,8 @@ from localdata_errors.backends import (
     _oracledb_kinds,
     _postgresql_codes,
     _postgresql_kinds,
+    _sqlclient_kinds,
+    _sqlclient_texts,
     _sqlstate_classes,
 )
 from tests.conftest import IN_CI
@@ -55,6 +57,7 @@ GENERATORS = [
     "generate_odpi_messages.py",
     "generate_dblib_codes.py",
     "generate_njs_codes.py",
+    "generate_sqlclient_texts.py",
     "generate_vendor_wordings.py",
     "generate_localized_messages.py",
 ]
@@ -136,6 +139,10 @@ def test_the_njs_decisions_name_only_node_oracledbs_own_constants() -> None:
     assert _njs_kinds.unjudged(_njs_codes.ERRORS) == []
     assert sorted(set(_njs_kinds.OVERRIDES) - set(_njs_codes.ERRORS)) == []
     assert sorted(set(_njs_kinds.OVERRIDES) & set(_oracledb_codes.ERRORS)) == []
+
+
+def test_the_sqlclient_decisions_name_only_sqlclients_messages() -> None:
+    assert sorted(set(_sqlclient_kinds.KINDS) - set(_sqlclient_texts.TEXTS)) == []
 
 
 def test_the_odpi_decisions_fit_odpis_table() -> None:
