@@ -113,8 +113,9 @@ SIGNS: Final[tuple[Sign, ...]] = (
         "any",
         "oracle",
         "oracle",
-        # node-oracledb's own NJS- numbers have three digits.
-        r"\b(?P<c>(?:ORA|PLS|TNS|SP2|DPY|DPI)-\d{4,5}|NJS-\d{3})\b",
+        # node-oracledb's own NJS- numbers have three digits.  After a word, or
+        # a log's escaped line break (`...sid=dbdev':\\nORA-01017: ...`).
+        r"(?:\b|(?<=\\n))(?P<c>(?:ORA|PLS|TNS|SP2|DPY|DPI)-\d{4,5}|NJS-\d{3})\b",
         ("ORA-", "PLS-", "TNS-", "SP2-", "DPY-", "DPI-", "NJS-"),
         cut=True,
     ),
