@@ -82,7 +82,7 @@ _MYSQL_CLIENT: Final = LazyPattern(
 )
 # An Oracle code at the start of a line, wherever the line is.
 _ORACLE: Final = LazyPattern(
-    r"(?m)^[ \t]{0,8}(?:[\w.]{1,128}: )?(?P<code>(?:ORA|DPY|DPI|PLS)-\d{4,5}:)"
+    r"(?m)^[ \t]{0,8}(?:[\w.]{1,128}: )?(?P<code>(?:(?:ORA|DPY|DPI|PLS)-\d{4,5}|NJS-\d{3}):)"
 )
 # sqlite-jdbc: "[SQLITE_ERROR] SQL error or missing database (no such table: x)".
 _SQLITE_JDBC: Final = LazyPattern(
@@ -153,7 +153,10 @@ def _pdo(match: re.Match[str], text: str) -> Detected | None:
     if rest.startswith("[Microsoft]"):
         return Detected("mssql", state, state, text.strip(), None)
     if number is not None and number.isdigit() and int(number) >= 1000:
-        return Detected("mysql", number, state, rest.strip(), None)
+        # The driver's own number: pdo_mysql's errno, pdo_oci's ORA number,
+        # pdo_dblib's DB-Library number.  The signs in the rest name the backend
+        # (MySQL where its list holds the number and nothing else names one).
+        return None
     if number is not None and number.isdigit() and int(number) < 1000 and state == "HY000":
         # pdo_sqlite's "General error: 1 no such table: x": SQLite's result code.
         return Detected("sqlite", number, None, rest.strip(), None)

@@ -68,6 +68,9 @@ class Sign(NamedTuple):
             plain literals, which the regex engine scans fast).
         cut: Whether the mapper reads the text from this sign on (what comes
             before it is a log's or a wrapper's prefix).
+        shared: Whether another vendor's client prints the same form (DuckDB's
+            `IO Error: ` is Oracle's JDBC driver's too): it names its backend
+            only where no other sign names one.
     """
 
     name: str
@@ -77,15 +80,20 @@ class Sign(NamedTuple):
     pattern: str
     triggers: tuple[str, ...]
     cut: bool = False
+    shared: bool = False
 
 
 _STATE: Final = r"(?P<s>[0-9A-Z]{5})"
-#: DuckDB's labels, one per exception class ("Catalog Error: ", "Binder Error: ").
+#: DuckDB's labels, one per exception class ("Catalog Error: ", "Binder Error: "),
+#: but its IOException's (`DUCKDB_SHARED_LABEL`).
 DUCKDB_LABELS: Final = (
     r"(?:Catalog|Binder|Parser|Constraint|Conversion|Invalid Input|Out of Range"
-    r"|Dependency|Transaction|Permission|IO|Serialization|Not implemented|Sequence"
+    r"|Dependency|Transaction|Permission|Serialization|Not implemented|Sequence"
     r"|Interrupt|Syntax|Type Mismatch|Out of Memory|Internal) Error: "
 )
+#: DuckDB's IOException label, which Oracle's JDBC driver prints too (its
+#: ORA-17002, "IO Error: The Network Adapter could not establish the connection").
+DUCKDB_SHARED_LABEL: Final = r"IO Error: "
 
 #: Each backend's default server port, as its documentation gives it: PostgreSQL
 #: (`port`, 5432), MySQL (3306), SQL Server (1433), Oracle Net's listener (1521).
@@ -104,9 +112,30 @@ SIGNS: Final[tuple[Sign, ...]] = (
         "any",
         "oracle",
         "oracle",
-        r"\b(?P<c>(?:ORA|PLS|TNS|SP2|DPY|DPI)-\d{4,5})\b",
-        ("ORA-", "PLS-", "TNS-", "SP2-", "DPY-", "DPI-"),
+        # node-oracledb's own NJS- numbers have three digits.  After a word, or
+        # a log's escaped line break (`...sid=dbdev':\\nORA-01017: ...`).
+        r"(?:\b|(?<=\\n))(?P<c>(?:ORA|PLS|TNS|SP2|DPY|DPI)-\d{4,5}|NJS-\d{3})\b",
+        ("ORA-", "PLS-", "TNS-", "SP2-", "DPY-", "DPI-", "NJS-"),
         cut=True,
+    ),
+    Sign(
+        "node-oracledb",
+        "node",
+        "oracle",
+        "oracle-number",
+        # node-oracledb's Error object: the Oracle error's number, its offset.
+        r"\berrorNum[\"']?:[ \t]{0,2}(?P<c>[1-9]\d{0,4})\b",
+        ("errorNum",),
+    ),
+    Sign(
+        "oracle-net",
+        "any",
+        "oracle",
+        None,
+        # Oracle Net's connection id, which python-oracledb's and node-oracledb's
+        # thin modes and Oracle's JDBC driver put after a connection's error.
+        r"\(CONNECTION_ID=[\w+/|=-]{8,64}\)",
+        ("(CONNECTION_ID=",),
     ),
     Sign(
         "mysql-client",
@@ -221,6 +250,15 @@ SIGNS: Final[tuple[Sign, ...]] = (
         None,
         r"\b(?:Microsoft\.Data\.SqlClient|System\.Data\.SqlClient)|(?<![\w.])SqlException\b",
         ("SqlClient", "SqlException"),
+    ),
+    Sign(
+        "sqlclient-sni",
+        "dotnet",
+        "mssql",
+        None,
+        # SqlClient's network-layer error: "... (provider: TCP Provider, error: 0 - text)".
+        r"\(provider: [A-Z][A-Za-z ]{1,40}, error: \d{1,5} - ",
+        ("(provider: ",),
     ),
     Sign(
         "tedious",
@@ -427,6 +465,16 @@ SIGNS: Final[tuple[Sign, ...]] = (
     ),
     Sign("duckdb-label", "any", "duckdb", None, r"\b" + DUCKDB_LABELS, (" Error: ",), cut=True),
     Sign(
+        "duckdb-io-label",
+        "any",
+        "duckdb",
+        None,
+        r"\b" + DUCKDB_SHARED_LABEL,
+        (DUCKDB_SHARED_LABEL,),
+        cut=True,
+        shared=True,
+    ),
+    Sign(
         "jdbc-sqlite",
         "jdbc",
         "sqlite",
@@ -618,7 +666,10 @@ def _pdo(number: str | None, state: str | None) -> tuple[str | None, str | None,
         return None, None if state is None else "sqlstate", state
     value = int(number)
     if value >= 1000:
-        return "mysql", "errno", number
+        # The driver's own number: pdo_mysql's errno (MySQL's list holds it,
+        # `_by_code`), pdo_oci's ORA number, pdo_dblib's DB-Library number.
+        # The rest of the text names the backend.
+        return None, "number", number
     if value == 7:
         # pdo_pgsql: libpq's PGRES_FATAL_ERROR; the SQLSTATE is PostgreSQL's.
         return "postgresql", "sqlstate", state
@@ -640,6 +691,8 @@ def _found(n: int, match: re.Match[str]) -> _Found | None:
         kind, code = "errno", str(number)
     elif kind == "pg-class":
         kind, code = "sqlstate", pg_sqlstate(code or "")
+    elif kind == "oracle-number":
+        kind, code = "oracle", f"ORA-{int(code or 0):05d}"
     elif kind == "pdo":
         backend, kind, code = _pdo(code, state)
     elif kind == "listed-state":
@@ -1325,8 +1378,9 @@ def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) 
     orm = None if named is not None else next((one for one in found if one[1] == "orm"), None)
     # Then the vendor's own wording (the phrase's rarest word gates the search).
     worded = _worded(head, words, registry) if named is None and orm is None else _NOTHING
-    # Last, a SQLSTATE only PostgreSQL lists (`code: "23505"`).
-    named = named or worded.backend or _by_own_state(found, registry)
+    # Last, a SQLSTATE only PostgreSQL lists (`code: "23505"`), and PHP PDO's
+    # driver number (a MySQL-protocol server's: TiDB's 9007 through pdo_mysql).
+    named = named or worded.backend or _by_own_state(found, registry) or _by_pdo_number(found)
     accepts = _ACCEPTS.get(backend_base(registry, named) if named is not None else "", ())
     chosen = _chosen(found, named, accepts) or (orm if named is None else None)
     code: str | None = None
@@ -1334,13 +1388,20 @@ def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) 
     if chosen is not None:
         code, start = chosen[2], chosen[4] if SIGNS[chosen[5]].cut else 0
         sign = sign if sign is not None else chosen[5]
-    if code is None:
-        # No code printed: the wording's (its template's code), where it gives one.
-        start, code = (
+    state_only = chosen is not None and chosen[1] == "sqlstate" and accepts[0] != "sqlstate"
+    if code is None or state_only:
+        # No code printed, or only a SQLSTATE where the backend has codes of its
+        # own (`SQLSTATE[42S02]: ...Invalid object name 'x'` is message 208):
+        # the wording's (its template's code), where it gives one.
+        worded_start, worded_code = (
             (worded.start, worded.code)
             if worded.backend is not None
             else _start(head, words, registry, found, named)
         )
+        if code is None:
+            start, code = worded_start, worded_code
+        elif worded_code is not None:
+            code = worded_code
     return Reading(named, code, sqlstate, start, None if sign is None else SIGNS[sign].name)
 
 
@@ -1352,11 +1413,18 @@ def _first_named(
     mapper's own sign before it names its backend (the Databricks driver's
     `[Databricks][JDBCDriver] ... SQL state: 42P01`).
     """
+    shared: _Found | None = None
     for one in found:
         if one[0] is not None:
+            if SIGNS[one[5]].shared:
+                shared = shared or one
+                continue
             if pack is None or one[4] <= pack[0]:
                 return one[0], one[5]
             break
+    else:
+        if shared is not None and (pack is None or shared[4] <= pack[0]):
+            return shared[0], shared[5]
     return (None, None) if pack is None else (pack[1], None)
 
 
@@ -1404,6 +1472,18 @@ def _by_code(found: list[_Found]) -> str | None:
             return "postgresql"  # the P subclasses are PostgreSQL's own
         if kind == "number" and code is not None and code.isdigit() and _is_mysql_number(code):
             return "mysql"
+    return None
+
+
+def _by_pdo_number(found: list[_Found]) -> str | None:
+    """
+    MySQL, for PHP PDO's driver number of 1000 and up where nothing else named
+    a backend: pdo_mysql's errno (of MySQL or a server speaking its protocol);
+    pdo_oci's and pdo_dblib's texts name their backend otherwise.
+    """
+    for _backend, kind, code, _state, _start, n in found:
+        if kind == "number" and SIGNS[n].code == "pdo" and code is not None and code.isdigit():
+            return "mysql" if int(code) >= 1000 else None
     return None
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-# 8231 phrases: duckdb 19, mssql 189, mysql 1556, oracle 244, postgresql 6195, sqlite 28.
+# 8284 phrases: duckdb 19, mssql 242, mysql 1556, oracle 244, postgresql 6195, sqlite 28.
 # Of one code's templates: mssql 175, mysql 1439, oracle 234, postgresql 3532, sqlite 26; of a few codes': mssql 14, mysql 111, oracle 10, postgresql 140.
 # rarest word -> ((phrase, backend, code or codes or None), ...); a gapped phrase's
 # runs, joined by '|', are found in order (a first '' where a message goes).
@@ -194,6 +194,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("statement is unsafe because it accesses a non transactional table", "mysql", "1675"),
         ("sets the consistency of accesses to statistics data", "postgresql", None),
     ),
+    "accessible": (
+        ("the server was not found or was not accessible", "mssql", None),
+    ),
     "accessor": (
         ("jsonpath member accessor can only be applied to an object", "postgresql", "2203A"),
         ("jsonpath array accessor can only be applied to an array", "postgresql", "22039"),
@@ -214,6 +217,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "accumulate": (
         ("cannot accumulate empty arrays", "postgresql", "2202E"),
         ("cannot accumulate null arrays", "postgresql", "22004"),
+    ),
+    "acknowledge": (
+        ("the server did not acknowledge a recovery attempt connection recovery", "mssql", None),
     ),
     "acl": (
         ("acl arrays must not contain null values", "postgresql", "22004"),
@@ -381,6 +387,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "again": (
         ("out of memory restart server and try again needed", "mysql", "1037"),
+        ("increase max replication slots and try again", "postgresql", None),
         ("restart server and try again needed", "mysql", "1037"),
     ),
     "against": (
@@ -871,14 +878,19 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "attempt": (
         ("attempt to read a row while there is no result", "mysql", "2053"),
-        ("attempt to read column without prior row fetch", "mysql", "2051"),
     ),
     "attempted": (
+        ("the client driver attempted to recover the connection one or", "mssql", None),
         ("the merge statement attempted to update or delete the same", "mssql", "8672"),
         ("the current transaction attempted to update a record that", "mssql", "41302"),
     ),
     "attempting": (
+        ("connection timeout expired the timeout period elapsed while attempting to", "mssql", None),
+        ("the timeout period elapsed while attempting to create and initialize", "mssql", None),
         ("could not connect to publisher when attempting to drop replication", "postgresql", "08006"),
+        ("timeout attempting to open the connection the time period elapsed", "mssql", None),
+        ("the time period elapsed prior to attempting to open the", "mssql", None),
+        ("timeout attempting to open the connection", "mssql", None),
     ),
     "attribute": (
         ("there is an attribute with the same name already", "mysql", "2060"),
@@ -893,6 +905,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("server is running in secure auth mode but", "mysql", "1275"),
     ),
     "authenticate": (
+        ("the timeout period elapsed while attempting to authenticate the login", "mssql", None),
+        ("this could be because the server failed to authenticate the", "mssql", None),
         ("pam authenticate failed", "postgresql", "00000"),
     ),
     "authenticated": (
@@ -1108,6 +1122,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("belongs to select", "mysql", "1981"),
     ),
     "below": (
+        ("in that case the results below would be incorrect and", "postgresql", None),
         ("path must be in or below the current directory", "postgresql", "42501"),
     ),
     "best": (
@@ -1341,6 +1356,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("in brin index", "postgresql", "XX002"),
     ),
     "broken": (
+        ("the connection is broken and recovery is not possible the", "mssql", None),
+        ("the connection is broken and recovery is not possible", "mssql", None),
         ("broken json string in argument", "mysql", "4035"),
     ),
     "bsd": (
@@ -1391,7 +1408,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "busy": (
         ("connection pool cannot be closed because connections are busy", "oracle", "DPY-1005"),
         ("slave sql thread got the stop signal thread is busy", "mysql", "1875"),
-        ("slave io thread got the stop signal thread is busy", "mysql", "1876"),
+        ("the server was too busy to accept new connections", "mssql", None),
         ("prepared transaction with identifier|is busy", "postgresql", "55000"),
         ("cannot exit pipeline mode while busy", "postgresql", None),
         ("the service is currently busy", "mssql", "40501"),
@@ -1598,6 +1615,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "causes": (
         ("setting ignore checksum failure to true causes the system to", "postgresql", None),
         ("setting ignore invalid pages to true causes the system to", "postgresql", None),
+        ("possible causes include the following", "mssql", None),
     ),
     "centroid": (
         ("unable to calculate centroid because geometry is empty in function", "mysql", "3039"),
@@ -1816,6 +1834,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "clean": (
         ("cannot clean up worker info tables additional error messages can", "mysql", "1804"),
+        ("a transport level error has occurred during connection clean up", "mssql", None),
         ("cannot clean up worker info tables", "mysql", "1804"),
     ),
     "cleaned": (
@@ -2081,6 +2100,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("completed backup recovery with redo lsn", "postgresql", "00000"),
     ),
     "completion": (
+        ("execution timeout expired the timeout period elapsed prior to completion", "mssql", None),
+        ("the timeout period elapsed prior to completion of the operation", "mssql", None),
         ("event execution time is in the past and on completion", "mysql", "1588 1589"),
         ("could not create i o completion port for child queue", "postgresql", None),
     ),
@@ -2317,6 +2338,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("too many connections for role", "postgresql", "53300"),
         ("no new connections will be", "mssql", "17142"),
     ),
+    "connectretrycount": (
+        ("increase the value of connectretrycount to increase the number of", "mssql", None),
+    ),
     "conninfo": (
         ("specified neither primary conninfo nor restore command", "postgresql", "01000"),
     ),
@@ -2394,6 +2418,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "consult": (
         ("illegal grant revoke command please consult the manual to see", "mysql", "1144"),
         ("please consult the manual to see which privileges can be", "mysql", "1144"),
+    ),
+    "consume": (
+        ("the timeout period elapsed while attempting to consume the pre", "mssql", None),
     ),
     "contact": (
         ("the index is not optimal to optimize it contact a", "postgresql", None),
@@ -3264,7 +3291,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("query to initialize large object functions did not return data", "postgresql", None),
         ("the given value did not match any of the allowed", "postgresql", None),
         ("did you call pg backup start", "postgresql", None),
-        ("did not match skip lsn", "postgresql", None),
     ),
     "diff": (
         ("range subtype diff function", "postgresql", "42P17"),
@@ -3632,7 +3658,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("duration|ms bind", "postgresql", "00000"),
     ),
     "during": (
-        ("cannot set transaction read write mode during recovery", "postgresql", None),
         ("cannot create temporary tables during recovery", "postgresql", "25006"),
         ("during message type", "postgresql", None),
     ),
@@ -3673,6 +3698,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("real and effective user ids must match", "postgresql", None),
         ("could not look up effective user id", "postgresql", None),
     ),
+    "efficiently": (
+        ("number of simultaneous requests that can be handled efficiently by", "postgresql", None),
+    ),
     "effort": (
         ("effort is used to set the default for other geqo", "postgresql", None),
         ("geqo effort is used to set the default for other", "postgresql", None),
@@ -3684,7 +3712,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("either does not exist or", "mssql", "2760"),
     ),
     "elapsed": (
-        ("redo in progress elapsed time", "postgresql", None),
+        ("connection timeout expired the timeout period elapsed at the start", "mssql", None),
+        ("the timeout period elapsed at the start of the login", "mssql", None),
     ),
     "elastic": (
         ("the request limit for the elastic pool", "mssql", "10936"),
@@ -3972,11 +4001,15 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("incorrect escaping in json text in argument", "mysql", "4039"),
     ),
     "establish": (
+        ("the client was unable to establish a connection because of", "mssql", None),
         ("client the client was unable to establish a connection", "mssql", "233"),
         ("could not establish ssl connection", "postgresql", None),
     ),
     "established": (
         ("client an established connection was aborted by the software", "mssql", "10053"),
+    ),
+    "establishing": (
+        ("a network related or instance specific error occurred while establishing", "mssql", None),
     ),
     "establishment": (
         ("gssapi context establishment error", "postgresql", None),
@@ -4248,6 +4281,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "expired": (
         ("your password has expired to log in you must change", "mysql", "1862"),
+        ("execution timeout expired", "mssql", None),
         ("your password has expired", "mysql", "1862"),
         ("access token has expired", "oracle", "DPY-2033"),
         ("has an expired password", "postgresql", None),
@@ -4474,6 +4508,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "fetch": (
         ("could not fetch table where clause info for table", "postgresql", None),
+        ("attempt to read column without prior row fetch", "mysql", "2051"),
         ("could not fetch column list info for table", "postgresql", "08006"),
         ("row count cannot be null in fetch first", "postgresql", "2201W"),
         ("could not fetch table info for table", "postgresql", "08006"),
@@ -5121,6 +5156,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("the mix of handlers in the partitions is not allowed", "mysql", "1497"),
     ),
     "handshake": (
+        ("a transport level error has occurred during sspi handshake", "mssql", None),
+        ("this could be because the pre login handshake failed or", "mssql", None),
         ("error in server handshake", "mysql", "2012"),
     ),
     "happens": (
@@ -5591,6 +5628,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("incorrect binary data format in function argument", "postgresql", "22P03"),
         ("partition column values of incorrect type", "mysql", "1654"),
         ("incorrect|value|for column|at row", "mysql", "1366"),
+        ("incorrect user level lock name", "mysql", "3057"),
         ("incorrect binary data format", "postgresql", "22P03"),
         ("incorrect|value|for function", "mysql", "1411"),
         ("incorrect value|for option", "mysql", "1912"),
@@ -5609,7 +5647,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("you might need to increase max locks per transaction", "postgresql", None),
         ("you might need to increase max worker processes", "postgresql", None),
         ("increase max prepared transactions currently", "postgresql", None),
-        ("increase max replication slots and try again", "postgresql", None),
     ),
     "increasing": (
         ("consider increasing the configuration parameter max worker processes", "postgresql", None),
@@ -5908,6 +5945,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "instance": (
         ("the instance of the sql server database engine cannot obtain", "mssql", "1204"),
+        ("verify that the instance name is correct and that sql", "mssql", None),
         ("client the instance of sql server", "mssql", "20"),
     ),
     "instead": (
@@ -6081,6 +6119,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "io": (
         ("stop slave command execution is incomplete slave io thread got", "mysql", "1876"),
         ("this operation cannot be performed with a running slave io", "mysql", "3021"),
+        ("slave io thread got the stop signal thread is busy", "mysql", "1876"),
         ("run stop slave io thread for channel", "mysql", "3021"),
         ("io write error", "mysql", "1811"),
         ("io read error", "mysql", "1810"),
@@ -6444,9 +6483,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "letters": (
         ("replication slot names may only contain lower case letters numbers", "postgresql", None),
     ),
-    "level": (
-        ("incorrect user level lock name", "mysql", "3057"),
-    ),
     "levels": (
         ("myrocks supports only read committed and repeatable read isolation levels", "mysql", "4057"),
         ("each level includes all the levels that follow it the", "postgresql", None),
@@ -6512,6 +6548,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("limit syntax is not supported", "postgresql", "42601"),
         ("limit for the database is", "mssql", "10928"),
         ("invalid connection limit", "postgresql", "22023"),
+    ),
+    "limitation": (
+        ("or there was a resource limitation insufficient memory or maximum", "mssql", None),
     ),
     "limits": (
         ("limits the total size of all temporary files used by", "postgresql", None),
@@ -6722,8 +6761,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("system logger process", "postgresql", None),
     ),
     "logging": (
+        ("binary logging not possible message", "mysql", "1598"),
         ("a log table if logging is enabled", "mysql", "1580"),
         ("you are not using binary logging", "mysql", "1381"),
+        ("binary logging not possible", "mysql", "1598"),
     ),
     "logic": (
         ("logic error|in function", "mysql", "3052"),
@@ -6852,6 +6893,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("invalid macro name in dynamic library path", "postgresql", "42602"),
     ),
     "made": (
+        ("no attempt was made to restore the connection", "mssql", None),
         ("an attempt was made to binlog gtid", "mysql", "1950"),
     ),
     "magic": (
@@ -6881,9 +6923,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("skip locked makes this statement unsafe", "mysql", "4175"),
     ),
     "making": (
-        ("restart the server after making the necessary configuration changes", "postgresql", None),
-        ("you can restart the server after making the necessary configuration", "postgresql", None),
-        ("you can then restart the server after making the necessary", "postgresql", None),
+        ("connection timeout expired the timeout period elapsed while making a", "mssql", None),
+        ("the timeout period elapsed while making a pre login handshake", "mssql", None),
     ),
     "malformed": (
         ("malformed scram message expected character for attribute", "postgresql", None),
@@ -7570,6 +7611,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("b nbuffers number of shared buffers", "postgresql", None),
     ),
     "necessary": (
+        ("restart the server after making the necessary configuration changes", "postgresql", None),
+        ("you can restart the server after making the necessary configuration", "postgresql", None),
+        ("you can then restart the server after making the necessary", "postgresql", None),
         ("for the partitioned engine it is necessary to define all", "mysql", "1498"),
     ),
     "needed": (
@@ -7850,6 +7894,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "obtained": (
         ("certificate could not be obtained", "postgresql", None),
+    ),
+    "obtaining": (
+        ("the timeout period elapsed prior to obtaining a connection from", "mssql", None),
+        ("timeout expired the timeout period elapsed prior to obtaining a", "mssql", None),
     ),
     "occurred": (
         ("error occurred before error message processing is available", "postgresql", None),
@@ -8216,6 +8264,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("thread stack overrun", "mysql", "1119 1436"),
     ),
     "oversize": (
+        ("client tried to send oversize gssapi packet", "postgresql", None),
+        ("server tried to send oversize gssapi packet", "postgresql", "00000"),
         ("oversize gssapi packet sent by the client", "postgresql", None),
         ("oversize gssapi packet sent by the server", "postgresql", None),
     ),
@@ -8846,6 +8896,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("invalid connection pool class", "oracle", "DPY-2026"),
         ("connection pool is not open", "oracle", "DPY-1002"),
     ),
+    "pooled": (
+        ("this may have occurred because all pooled connections were in", "mssql", None),
+    ),
     "populated": (
         ("has not been populated", "postgresql", "55000"),
     ),
@@ -8894,14 +8947,13 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("recovery prefetch is not supported on platforms that lack posix", "postgresql", None),
     ),
     "possible": (
-        ("setting authentication options is not possible when only the slave", "mysql", "1763"),
         ("if possible run query using a parallel worker and with", "postgresql", None),
-        ("binary logging not possible message", "mysql", "1598"),
         ("only read access is possible", "mysql", "1555"),
-        ("binary logging not possible", "mysql", "1598"),
         ("possible values are", "postgresql", None),
     ),
     "post": (
+        ("connection timeout expired the timeout period elapsed during the post", "mssql", None),
+        ("the timeout period elapsed during the post login phase", "mssql", None),
         ("could not post child completion status", "postgresql", None),
     ),
     "postfix": (
@@ -8957,6 +9009,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("9 must be ahead of pr", "postgresql", "42601"),
     ),
     "pre": (
+        ("the timeout period elapsed at the start of the pre", "mssql", None),
         ("pre existing shared memory block is still in use", "postgresql", None),
         ("pre existing shared memory block key", "postgresql", "F0001"),
     ),
@@ -9022,6 +9075,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "preloading": (
         ("client connection defaults shared library preloading", "postgresql", None),
     ),
+    "preparation": (
+        ("failed to establish a mars session in preparation to send", "mssql", None),
+    ),
     "prepare": (
         ("cannot prepare a transaction that has created a cursor with", "postgresql", "0A000"),
         ("cannot prepare a transaction that modified relation mapping", "postgresql", "0A000"),
@@ -9059,6 +9115,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "preserve": (
         ("to preserve commit order the last transaction executed by this", "mysql", "3030"),
+        ("the server did not preserve ssl encryption during a recovery", "mssql", None),
         ("slave preserve commit order is not supported", "mysql", "3031"),
     ),
     "prev": (
@@ -9300,6 +9357,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "provided": (
         ("the password provided for the replication user exceeds the maximum", "mysql", "3056"),
+        ("this could be because of insufficient time provided for connection", "mssql", None),
         ("does not match number of partition keys provided", "postgresql", "22023"),
         ("provided more than once", "postgresql", "42710"),
         ("provided user name", "postgresql", "00000"),
@@ -9619,6 +9677,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("could not fork wal receiver process", "postgresql", "00000"),
         ("wal receiver process", "postgresql", None),
     ),
+    "receiving": (
+        ("a transport level error has occurred when receiving results from", "mssql", None),
+    ),
     "recent": (
         ("conflicts with the binary log which contains a more recent", "mysql", "1947"),
         ("consult recent messages in the server log for details", "postgresql", None),
@@ -9726,6 +9787,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("invalid redo record in shutdown checkpoint", "postgresql", None),
         ("starting backup recovery with redo lsn", "postgresql", "00000"),
         ("invalid redo in checkpoint record", "postgresql", None),
+        ("redo in progress elapsed time", "postgresql", None),
         ("could not find redo location", "postgresql", None),
         ("redo is not required", "postgresql", "00000"),
         ("wal redo at", "postgresql", None),
@@ -10256,6 +10318,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "respective": (
         ("you need to raise the respective kernel parameter", "postgresql", None),
     ),
+    "respond": (
+        ("this could be because the server was unable to respond", "mssql", None),
+    ),
     "response": (
         ("invalid server response to connection request", "oracle", "DPY-4035"),
         ("expected password response got message type", "postgresql", "08P01"),
@@ -10335,9 +10400,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "resulted": (
         ("long database name and identifier for object resulted in path", "mysql", "1860"),
-    ),
-    "results": (
-        ("in that case the results below would be incorrect and", "postgresql", None),
     ),
     "resume": (
         ("execute pg wal replay resume to continue", "postgresql", None),
@@ -11005,6 +11067,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("cannot be declared setof", "postgresql", "42P16"),
     ),
     "setting": (
+        ("setting authentication options is not possible when only the slave", "mysql", "1763"),
         ("while setting parameter", "postgresql", None),
     ),
     "settings": (
@@ -11165,7 +11228,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("is not a simply updatable scan of table", "postgresql", "24000"),
     ),
     "simultaneous": (
-        ("number of simultaneous requests that can be handled efficiently by", "postgresql", None),
+        ("this may have occurred because of too many simultaneous non", "mssql", None),
     ),
     "simultaneously": (
         ("sets the maximum number of simultaneously running autovacuum worker processes", "postgresql", None),
@@ -11209,6 +11272,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("if not exists to skip object creation if the conflicting", "postgresql", None),
         ("must be superuser to skip transaction", "postgresql", "42501"),
         ("skip lsn of subscription", "postgresql", "01000"),
+        ("did not match skip lsn", "postgresql", None),
         ("skip wal location lsn", "postgresql", "22023"),
     ),
     "skipped": (
@@ -11467,7 +11531,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("sso user not found please perform sso authentication using kerberos", "mysql", "2067"),
     ),
     "sspi": (
-        ("could not get token from sspi security context", "postgresql", None),
         ("expected sspi response got message type", "postgresql", "08P01"),
         ("could not accept sspi security context", "postgresql", None),
         ("duplicate sspi authentication request", "postgresql", None),
@@ -11520,6 +11583,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "starting": (
         ("starting point in time recovery to", "postgresql", "00000"),
+        ("the database system is starting up", "postgresql", "57P03"),
         ("starting archive recovery", "postgresql", "00000"),
         ("requested starting point", "postgresql", None),
     ),
@@ -11900,6 +11964,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("logs each successful connection", "postgresql", None),
     ),
     "successfully": (
+        ("a connection was successfully established with the server but then", "mssql", None),
         ("successfully skipped missing contrecord at", "postgresql", "00000"),
     ),
     "such": (
@@ -12182,6 +12247,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("access token requires use of the tcps protocol", "oracle", "DPY-2034"),
     ),
     "tds": (
+        ("the server did not preserve the exact client tds version", "mssql", None),
         ("oracle tds data type", "oracle", "DPY-3018"),
     ),
     "tell": (
@@ -12359,6 +12425,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("time out of range", "postgresql", "22008"),
     ),
     "timed": (
+        ("the connection could have timed out while waiting for server", "mssql", None),
+        ("or it could have timed out while attempting to create", "mssql", None),
         ("timed out waiting for the connection pool to return a", "oracle", "DPY-4005"),
     ),
     "timeline": (
@@ -12444,6 +12512,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("options cannot be used together", "postgresql", "42601"),
     ),
     "token": (
+        ("could not get token from sspi security context", "postgresql", None),
         ("authentication file token too long skipping", "postgresql", "F0000"),
         ("could not open process token error code", "postgresql", None),
         ("does not match expected token number", "oracle", "DPY-2052"),
@@ -12531,6 +12600,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("translated account name too long", "postgresql", "0P000"),
     ),
     "transport": (
+        ("a transport level error has occurred while sending information to", "mssql", None),
+        ("a transport level error has occurred when sending the request", "mssql", None),
         ("pending bytes in transport buffer", "postgresql", None),
     ),
     "transports": (
@@ -12558,9 +12629,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("corrupted trg file for table", "mysql", "1602"),
     ),
     "tried": (
+        ("the client tried to connect to an unsupported version of", "mssql", None),
         ("you are using safe update mode and you tried to", "mysql", "1175"),
-        ("client tried to send oversize gssapi packet", "postgresql", None),
-        ("server tried to send oversize gssapi packet", "postgresql", "00000"),
         ("mariadb tried to use the", "mysql", "4185"),
     ),
     "trigger": (
@@ -13007,6 +13077,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "unreachable": (
         ("unreachable when clause specified after unconditional when clause", "postgresql", "42601"),
+        ("this could be either because the server was unreachable or", "mssql", None),
     ),
     "unreadable": (
         ("is missing or unreadable", "oracle", "DPY-4026"),
@@ -13018,6 +13089,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("unrecognized column option", "postgresql", "42601"),
         ("is in unrecognized format", "postgresql", None),
         ("unrecognized object type", "postgresql", "22023"),
+    ),
+    "unrecoverable": (
+        ("the connection is marked by the client driver as unrecoverable", "mssql", None),
+        ("the connection is marked by the server as unrecoverable", "mssql", None),
     ),
     "unreserved": (
         ("unreserved cannot be function or type name", "postgresql", None),
@@ -13061,7 +13136,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("gssapi unwrap error", "postgresql", None),
     ),
     "up": (
-        ("the database system is starting up", "postgresql", "57P03"),
         ("ssl context not set up", "postgresql", "08P01"),
     ),
     "updatable": (
@@ -13629,6 +13703,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("could not make a writable connection to server", "postgresql", None),
     ),
     "write": (
+        ("cannot set transaction read write mode during recovery", "postgresql", None),
         ("could not write to copy file", "postgresql", None),
         ("could not write server file", "postgresql", None),
         ("could not write to log file", "postgresql", None),

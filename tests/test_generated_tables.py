@@ -28,6 +28,8 @@ from localdata_errors.backends import (
     _libpq_messages,
     _mysql_codes,
     _mysql_kinds,
+    _njs_codes,
+    _njs_kinds,
     _odbc_kinds,
     _odbc_sqlstates,
     _odpi_kinds,
@@ -36,6 +38,8 @@ from localdata_errors.backends import (
     _oracledb_kinds,
     _postgresql_codes,
     _postgresql_kinds,
+    _sqlclient_kinds,
+    _sqlclient_texts,
     _sqlstate_classes,
 )
 from tests.conftest import IN_CI
@@ -52,6 +56,8 @@ GENERATORS = [
     "generate_oracledb_codes.py",
     "generate_odpi_messages.py",
     "generate_dblib_codes.py",
+    "generate_njs_codes.py",
+    "generate_sqlclient_texts.py",
     "generate_vendor_wordings.py",
     "generate_localized_messages.py",
 ]
@@ -125,6 +131,18 @@ def test_the_dblib_decisions_name_only_symbols_sybdb_h_defines() -> None:
 def test_every_oracledb_error_about_the_connection_has_a_kind() -> None:
     assert _oracledb_kinds.unjudged(_oracledb_codes.ERRORS) == []
     assert sorted(set(_oracledb_kinds.OVERRIDES) - set(_oracledb_codes.ERRORS)) == []
+
+
+def test_the_njs_decisions_name_only_node_oracledbs_own_constants() -> None:
+    # Every connection error gets a kind; a decision names a constant the driver
+    # has, and one python-oracledb lacks (a shared name takes its decision).
+    assert _njs_kinds.unjudged(_njs_codes.ERRORS) == []
+    assert sorted(set(_njs_kinds.OVERRIDES) - set(_njs_codes.ERRORS)) == []
+    assert sorted(set(_njs_kinds.OVERRIDES) & set(_oracledb_codes.ERRORS)) == []
+
+
+def test_the_sqlclient_decisions_name_only_sqlclients_messages() -> None:
+    assert sorted(set(_sqlclient_kinds.KINDS) - set(_sqlclient_texts.TEXTS)) == []
 
 
 def test_the_odpi_decisions_fit_odpis_table() -> None:

@@ -34,7 +34,7 @@ MIN_RETRY_RIGHT = 97
 #: Of the texts whose label carries a code.
 MIN_CODE_FOUND = 94
 #: Of the texts with a backend label whose mapper is installed.
-MIN_BACKEND_FOUND = 95
+MIN_BACKEND_FOUND = 96
 
 MIN_TEXTS = 400
 

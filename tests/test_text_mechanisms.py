@@ -222,3 +222,131 @@ def test_the_phpmyadmin_box_carries_the_error_number() -> None:
 def test_a_hash_number_inside_a_line_is_not_phpmyadmins() -> None:
     # An issue reference in running text is no error number.
     assert classify_message("see #1452 - it broke").database_error_code is None
+
+
+# -- PHP PDO's driver number names no backend by itself ------------------------
+
+# https://github.com/yiisoft/yii/issues/399 (pdo_oci: the number is the ORA number)
+PDO_OCI = (
+    "CDbException CDbCommand failed to execute the SQL statement: SQLSTATE[HY000]: General "
+    'error: 1400 OCIStmtExecute: ORA-01400: cannot insert NULL into ("RECA"."RECA_P_UEBA"."ID")'
+)
+# https://github.com/yiisoft/yii2/issues/18769 (pdo_dblib: DB-Library's number)
+PDO_DBLIB = (
+    "SQLSTATE[HY000]: General error: 20018 Invalid object name 't_user'. [20018] "
+    "(severity 16) [select top 10 * from t_user]"
+)
+
+
+def test_pdo_ocis_number_is_oracles() -> None:
+    answer = classify_message(PDO_OCI)
+    assert (answer.backend, answer.database_error_code) == ("oracle", "ORA-01400")
+    assert answer.kind is Kind.NOT_NULL_VIOLATION  # ORA-01400: cannot insert NULL
+
+
+def test_pdo_dblibs_number_leaves_the_backend_to_the_wording() -> None:
+    answer = classify_message(PDO_DBLIB)
+    assert answer.backend == "mssql"  # "Invalid object name" is SQL Server's 208
+    assert answer.kind is Kind.UNDEFINED_TABLE
+
+
+# -- a SQLSTATE gives way to the wording's code where the backend has its own --
+
+# https://github.com/microsoft/msphpsql/issues/1272 (pdo_sqlsrv)
+PDO_SQLSRV = (
+    "SQLSTATE[42S02]: [Microsoft][ODBC Driver 17 for SQL Server][SQL Server]"
+    "Invalid object name 'ec_user_details'."
+)
+
+
+def test_a_sqlstate_gives_way_to_the_message_number_its_wording_gives() -> None:
+    answer = classify_message(PDO_SQLSRV)
+    assert (answer.backend, answer.database_error_code) == ("mssql", "208")
+    assert answer.sqlstate == "42S02"
+
+
+# -- Oracle's texts from Node, Java and SQL Developer ---------------------------
+
+# https://github.com/oracle/node-oracledb/issues/1334 (node-oracledb's Error object)
+ERRORNUM = (
+    "{ [Error: ORA-12514: TNS:listener does not currently know of service requested in "
+    "connect descriptor] errorNum: 12514, offset: 558 }"
+)
+# https://github.com/oracle/node-oracledb/issues/1754 (thin mode's NJS- lines)
+NJS = (
+    "Error: NJS-500: connection to Oracle Database was closed or broken\n"
+    "NJS-501: connection to host 100.11.117.80 port 1526 terminated unexpectedly. "
+    "(CONNECTION_ID=kvQcRheRWVTpjgf8xoMOHWaDw==)\nwrite EPIPE"
+)
+# https://github.com/oracle/oracle-db-tools/issues/42 (SQL Developer, Oracle's JDBC driver)
+SQL_DEVELOPER = (
+    "Status : Failure -Test failed: IO Error: The Network Adapter could not establish the "
+    "connection (CONNECTION_ID=xnQiEstFRNCH3EAi7zdv3g==)"
+)
+# https://github.com/netrusov/ZabbixDBA/issues/83 (DBD::Oracle, a line break escaped)
+ESCAPED = (
+    "Thread 1 terminated abnormally: failed to connect to "
+    "'DBI:Oracle:host=localhost;port=1521;sid=dbdev':\\nORA-01017: invalid username/password; "
+    "logon denied (DBD ERROR: OCISessionBegin) at /opt/zdba/lib/ZDBA/DBIx.pm line 43 thread 1."
+)
+
+
+def test_node_oracledbs_error_number_is_read() -> None:
+    found = detect(ERRORNUM)
+    assert found is not None
+    assert (found.backend, found.code) == ("oracle", "ORA-12514")
+
+
+def test_node_oracledbs_njs_lines_give_the_cause() -> None:
+    answer = classify_message(NJS)
+    assert (answer.backend, answer.database_error_code) == ("oracle", "NJS-501")
+    assert answer.kind is Kind.CONNECTION_LOST  # "terminated unexpectedly"
+
+
+# https://github.com/AltimateAI/vscode-dbt-power-user/issues/1750 (the corpus's duckdb-002)
+DUCKDB_IO = (
+    'Runtime Error\nIO Error: Could not set lock on file "/data/duckdb/foodpilled.duckdb": '
+    "Conflicting lock is held in /usr/local/bin/python3.12 (PID 1637). See also "
+    "https://duckdb.org/docs/stable/connect/concurrency"
+)
+
+
+def test_oracle_nets_connection_id_names_oracle_before_duckdbs_label() -> None:
+    # "IO Error: " is DuckDB's IOException label and Oracle's JDBC driver's ORA-17002.
+    assert classify_message(SQL_DEVELOPER).backend == "oracle"
+    assert classify_message(DUCKDB_IO).backend == "duckdb"
+
+
+def test_an_ora_code_after_an_escaped_line_break_is_read() -> None:
+    answer = classify_message(ESCAPED)
+    assert (answer.backend, answer.database_error_code) == ("oracle", "ORA-01017")
+    assert answer.kind is Kind.INVALID_PASSWORD
+
+
+# -- SqlClient's own messages -------------------------------------------------
+
+# https://github.com/udotdevelopment/ATSPM/issues/31
+SQLCLIENT_TIMEOUT = (
+    "Execution Timeout Expired.  The timeout period elapsed prior to completion of the "
+    "operation or the server is not responding."
+)
+# https://github.com/Mimetis/Dotmim.Sync/issues/1306
+SQLCLIENT_TRANSPORT = (
+    "Microsoft.Data.SqlClient.SqlException (0x80131904): A transport-level error has occurred "
+    "when receiving results from the server. (provider: TCP Provider, error: 0 - An existing "
+    "connection was forcibly closed by the remote host.)"
+)
+
+
+def test_sqlclients_own_messages_name_sql_server_and_their_kind() -> None:
+    timeout = classify_message(SQLCLIENT_TIMEOUT)
+    assert (timeout.backend, timeout.kind) == ("mssql", Kind.STATEMENT_TIMEOUT)
+    lost = classify_message(SQLCLIENT_TRANSPORT)
+    assert (lost.backend, lost.kind) == ("mssql", Kind.CONNECTION_LOST)
+
+
+def test_sqlclients_network_layer_names_sql_server() -> None:
+    assert "sqlclient-sni" in {sign.name for sign in SIGNS}
+    found = detect(SQLCLIENT_TRANSPORT.partition(": ")[2])  # without the exception's class
+    assert found is not None
+    assert found.backend == "mssql"

@@ -17,7 +17,8 @@ Server's).  The vendors' own message lists are read:
 - DuckDB: the texts the installed `duckdb` module prints, triggered here;
 - SQL Server: the `sys.messages` texts the SQL Server table's comments quote
   and DB-Library's texts (`localdata_errors/backends/_mssql_codes.py`,
-  `_dblib_codes.py`);
+  `_dblib_codes.py`), and SqlClient's own messages that say how a command or a
+  connection ended (`_sqlclient_texts.py`, those `_sqlclient_kinds.py` decides);
 - Oracle: python-oracledb's message formats (`oracledb.errors`);
 - ODBC's SQLSTATE texts (`_mssql_python_texts.py`), which any ODBC driver
   prints: they rule phrases out, and name no vendor.
@@ -326,6 +327,17 @@ def mssql_texts() -> list[Template]:
         (m.group(2).split("...")[0], m.group(1))
         for m in re.finditer(r"^\s+(\d+): K\.\w+,\s+# (.+)$", server, re.M)
     ] + [(m.group(1).split("...")[0], None) for m in re.finditer(r"# SYBE\w+: (.+)$", dblib, re.M)]
+
+
+def sqlclient_texts() -> list[Template]:
+    """
+    SqlClient's own messages that say how a command or a connection ended (those
+    `_sqlclient_kinds` gives a kind), from the driver's `Strings.resx`
+    (`backends/_sqlclient_texts.py`, generated from `tools/upstream/sqlclient-strings.tsv`).
+    """
+    from localdata_errors.backends import _sqlclient_kinds, _sqlclient_texts  # noqa: PLC0415
+
+    return [(_sqlclient_texts.TEXTS[name], None) for name in _sqlclient_kinds.KINDS]
 
 
 def oracle_texts() -> list[Template]:
@@ -654,7 +666,7 @@ def build() -> str:
         ],
         "sqlite": sqlite_texts(),
         "duckdb": duckdb_texts(),
-        "mssql": mssql_texts(),
+        "mssql": mssql_texts() + sqlclient_texts(),
         "oracle": oracle_texts(),
         "odbc": [(text, None) for text in odbc_texts()],
     }

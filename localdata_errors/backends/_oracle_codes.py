@@ -1,12 +1,12 @@
 """
-The Oracle backend's code table: ``ORA-``, ``PLS-``, ``DPY-`` and ``DPI-`` codes to kinds.
+The Oracle backend's code table: ``ORA-``, ``PLS-``, ``DPY-``, ``DPI-`` and ``NJS-`` codes to kinds.
 
 Oracle publishes no machine-readable list of its database messages, so the
 ``ORA-`` and ``PLS-`` rows are curated: each is a code whose meaning the
 *Oracle Database Error Messages* reference states unambiguously.  The
 ``DPY-`` and ``DPI-`` rows are generated from what the driver ships:
 python-oracledb's ``errors.py`` and ODPI-C's message table compiled into its
-thick implementation.  The tests build every row's exception through
+thick implementation; the ``NJS-`` rows from node-oracledb's ``lib/errors.js``.  The tests build every row's exception through
 python-oracledb's own error machinery with the official text, and check the
 kind against an expectation read from that text, never from this table.
 
@@ -21,6 +21,8 @@ from typing import Final
 
 from localdata_errors._kinds import Kind
 from localdata_errors.backends import (
+    _njs_codes,
+    _njs_kinds,
     _odpi_kinds,
     _odpi_messages,
     _oracledb_codes,
@@ -274,6 +276,11 @@ _DPY: Final[dict[int, Kind]] = _oracledb_kinds.decide(_oracledb_codes.ERRORS)
 # their kinds decided in _odpi_kinds.
 _DPI: Final[dict[int, Kind]] = _odpi_kinds.decide(_odpi_messages.MESSAGES)
 
+# node-oracledb's own errors: listed from the npm package's lib/errors.js by
+# tools/generate_njs_codes.py, their kinds decided in _njs_kinds (python-oracledb's
+# decisions for the names the two drivers share).
+_NJS: Final[dict[int, Kind]] = _njs_kinds.decide(_njs_codes.ERRORS)
+
 
 def _format(prefix: str, table: dict[int, Kind], width: int) -> dict[str, Kind]:
     return {f"{prefix}-{number:0{width}d}": kind for number, kind in sorted(table.items())}
@@ -286,6 +293,7 @@ CODES: Final[MappingProxyType[str, Kind]] = MappingProxyType(
         **_format("PLS", _PLS, 5),
         **_format("DPY", _DPY, 4),
         **_format("DPI", _DPI, 4),
+        **_format("NJS", _NJS, 3),
     }
 )
 

@@ -634,6 +634,43 @@ def _severity_kind(severity: int) -> Kind:
     return Kind.CONFIGURATION_LIMIT_EXCEEDED  # 17: out of resources; 19: engine limit
 
 
+#: SqlClient's own messages with a kind: each sentence of four words or more, as
+#: the words it holds, and its kind (built on first use).
+_SQLCLIENT: list[tuple[str, Kind]] = []
+_SENTENCE: Final = re.compile(r"\.\s+|\{\d+\}")
+_WORD: Final = re.compile(r"[a-z0-9]+")
+
+
+def _sqlclient_runs() -> list[tuple[str, Kind]]:
+    if not _SQLCLIENT:
+        from localdata_errors.backends import (  # noqa: PLC0415 - on first use
+            _sqlclient_kinds,
+            _sqlclient_texts,
+        )
+
+        kinds: dict[str, Kind | None] = {}
+        for name, kind in _sqlclient_kinds.KINDS.items():
+            for sentence in _SENTENCE.split(_sqlclient_texts.TEXTS[name]):
+                words = _WORD.findall(sentence.lower())
+                if len(words) >= 4:
+                    run = f" {' '.join(words)} "
+                    # A sentence two messages of different kinds share says neither.
+                    kinds[run] = kind if kinds.get(run, kind) is kind else None
+        _SQLCLIENT.extend(
+            sorted(((r, k) for r, k in kinds.items() if k is not None), key=lambda e: -len(e[0]))
+        )
+    return _SQLCLIENT
+
+
+def _sqlclient_kind(body: str) -> Kind | None:
+    """
+    The kind of SqlClient's own message the text holds (`Execution Timeout
+    Expired.  The timeout period elapsed ...`), the longest sentence found.
+    """
+    words = f" {' '.join(_WORD.findall(body[:4096].lower()))} "
+    return next((kind for run, kind in _sqlclient_runs() if run in words), None)
+
+
 def _client_kind(sqlstate: str | None, body: str) -> tuple[Kind, frozenset[Kind] | None]:
     """
     An ODBC record without a SQL Server number: its SQLSTATE, refined by its text.
@@ -658,7 +695,8 @@ def _client_kind(sqlstate: str | None, body: str) -> tuple[Kind, frozenset[Kind]
         # never opened, nothing ran.
         return Kind.CONNECTION_FAILURE, None
     if sqlstate is None:
-        return Kind.UNKNOWN, None
+        # SqlClient's own message (a .NET application's log): no number, no SQLSTATE.
+        return _sqlclient_kind(body) or Kind.UNKNOWN, None
     tables = _tables()
     kind: Kind = tables.ODBC_SQLSTATES.get(sqlstate, Kind.UNKNOWN)
     return kind, tables.ODBC_FAMILIES.get(sqlstate)

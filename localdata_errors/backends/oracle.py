@@ -58,11 +58,14 @@ _SCAN: Final = 8192
 #: page joins the driver's lines with a space (``DPY-6005: cannot connect to
 #: database (CONNECTION_ID=...). DPY-3010: ...``).
 _CODE_LINE: Final = re.compile(
-    r"(?:^|(?<=\. )(?=DP[YI]-))(?:PL/SQL: |ORA-06553: )?(ORA|PLS|DPY|DPI)-(\d{1,5}):",
+    r"(?:^|(?<=\. )(?=DP[YI]-)|(?<=Error: )(?=NJS-))(?:PL/SQL: |ORA-06553: )?"
+    r"(ORA|PLS|DPY|DPI|NJS)-(\d{1,5}):",
     re.MULTILINE,
 )
-#: The prefixes whose numbers are written with four digits (the others with five).
-_FOUR_DIGITS: Final = frozenset({"DPY", "DPI"})
+#: How many digits each prefix's numbers are written with.
+_WIDTHS: Final = {"DPY": 4, "DPI": 4, "NJS": 3}
+#: The drivers' own layers: a line of theirs gives way to the line it translates.
+_DRIVER_PREFIXES: Final = frozenset({"DPY", "NJS"})
 #: Records built positionally, without the named tuple's keyword handling.
 #: python-oracledb's listener refusal names the listener's own error.
 _SIMILAR: Final = re.compile(r"\(Similar to ORA-(\d{1,5})\)")
@@ -216,8 +219,7 @@ _EXTRACTORS: Final[dict[str, Callable[[str, _Names], None]]] = {
 
 
 def _format_code(prefix: str, number: int) -> str:
-    width = 4 if prefix in _FOUR_DIGITS else 5
-    return f"{prefix}-{number:0{width}d}"
+    return f"{prefix}-{number:0{_WIDTHS.get(prefix, 5)}d}"
 
 
 def _explicit_code(code: object) -> str | None:
@@ -231,7 +233,7 @@ def _explicit_code(code: object) -> str | None:
     if not dash:
         prefix, digits = "ORA", text
     if (
-        prefix in {"ORA", "PLS", "DPY", "DPI"}
+        prefix in {"ORA", "PLS", "DPY", "DPI", "NJS"}
         and digits.isascii()
         and digits.isdigit()
         and len(digits) <= 5
@@ -335,12 +337,12 @@ class OracleMapper(BackendMapper):
                 prefix, digits = match.group(1, 2)
                 found = (
                     f"{prefix}-{digits}"
-                    if len(digits) == (4 if prefix in _FOUR_DIGITS else 5)
+                    if len(digits) == _WIDTHS.get(prefix, 5)
                     else _format_code(prefix, int(digits))
                 )
                 if not index:
                     first, first_start = found, match.end()
-                if prefix == "DPY":
+                if prefix in _DRIVER_PREFIXES:
                     dpy, dpy_start, dpy_later = found, match.end(), index > 0
                 elif found not in wrappers:
                     code, start, later = found, match.end(), index > 0
@@ -353,7 +355,13 @@ class OracleMapper(BackendMapper):
             else:
                 code = _fallback_code(obj, error.code) or ""
                 if not code:
-                    return None
+                    # A text the reader gave to Oracle carries no code (Oracle's
+                    # JDBC driver's "IO Error: The Network Adapter could not
+                    # establish the connection"): the keywords choose its kind.
+                    if error.exception is not None:
+                        return None
+                    given = error.code if isinstance(error.code, str) and error.code else None
+                    return MappedError(Kind.UNKNOWN, code=given)
         kind = codes.get(code, Kind.UNKNOWN)
         line = _line_at(message, start) if start >= 0 else ""
 

@@ -95,9 +95,17 @@ def test_every_code_through_the_driver(code: str, shape: str, build: Any) -> Non
 
 def test_the_cases_cover_exactly_the_declared_codes() -> None:
     declared = OracleMapper().declared_codes()
-    covered = {code for code, _, _ in corpus.table_cases()}
+    covered = {code for code, _, _ in corpus.table_cases()} | set(corpus.NJS_KINDS)
     assert covered == set(declared)
     assert sum(1 for code in declared if code.startswith("ORA-")) >= 80
+
+
+@pytest.mark.parametrize("code", sorted(corpus.NJS_KINDS))
+def test_every_njs_code_as_node_prints_it(code: str) -> None:
+    # node-oracledb is Node's driver: its errors reach Python as text only.
+    resp = classify_message(corpus.njs_text(code))
+    check(resp, Expected(kind=corpus.NJS_KINDS[code], code=code))
+    assert resp.backend == "oracle"
 
 
 @pytest.mark.parametrize("code", sorted(corpus.DPY_ARGS))
@@ -231,10 +239,11 @@ def test_import_loads_neither_driver_nor_table() -> None:
 def test_docs_list_every_code_with_its_kind() -> None:
     doc = (ROOT / "docs" / "backends" / "oracle.md").read_text(encoding="utf-8")
     rows = dict(re.findall(r"^\| `([A-Z]{3}-\d{4,5})` \| `(\w+)` \|", doc, re.MULTILINE))
-    # The DPY- and DPI- listings are generated from the driver (each code and
-    # its message); their kinds are decided in `_oracledb_kinds` and `_odpi_kinds`.
-    generated = ("DPY-", "DPI-")
-    listed = set(re.findall(r"^\| `((?:DPY|DPI)-\d{4})` \|", doc, re.MULTILINE))
+    # The DPY-, DPI- and NJS- listings are generated from the drivers (each code
+    # and its message); their kinds are decided in `_oracledb_kinds`,
+    # `_odpi_kinds` and `_njs_kinds`.
+    generated = ("DPY-", "DPI-", "NJS-")
+    listed = set(re.findall(r"^\| `((?:DPY|DPI)-\d{4}|NJS-\d{3})` \|", doc, re.MULTILINE))
     rows = {code: kind for code, kind in rows.items() if not code.startswith(generated)}
     declared = {code: kind.value for code, kind in OracleMapper().declared_codes().items()}
     assert rows == {code: kind for code, kind in declared.items() if not code.startswith(generated)}

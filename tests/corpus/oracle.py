@@ -50,6 +50,7 @@ __all__ = [
     "DPI_TEXTS",
     "DPY_ARGS",
     "DPY_KINDS",
+    "NJS_KINDS",
     "OFFICIAL",
     "OFFICIAL_TEXTS",
     "RECOVERABLE_RETRYABLE",
@@ -59,6 +60,7 @@ __all__ = [
     "dpi_reading",
     "dpi_thick",
     "dpy",
+    "njs_text",
     "real_cases",
     "table_cases",
     "table_expected",
@@ -769,6 +771,95 @@ def _dpi_texts() -> dict[str, tuple[str, bool]]:
 #: recoverable (ODPI-C clears the flag for its own errors; a wrapper keeps the
 #: flag of the ORA- error it wraps, here ORA-03113's).
 DPI_TEXTS: dict[str, tuple[str, bool]] = _dpi_texts()
+
+# -- node-oracledb's own errors (NJS-) -----------------------------------------------------
+
+#: The kind each NJS- code of node-oracledb's `lib/errors.js` calls for, read from
+#: its message.  node-oracledb's thin mode is python-oracledb's, ported: where
+#: the two drivers' constants share a name, the message is python-oracledb's
+#: and so is the expectation (`DPY_KINDS`); the others are written here.
+_NJS_OWN: dict[str, Kind] = {
+    "NJS-002": _L,  # invalid pool (closed)
+    "NJS-003": _L,  # invalid or closed connection
+    "NJS-010": _U,  # unsupported data type %d in column %d
+    "NJS-040": K.TOO_MANY_CONNECTIONS,  # connection request timeout ... "queueTimeout"
+    "NJS-046": _M,  # pool alias already exists in the connection pool cache
+    "NJS-047": _M,  # pool alias not found in connection pool cache
+    "NJS-064": _L,  # connection pool is closing
+    "NJS-065": _L,  # connection pool was closed
+    "NJS-075": _M,  # only one of "connectString" and "connectionString" can be used
+    "NJS-076": K.TOO_MANY_CONNECTIONS,  # Pool queue length "queueMax" reached
+    "NJS-078": _U,  # unsupported data type in JSON value
+    "NJS-082": K.CONNECTION_FAILURE,  # connection pool is being reconfigured
+    "NJS-083": _M,  # pool statistics are not enabled
+    "NJS-084": K.INVALID_AUTHORIZATION,  # invalid access token
+    "NJS-085": _M,  # invalid connection pool configuration with token-based authentication
+    "NJS-086": _M,  # invalid standalone configuration with token-based authentication
+    "NJS-087": K.INVALID_AUTHORIZATION,  # access token has expired
+    "NJS-092": _M,  # "poolMax" must be greater than or equal to "poolMin"
+    "NJS-101": K.INVALID_PASSWORD,  # no credentials specified
+    "NJS-119": _U,  # conversion from type to type is not supported
+    "NJS-125": _M,  # "connectString" cannot be empty or undefined
+    "NJS-140": _M,  # user name must be enclosed in [] with external authentication
+    "NJS-168": K.INVALID_AUTHORIZATION,  # access token function failed
+    "NJS-178": _U,  # Unsupported pipeline operation type
+    "NJS-179": K.INTERNAL_ERROR,  # Pipeline internal error: token number does not match
+    "NJS-180": _U,  # Oracle Database Object types are not supported in pipeline mode
+    "NJS-181": _U,  # PL/SQL blocks ... greater than 32k are not supported in pipeline mode
+    "NJS-182": _U,  # Execute option is not supported in pipeline mode
+    "NJS-188": _U,  # Unsupported encryption key length
+    "NJS-192": _U,  # Character set id is not supported by node-oracledb in Thin mode
+    "NJS-194": _U,  # Unsupported JavaScript type in JSON value
+    "NJS-196": _U,  # Unsupported JSON field name
+    "NJS-197": _U,  # The current database version does not support Oracle Database OpenTelemetry
+    "NJS-201": _U,  # TIMESTAMP WITH LOCAL TIME ZONE is not supported in Thin mode
+    "NJS-501": _L,  # connection to host terminated unexpectedly
+    "NJS-503": K.CONNECTION_FAILURE,  # connection to host could not be established
+    "NJS-504": K.CONNECTION_FAILURE,  # connection through a web proxy failed
+    "NJS-505": _M,  # unable to initiate TLS connection: check the wallet credentials
+    "NJS-506": _M,  # TLS handshake failure
+    "NJS-507": _M,  # invalid certificate: the server DN does not match
+    "NJS-508": _M,  # invalid certificate: the host is not present in it
+    "NJS-510": K.CONNECTION_FAILURE,  # connection to host timed out
+    "NJS-511": K.CONNECTION_FAILURE,  # connection to listener was refused
+    "NJS-512": _M,  # invalid connection string parameters
+    "NJS-513": _L,  # error received through in-band notification
+    "NJS-514": _M,  # syntax error in connection string
+    "NJS-515": _M,  # error in Easy Connect connection string
+    "NJS-520": _M,  # File tnsnames.ora not found
+    "NJS-521": _L,  # received end-of-file on communication channel
+    "NJS-522": _M,  # connection string exceeds supported descriptor limit
+    "NJS-529": _U,  # Invalid wallet content format. Supported format is PEM
+    "NJS-530": _M,  # host addresses ... incorrect or unresolvable
+    "NJS-533": _M,  # native network encryption is only supported in thick mode
+    "NJS-537": _U,  # Server does not support changing the transaction priority
+}
+
+
+def _njs_kinds() -> dict[str, Kind]:
+    from localdata_errors.backends._njs_codes import ERRORS
+    from localdata_errors.backends._oracledb_codes import ERRORS as DPY_ERRORS
+
+    kinds = dict(_NJS_OWN)
+    for name, number in ERRORS.items():
+        dpy_code = f"DPY-{DPY_ERRORS[name]:04d}" if name in DPY_ERRORS else None
+        if dpy_code in DPY_KINDS:
+            kinds[f"NJS-{number:03d}"] = DPY_KINDS[dpy_code]
+    return kinds
+
+
+#: Every NJS- code with the kind its message calls for.
+NJS_KINDS: dict[str, Kind] = _njs_kinds()
+
+
+def njs_text(code: str) -> str:
+    """The error as Node prints node-oracledb's `Error`: `Error: NJS-NNN: message`."""
+    from localdata_errors.backends._njs_codes import MESSAGES
+
+    template = MESSAGES[int(code[4:])]
+    text = re.sub(r"%[sd]", lambda m: "x" if m.group() == "%s" else "1", template)
+    return f"Error: {code}: {text}"
+
 
 #: Codes whose table kind is not retryable but which python-oracledb marks
 #: recoverable (``isrecoverable``): the answer follows the driver.

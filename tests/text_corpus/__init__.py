@@ -134,8 +134,11 @@ CODE_FORMATS: Final[Mapping[str | None, re.Pattern[str] | None]] = {
     "tidb": re.compile(r"[1-9][0-9]{3,4}"),
     "sqlite": re.compile(r"SQLITE_[A-Z]+(?:_[A-Z]+)*"),
     "duckdb": None,
-    # Oracle's error prefixes: the server, SQL*Plus, python-oracledb, ODPI-C.
-    "oracle": re.compile(r"(?:ORA-[0-9]{5}|SP2-[0-9]{4}|DPY-[0-9]{4}|DPI-[0-9]{4}|TNS-[0-9]{5})"),
+    # Oracle's error prefixes: the server, SQL*Plus, python-oracledb, ODPI-C,
+    # node-oracledb.
+    "oracle": re.compile(
+        r"(?:ORA-[0-9]{5}|SP2-[0-9]{4}|DPY-[0-9]{4}|DPI-[0-9]{4}|TNS-[0-9]{5}|NJS-[0-9]{3})"
+    ),
     "mssql": _NUMBER,
     "clickhouse": _NUMBER,
     "snowflake": re.compile(r"[0-9]{6}"),
