@@ -856,11 +856,16 @@ def _words(lowered: str) -> list[bytes]:
     """
     A lowered text's words: its runs of ASCII letters and digits.
 
+    Any other character parts them, a non-ASCII one too: HeidiSQL's
+    Chinese label, its number between full-width parentheses and a
+    full-width colon before MySQL's `No database selected`, holds the words
+    `1046`, `no`, `database`, `selected`, not `1046no`.
+
     Bytes, because `bytes.translate` and `bytes.split` are the cheapest
     tokenizer the standard library has (no regex state, no per-character
     dictionary): the names' gate costs little on a text that has none.
     """
-    return lowered.encode("ascii", "ignore").translate(_SPACES).split()
+    return lowered.encode("ascii", "replace").translate(_SPACES).split()
 
 
 _NAMES: dict[int, tuple[object, _NameTable]] = {}
@@ -1100,7 +1105,11 @@ def _wording(
 
 
 def _code(joined: bytes, backend: str, codes: str | None) -> str | None:
-    """The code a phrase gives: its own, or of its codes the one whose template the text holds."""
+    """
+    The code a phrase gives: its own, or of its codes the one whose template
+    the text holds (all its runs in order, and a word after them where the
+    template ends with a placeholder), the most words.
+    """
     if codes is None or " " not in codes:
         return codes
     from localdata_errors._vendor_wordings import TEMPLATES  # noqa: PLC0415 - on first use
@@ -1110,9 +1119,16 @@ def _code(joined: bytes, backend: str, codes: str | None) -> str | None:
     for code in codes.split():
         for form in forms.get(code, ()):
             runs = tuple(f" {run} ".encode() for run in form.split("|") if run)
-            if _at(joined, runs)[0] < 0:
+            at, end = _at(joined, runs)
+            if at < 0:
                 continue
             size = sum(len(run) for run in runs)
+            if form.endswith("|"):
+                # Its value follows (1452's `... constraint fails (%s)`), else
+                # the text is another template's (1216's, the same words alone).
+                if end + 1 >= len(joined):
+                    continue
+                size += 1
             if size > best[0]:
                 best = size, code
             elif size == best[0] and code != best[1]:
@@ -1306,7 +1322,7 @@ def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) 
     """
     head = text if len(text) <= _LIMIT else text[:_LIMIT]
     table = _name_table(registry)
-    lowered = head.lower().encode("ascii", "ignore")
+    lowered = head.lower().encode("ascii", "replace")
     marked = len(lowered.translate(None, _MARK_BYTES)) < len(lowered)
     words = lowered.translate(_SPACES).split()
     # A mapper's own sign (`[Databricks][JDBCDriver]`): one scan of their triggers.
