@@ -403,6 +403,18 @@ SIGNS: Final[tuple[Sign, ...]] = (
     ),
     Sign("ruby-sqlite", "ruby", "sqlite", None, r"\bSQLite3::", ("SQLite3::",)),
     Sign(
+        "sqlite-shell",
+        "sqlite-cli",
+        "sqlite",
+        None,
+        # The sqlite3 shell reading a file or a pipe: `Parse error near line
+        # 4: ...`, `Runtime error near line 56: ...` (3.38 on), `Error: near
+        # line 3: ...` (before); DuckDB's shell, its fork, puts its label next.
+        r"\b(?:(?:Parse|Runtime) error|Error:) near line \d{1,9}: (?!" + DUCKDB_LABELS + r")",
+        ("error near line ", "Error: near line "),
+        cut=True,
+    ),
+    Sign(
         "sqlite-number",
         "go",
         None,
