@@ -499,8 +499,10 @@ SIGNS: Final[tuple[Sign, ...]] = (
         "any",
         None,
         "number",
-        r"\b(?:SQL|Connect|[Qq]uery) Error \((?P<c>\d{1,6})\):? ",
-        ("SQL Error (", "Connect Error (", "uery Error ("),
+        # HeidiSQL's `SQL Error (1064): `, mysqli's `Connect Error (2002) `,
+        # Adminer's `Error in query (1215): `.
+        r"\b(?:(?:SQL|Connect|[Qq]uery) Error|Error in query) \((?P<c>\d{1,6})\):? ",
+        ("SQL Error (", "Connect Error (", "uery Error (", "Error in query ("),
     ),
     Sign(
         "python-tuple",
