@@ -1078,9 +1078,10 @@ def _wording(
     code of the one template whose runs the text holds (all of them, the
     most words).  A phrase of a template that opens where another message
     goes (MySQL's `%s near '%-.80T' at line %d`), found after the phrase
-    chosen, gives its code: that message is the other's frame.  With
-    *only*, a phrase of no code (a hint under the message) leaves the code
-    to the backend's own templates (`_known`).
+    chosen, gives its code: that message is the other's frame.  A phrase of
+    no code (libpq's frame around the server's message, a hint) leaves the
+    code to the longest of its backend's phrases that give one; with *only*,
+    where none does, to the backend's own templates (`_known`).
     """
     keys, index = _wording_index()
     if keys.isdisjoint(words):
@@ -1088,6 +1089,8 @@ def _wording(
     joined = b" " + b" ".join(words) + b" "
     best: _Phrase | None = None
     frame: _Phrase | None = None
+    # Each backend's longest phrase that gives a code (where the one chosen gives none).
+    coded: dict[str, _Phrase] = {}
     first, framed = len(joined), -1
     for word in keys.intersection(words):
         for phrase in index[word]:
@@ -1099,7 +1102,12 @@ def _wording(
             if not phrase.runs[0]:
                 if frame is None or phrase.size > frame.size:
                     frame, framed = phrase, at
-            elif (
+                continue
+            if phrase.codes is not None:
+                known = coded.get(phrase.backend)
+                if known is None or phrase.size > known.size:
+                    coded[phrase.backend] = phrase
+            if (
                 only is not None
                 and (at < first or (at == first and best is not None and phrase.size > best.size))
             ) or (only is None and (best is None or phrase.size > best.size)):
@@ -1111,6 +1119,11 @@ def _wording(
     codes = best.codes
     if frame is not None and frame.backend == best.backend and framed > joined.find(best.runs[0]):
         codes = frame.codes
+    elif codes is None and best.backend in coded:
+        # A phrase of no code around or beside one that gives it: libpq's
+        # `connection to server at ... failed: %s` around the server's
+        # `password authentication failed for user ...` (28P01).
+        codes = coded[best.backend].codes
     first_run = next(run for run in best.runs if run)
     if only is not None and codes is None:
         # A phrase of no code (a hint, a detail): the backend's own templates may give one.

@@ -77,6 +77,14 @@ def test_a_clients_printing_names_its_backend(text: str, backend: str, code: str
             "postgresql",
             "42P07",
         ),
+        # libpq's frame names no code; the server's message inside it does
+        # (pgAdmin's dialog shows libpq's `FATAL:  ` with one space).
+        (
+            'connection to server at "localhost" (::1), port 5432 failed: FATAL: password'
+            ' authentication failed for user "Postgres"',
+            "postgresql",
+            "28P01",
+        ),
         # A non-ASCII character parts words: HeidiSQL's Chinese label (full-width
         # parentheses and colon).
         ("SQL错误\uff081046\uff09\uff1aNo database selected */", "mysql", "1046"),
