@@ -440,6 +440,18 @@ SIGNS: Final[tuple[Sign, ...]] = (
     ),
     Sign("ruby-sqlite", "ruby", "sqlite", None, r"\bSQLite3::", ("SQLite3::",)),
     Sign(
+        "sqlite-shell",
+        "sqlite-cli",
+        "sqlite",
+        None,
+        # The sqlite3 shell reading a file or a pipe: `Parse error near line
+        # 4: ...`, `Runtime error near line 56: ...` (3.38 on), `Error: near
+        # line 3: ...` (before); DuckDB's shell, its fork, puts its label next.
+        r"\b(?:(?:Parse|Runtime) error|Error:) near line \d{1,9}: (?!" + DUCKDB_LABELS + r")",
+        ("error near line ", "Error: near line "),
+        cut=True,
+    ),
+    Sign(
         "sqlite-number",
         "go",
         None,
@@ -534,8 +546,10 @@ SIGNS: Final[tuple[Sign, ...]] = (
         "any",
         None,
         "number",
-        r"\b(?:SQL|Connect|[Qq]uery) Error \((?P<c>\d{1,6})\):? ",
-        ("SQL Error (", "Connect Error (", "uery Error ("),
+        # HeidiSQL's `SQL Error (1064): `, mysqli's `Connect Error (2002) `,
+        # Adminer's `Error in query (1215): `.
+        r"\b(?:(?:SQL|Connect|[Qq]uery) Error|Error in query) \((?P<c>\d{1,6})\):? ",
+        ("SQL Error (", "Connect Error (", "uery Error (", "Error in query ("),
     ),
     Sign(
         "python-tuple",
@@ -896,11 +910,16 @@ def _words(lowered: str) -> list[bytes]:
     """
     A lowered text's words: its runs of ASCII letters and digits.
 
+    Any other character parts them, a non-ASCII one too: HeidiSQL's
+    Chinese label, its number between full-width parentheses and a
+    full-width colon before MySQL's `No database selected`, holds the words
+    `1046`, `no`, `database`, `selected`, not `1046no`.
+
     Bytes, because `bytes.translate` and `bytes.split` are the cheapest
     tokenizer the standard library has (no regex state, no per-character
     dictionary): the names' gate costs little on a text that has none.
     """
-    return lowered.encode("ascii", "ignore").translate(_SPACES).split()
+    return lowered.encode("ascii", "replace").translate(_SPACES).split()
 
 
 _NAMES: dict[int, tuple[object, _NameTable]] = {}
@@ -1099,9 +1118,10 @@ def _wording(
     code of the one template whose runs the text holds (all of them, the
     most words).  A phrase of a template that opens where another message
     goes (MySQL's `%s near '%-.80T' at line %d`), found after the phrase
-    chosen, gives its code: that message is the other's frame.  With
-    *only*, a phrase of no code (a hint under the message) leaves the code
-    to the backend's own templates (`_known`).
+    chosen, gives its code: that message is the other's frame.  A phrase of
+    no code (libpq's frame around the server's message, a hint) leaves the
+    code to the longest of its backend's phrases that give one; with *only*,
+    where none does, to the backend's own templates (`_known`).
     """
     keys, index = _wording_index()
     if keys.isdisjoint(words):
@@ -1109,6 +1129,8 @@ def _wording(
     joined = b" " + b" ".join(words) + b" "
     best: _Phrase | None = None
     frame: _Phrase | None = None
+    # Each backend's longest phrase that gives a code (where the one chosen gives none).
+    coded: dict[str, _Phrase] = {}
     first, framed = len(joined), -1
     for word in keys.intersection(words):
         for phrase in index[word]:
@@ -1120,7 +1142,12 @@ def _wording(
             if not phrase.runs[0]:
                 if frame is None or phrase.size > frame.size:
                     frame, framed = phrase, at
-            elif (
+                continue
+            if phrase.codes is not None:
+                known = coded.get(phrase.backend)
+                if known is None or phrase.size > known.size:
+                    coded[phrase.backend] = phrase
+            if (
                 only is not None
                 and (at < first or (at == first and best is not None and phrase.size > best.size))
             ) or (only is None and (best is None or phrase.size > best.size)):
@@ -1132,6 +1159,11 @@ def _wording(
     codes = best.codes
     if frame is not None and frame.backend == best.backend and framed > joined.find(best.runs[0]):
         codes = frame.codes
+    elif codes is None and best.backend in coded:
+        # A phrase of no code around or beside one that gives it: libpq's
+        # `connection to server at ... failed: %s` around the server's
+        # `password authentication failed for user ...` (28P01).
+        codes = coded[best.backend].codes
     first_run = next(run for run in best.runs if run)
     if only is not None and codes is None:
         # A phrase of no code (a hint, a detail): the backend's own templates may give one.
@@ -1140,7 +1172,11 @@ def _wording(
 
 
 def _code(joined: bytes, backend: str, codes: str | None) -> str | None:
-    """The code a phrase gives: its own, or of its codes the one whose template the text holds."""
+    """
+    The code a phrase gives: its own, or of its codes the one whose template
+    the text holds (all its runs in order, and a word after them where the
+    template ends with a placeholder), the most words.
+    """
     if codes is None or " " not in codes:
         return codes
     from localdata_errors._vendor_wordings import TEMPLATES  # noqa: PLC0415 - on first use
@@ -1150,9 +1186,16 @@ def _code(joined: bytes, backend: str, codes: str | None) -> str | None:
     for code in codes.split():
         for form in forms.get(code, ()):
             runs = tuple(f" {run} ".encode() for run in form.split("|") if run)
-            if _at(joined, runs)[0] < 0:
+            at, end = _at(joined, runs)
+            if at < 0:
                 continue
             size = sum(len(run) for run in runs)
+            if form.endswith("|"):
+                # Its value follows (1452's `... constraint fails (%s)`), else
+                # the text is another template's (1216's, the same words alone).
+                if end + 1 >= len(joined):
+                    continue
+                size += 1
             if size > best[0]:
                 best = size, code
             elif size == best[0] and code != best[1]:
@@ -1346,7 +1389,7 @@ def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) 
     """
     head = text if len(text) <= _LIMIT else text[:_LIMIT]
     table = _name_table(registry)
-    lowered = head.lower().encode("ascii", "ignore")
+    lowered = head.lower().encode("ascii", "replace")
     marked = len(lowered.translate(None, _MARK_BYTES)) < len(lowered)
     words = lowered.translate(_SPACES).split()
     # A mapper's own sign (`[Databricks][JDBCDriver]`): one scan of their triggers.

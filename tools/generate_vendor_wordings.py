@@ -96,8 +96,11 @@ _SENTENCE = re.compile(r"[.:;!?](?:\s+|$)|\n")
 
 
 def words(text: str) -> list[str]:
-    """A text's words as the reader takes them: runs of ASCII letters and digits, lowered."""
-    return _WORD.findall(text.lower().encode("ascii", "ignore").decode())
+    """
+    A text's words as the reader takes them: runs of ASCII letters and digits,
+    lowered; any other character (a non-ASCII one too) parts them.
+    """
+    return _WORD.findall(text.lower().encode("ascii", "replace").decode())
 
 
 def runs(template: str) -> list[list[str]]:
@@ -514,7 +517,15 @@ def templates(
     """
     Backend -> code -> its templates, each as its fixed runs joined by `|`,
     for the codes named together with others by one phrase: the templates
-    of four words or more that hold such a phrase of their code.
+    of four words or more that hold such a phrase of their code, and a
+    shorter one that is such a phrase itself (`relation "%s" already
+    exists`, 42P07's, whose phrase 42701's `column "%s" of relation "%s"
+    already exists` holds too).
+
+    A template that ends with a placeholder ends with a last `|` (a value
+    follows its runs), its last run whole (not cut to `MOST` words: where
+    the value starts is what tells it): MySQL's 1452 is 1216's words and
+    the constraint's details after them (`... constraint fails (%s)`).
     """
     wanted: dict[tuple[str, str], list[list[str]]] = {}
     for vendor, code, phrase in named:
@@ -529,13 +540,30 @@ def templates(
             if not any(in_order(phrase, joined) for phrase in wanted[vendor, code]):
                 continue
             parts = [part for part in pieces(text) if part]
-            if sum(len(part.split()) for part in parts) <= FEWEST:
+            if sum(len(part.split()) for part in parts) <= FEWEST and parts not in [
+                [part for part in phrase if part] for phrase in wanted[vendor, code]
+            ]:
                 continue  # a template of three words or fewer tells no code apart
-            form = "|".join(parts)
+            last = open_run(text)
+            if last is not None:
+                # Its last run whole, then where its value goes.
+                parts[-1] = last
+            form = "|".join(parts) + ("|" if last is not None else "")
             forms = found.setdefault(vendor, {}).setdefault(code, [])
             if form not in forms:
                 forms.append(form)
     return found
+
+
+def open_run(template: str) -> str | None:
+    """
+    The template's last run, whole, where a placeholder (and punctuation at
+    most) ends the template right after it; else `None`.
+    """
+    split = [piece for piece in _PLACEHOLDER.split(template.strip()) if piece.strip()]
+    if len(split) < 2 or words(split[-1]):
+        return None
+    return " ".join(words(split[-2])) or None
 
 
 def known(lists: dict[str, list[Template]], table: dict[str, Entry]) -> dict[str, dict[str, str]]:
