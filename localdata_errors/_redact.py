@@ -28,7 +28,9 @@ does the cut itself).
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping
+from functools import cache
 from itertools import islice
 from typing import Final
 
@@ -199,23 +201,33 @@ _ASIA: Final = LazyPattern(r"(?<![a-z0-9])asia[a-z0-9]{16}(?![a-z0-9])")
 # come from gitleaks' maintained rule set, generated into `_token_rules`.
 # Every match of every rule holds a run of `_token_rules.MIN_RUN` letters,
 # digits, "_" or "-": that run is the one gate, looked for with
-# bytes.translate and a substring search (both at C speed, linear).  Only a
-# text that has one is searched for the rules' key words (`_lazy.Literals`), and
-# only a rule one of whose key words it holds is run (each rule's key words
-# are strings one of which every match of it holds, `_token_rules.KEYWORDS`).
-# A rule whose matches need hold none runs where the text holds a run as
-# long as its matches' least (`_token_rules.LEAST_RUNS`, one more substring
-# search).
+# bytes.translate and a substring search (both at C speed, linear).  A rule
+# can match only where the text's longest run reaches its matches' least
+# (`_token_rules.LEAST_RUNS`): most texts that pass the gate hold a long name,
+# not a token, and reach few rules.  Among those, only a rule one of whose
+# key words the text holds is run (each rule's key words are strings one of
+# which every match of it holds, `_token_rules.KEYWORDS`, found in one pass
+# by `_lazy.Literals`), and a rule whose matches need hold none.
 
 _TOKEN_CHARS: Final = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 _TOKEN_TABLE: Final = bytes(0x61 if i in _TOKEN_CHARS else 0x20 for i in range(256))
 _TOKEN_RUN: Final = b"a" * _token_rules.MIN_RUN
-_KEYWORDS: Final = Literals(
-    (keyword, index) for index, keywords in enumerate(_token_rules.KEYWORDS) for keyword in keywords
-)
+_RUNS: Final = re.compile(_TOKEN_RUN + b"a*")
 # The rules a match of which need hold no literal (a bare run of hex digits).
 _UNKEYED: Final = tuple(i for i, words in enumerate(_token_rules.KEYWORDS) if not words)
-_LEAST_RUNS: Final = tuple(b"a" * run for run in _token_rules.LEAST_RUNS)
+# The rules' least runs, shortest first.
+_LEVELS: Final = sorted(set(_token_rules.LEAST_RUNS))
+
+
+@cache
+def _keywords_upto(run: int) -> Literals:
+    """The key words of the rules whose matches' least run is *run* or shorter."""
+    return Literals(
+        (keyword, index)
+        for index, keywords in enumerate(_token_rules.KEYWORDS)
+        if _token_rules.LEAST_RUNS[index] <= run
+        for keyword in keywords
+    )
 
 
 def _token_spans(text: str, folded: str, first: bool = False) -> list[_Span]:
@@ -224,15 +236,18 @@ def _token_spans(text: str, folded: str, first: bool = False) -> list[_Span]:
     if len(text) < _token_rules.MIN_RUN:
         return []
     runs = folded.encode("ascii", "replace").translate(_TOKEN_TABLE)
-    if _TOKEN_RUN not in runs:
+    # find, not `in`: bytes' `in` first reads its operand as a byte value and
+    # builds a TypeError's message before it searches.
+    if runs.find(_TOKEN_RUN) < 0:
         return []
     spans: list[_Span] = []
-    # The rules one of whose key words the text holds, found in one pass; a
-    # rule without key words is run where the text holds a run as long as
-    # its matches' least.  Then each rule, in order.
-    rules = _KEYWORDS.found(folded)
+    # Only a rule whose matches' least run the text's longest run reaches can
+    # match: among those, the rules one of whose key words the text holds,
+    # found in one pass, and those without key words.  Then each, in order.
+    longest = _LEVELS[bisect_right(_LEVELS, max(map(len, _RUNS.findall(runs)))) - 1]
+    rules = _keywords_upto(longest).found(folded)
     for index in _UNKEYED:
-        if _LEAST_RUNS[index] in runs:
+        if _token_rules.LEAST_RUNS[index] <= longest:
             rules.add(index)
     for index in sorted(rules):
         pattern = _token_rules.PATTERNS[index]
