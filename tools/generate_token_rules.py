@@ -284,17 +284,18 @@ def match_keywords(regex: str, keywords: Sequence[str]) -> tuple[str, ...]:
     name one its matches need not hold (`airtable` for Airtable's `pat...`
     tokens, `xoxe.xoxb-` where the expression reads `xoxe.` as any character
     after `xoxe`).  Redaction runs a rule only on a text that holds one of
-    its key words, and an echoed token stands alone: so a rule keeps
-    gitleaks' key words where every match holds one, and otherwise takes the
-    literals its expression requires (the set whose shortest string is
-    longest); none where a match need hold no literal (a bare run of hex
+    its key words, and an echoed token stands alone: so a rule takes, among
+    gitleaks' key words (where every match holds one) and the literals its
+    expression requires, the set whose shortest string is longest, gitleaks'
+    where none is better (a JWT's `.ey` between its parts, not the `ey` that
+    `key` holds); none where a match need hold no literal (a bare run of hex
     digits): such a rule runs on every text the gate lets through.
     """
     found = _literal_sequence(sre_parse.parse(regex, re.ASCII))
     held = found.held + ([found.exact] if found.exact and "" not in found.exact else [])
-    words = {k.lower() for k in keywords}
+    words = frozenset(k.lower() for k in keywords)
     if any(all(any(w in s for w in words) for s in strings) for strings in held):
-        return tuple(sorted(words))
+        held = [words, *held]  # first: gitleaks' own, where no literal is better
     return tuple(sorted(_best(held))) if held else ()
 
 
