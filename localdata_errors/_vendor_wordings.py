@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
-# 8231 phrases: duckdb 19, mssql 189, mysql 1556, oracle 244, postgresql 6195, sqlite 28.
-# Of one code's templates: mssql 175, mysql 1439, oracle 234, postgresql 3532, sqlite 26; of a few codes': mssql 14, mysql 111, oracle 10, postgresql 140.
+# 8232 phrases: duckdb 19, mssql 190, mysql 1556, oracle 244, postgresql 6195, sqlite 28.
+# Of one code's templates: mssql 176, mysql 1439, oracle 234, postgresql 3532, sqlite 26; of a few codes': mssql 14, mysql 111, oracle 10, postgresql 140.
 # rarest word -> ((phrase, backend, code or codes or None), ...); a gapped phrase's
 # runs, joined by '|', are found in order (a first '' where a message goes).
 WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
@@ -7631,6 +7631,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "network": (
         ("replication event checksum verification failed while reading from network", "mysql", "1743"),
         ("the database or network closed the connection", "oracle", "DPY-4011"),
+        ("client the network path was not found", "mssql", "53"),
         ("could not parse network address", "postgresql", None),
     ),
     "never": (

@@ -54,6 +54,7 @@ GENERATORS = [
     "generate_dblib_codes.py",
     "generate_vendor_wordings.py",
     "generate_localized_messages.py",
+    "generate_sqlcmd_labels.py",
 ]
 
 
