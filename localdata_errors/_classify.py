@@ -683,6 +683,12 @@ def classify_message(  # noqa: PLR0913 - the public signature: text, code, and o
     try:
         text = safe_text(message)
         reg = registry or default_registry()
+
+        def answer_of(part: str) -> StructuredErrorResponse:
+            return _text_answer(
+                part, db_type, code, database=database, secrets=secrets, registry=reg
+            )
+
         back = None
         if not text.isascii():
             # A PostgreSQL message in another language is read as its English
@@ -691,13 +697,23 @@ def classify_message(  # noqa: PLR0913 - the public signature: text, code, and o
             from localdata_errors._localized import read_back  # noqa: PLC0415
 
             back = read_back(text)
+        answer = answer_of(text if back is None else back.english)
+        if back is None and answer.kind is Kind.UNKNOWN and text.isascii():
+            # A translation written in ASCII alone (`Zu viele Verbindungen`),
+            # read back when the English reading found nothing and two words
+            # of such translations are in the text: an English text the
+            # reader reads never loads the table.
+            from localdata_errors._localized import may_be_translated, read_back  # noqa: PLC0415
+
+            back = read_back(text) if may_be_translated(text) else None
+            if back is None:
+                return answer
+            english = answer_of(back.english)
+            if english.kind is Kind.UNKNOWN:
+                return answer
+            answer = english
         if back is None:
-            return _text_answer(
-                text, db_type, code, database=database, secrets=secrets, registry=reg
-            )
-        answer = _text_answer(
-            back.english, db_type, code, database=database, secrets=secrets, registry=reg
-        )
+            return answer
         # The message stays the text as given: its part the English message was read from.
         shown = back.original(answer.message)
         return answer._replace(
