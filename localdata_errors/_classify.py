@@ -23,7 +23,8 @@ carrying whatever text could be read.  Nothing is remembered between calls.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import cache
 from typing import TYPE_CHECKING, Final
 
 from localdata_errors._backends import PYTHONS_OWN_MODULES, normalize_db_type
@@ -63,6 +64,7 @@ from localdata_errors.backends.network import network_error
 
 if TYPE_CHECKING:
     from localdata_errors._detect import Detected
+    from localdata_errors._localized import ReadBack
 
 __all__ = [
     "MESSAGE_LIMIT",
@@ -691,13 +693,31 @@ def classify_message(  # noqa: PLR0913 - the public signature: text, code, and o
             from localdata_errors._localized import read_back  # noqa: PLC0415
 
             back = read_back(text)
-        if back is None:
-            return _text_answer(
-                text, db_type, code, database=database, secrets=secrets, registry=reg
-            )
         answer = _text_answer(
-            back.english, db_type, code, database=database, secrets=secrets, registry=reg
+            text if back is None else back.english,
+            db_type,
+            code,
+            database=database,
+            secrets=secrets,
+            registry=reg,
         )
+        if back is None and answer.kind is Kind.UNKNOWN and text.isascii():
+            # A translation written in ASCII alone (`Zu viele Verbindungen`),
+            # read back when the English reading found nothing and two words
+            # of such translations are in the text: an English text the
+            # reader reads never loads the table.
+            may_be_translated, read_ascii = _ascii_reader()
+            back = read_ascii(text) if may_be_translated(text) else None
+            if back is None:
+                return answer
+            english = _text_answer(
+                back.english, db_type, code, database=database, secrets=secrets, registry=reg
+            )
+            if english.kind is Kind.UNKNOWN:
+                return answer
+            answer = english
+        if back is None:
+            return answer
         # The message stays the text as given: its part the English message was read from.
         shown = back.original(answer.message)
         return answer._replace(
@@ -706,6 +726,14 @@ def classify_message(  # noqa: PLR0913 - the public signature: text, code, and o
     except Exception as err:  # noqa: BLE001 - classification never raises
         warn_once(f"classify:{type(err).__name__}", "classification failed internally: %r", err)
         return _last_resort(message, secrets)
+
+
+@cache
+def _ascii_reader() -> tuple[Callable[[str], bool], Callable[[str], ReadBack | None]]:
+    """`may_be_translated` and `read_back`, imported by the first ASCII text read with no kind."""
+    from localdata_errors._localized import may_be_translated, read_back  # noqa: PLC0415
+
+    return may_be_translated, read_back
 
 
 def _text_answer(  # noqa: PLR0913 - classify_message's arguments, passed on

@@ -16,7 +16,13 @@ text then takes the English path, so that a message reads the same in any
 language.
 
 Cost: the table is decoded, and its index built, by the first text read
-back (`classify_message` asks only for a text that is not ASCII).  Each
+back.  `classify_message` asks for a text that is not ASCII, and for an
+ASCII text it read no kind from that holds two words of the translations
+written in ASCII alone (`Zu viele Verbindungen`, `La tabla 'x' no existe`)
+that no English message writes (`may_be_translated`: a list of words of
+its own, generated with the table): an English text the reader reads never
+loads the table, nor does one it does not read unless two such words are
+in it.  Each
 msgstr is filed under one three-character run of its fixed text, the run
 the fewest msgstrs share; a text is looked up at each position once, and
 each msgstr found there is compared by plain substring searches, bounded
@@ -31,7 +37,7 @@ import re
 import threading
 from collections import Counter
 from collections.abc import Callable
-from functools import partial
+from functools import cache, partial
 from typing import Final, NamedTuple
 
 #: A label of the message catalogues: upper-case words, then nothing, a colon
@@ -78,6 +84,17 @@ _QUOTE_MARKS: Final = "\u00bb\u00ab\u201e\u201c\u201d\u201f\u300c\u300d\u300e\u3
 _QUOTES: Final = str.maketrans(dict.fromkeys(_QUOTE_MARKS, '"'))
 _QUOTES_IN_JSON: Final = str.maketrans(dict.fromkeys(_QUOTE_MARKS, '\\"'))
 _COLON: Final = re.compile("[:\uff1a]")  # a colon, or a full-width one
+#: A word as `may_be_translated` counts them (and the generator lists them):
+#: three ASCII letters or more, compared in lower case.
+WORD: Final = re.compile(r"[A-Za-z]{3,}")
+#: How many distinct words of the translations an ASCII text needs to be read
+#: back: with one, an English text with a word a translation also writes
+#: (`fail` is Estonian, `charge` French) would load the table.  One is enough
+#: in a text of at most `_FEW_WORDS` words, its quoted names left out
+#: (`Division durch Null`, `Base 'db' inconnue`).
+_TRANSLATED_WORDS: Final = 2
+_FEW_WORDS: Final = 3
+_QUOTED: Final = re.compile(r"'[^'\n]*'|`[^`\n]*`|\"[^\"\n]*\"")
 _LABEL_END: Final = frozenset(" \t\r\n\"'«»„“”()[]{}<>,;.|│:\uff1a")
 
 
@@ -427,12 +444,42 @@ def _labels(text: str, labels: dict[str, str]) -> list[_Found]:
     return found
 
 
+@cache
+def _words() -> frozenset[str]:
+    from localdata_errors._localized_words import WORDS  # noqa: PLC0415 - on first use
+
+    return frozenset(WORDS.split())
+
+
+def may_be_translated(text: str) -> bool:
+    """
+    Whether an ASCII *text* may hold a translation written in ASCII alone.
+
+    It does when two distinct words of it (`WORD`) are words of such
+    translations that no English text of the sources writes
+    (`_localized_words`): `Tabelle`, `existiert`; `viele`, `Verbindungen`;
+    or one is, and the text has at most three words besides its quoted
+    names (`Division durch Null`).  The list is loaded by the first text
+    asked about; the table is not.
+
+    Args:
+        text: An ASCII text (`classify_message` asks for one it read no kind from).
+
+    Returns:
+        Whether `read_back` is worth asking.
+    """
+    found = WORD.findall(_QUOTED.sub(" ", text[:_READ_LIMIT]).lower())
+    seen = len(_words().intersection(found))
+    return seen >= _TRANSLATED_WORDS or (seen > 0 and len(found) <= _FEW_WORDS)
+
+
 def read_back(text: str) -> ReadBack | None:
     """
     The text with each translated PostgreSQL message and label in English.
 
     Args:
-        text: Any text (`classify_message` asks for one that is not ASCII).
+        text: Any text (`classify_message` asks for one that is not ASCII, or
+            an ASCII one `may_be_translated` holds).
 
     Returns:
         The text read back; `None` when it holds no translated message or label.

@@ -32,6 +32,7 @@ from collections import Counter
 from collections.abc import Callable, Container
 from typing import Final, NamedTuple
 
+from localdata_errors import _sqlcmd_labels
 from localdata_errors._lazy import LazyPattern, Literals
 from localdata_errors._registry import MapperRegistry
 
@@ -84,6 +85,8 @@ class Sign(NamedTuple):
 
 
 _STATE: Final = r"(?P<s>[0-9A-Z]{5})"
+#: What separates SQL Server's header fields: a comma, a full-width one, an ideographic one.
+_HEADER_SEPARATOR: Final = "[" + "".join(_sqlcmd_labels.SEPARATORS) + "]"
 #: DuckDB's labels, one per exception class ("Catalog Error: ", "Binder Error: "),
 #: but its IOException's (`DUCKDB_SHARED_LABEL`).
 DUCKDB_LABELS: Final = (
@@ -198,8 +201,25 @@ SIGNS: Final[tuple[Sign, ...]] = (
         "sqlcmd",
         "mssql",
         "mssql",
-        r"\b(?:Msg|Meldung|Mens\.) (?P<c>\d{1,6}), (?:Level|Ebene|Nivel|Niveau) \d",
-        ("Msg ", "Meldung ", "Mens. "),
+        # `Msg 208, Level 16, State 1`, in any language go-sqlcmd's catalogues
+        # translate it to (`Meldung 207, Ebene 16, Status 1`): the number, then
+        # the level's and the state's labels (the first word is SSMS's own).
+        r"(?<![\w.])(?P<c>\d{1,6})"
+        + _HEADER_SEPARATOR
+        + r"[ \t]?(?i:"
+        + "|".join(map(re.escape, _sqlcmd_labels.LEVELS))
+        + r")[ \t]?\d{1,2}"
+        + _HEADER_SEPARATOR
+        + r"[ \t]?(?i:"
+        + "|".join(map(re.escape, _sqlcmd_labels.STATES))
+        + r")[ \t]?\d{1,3}(?!\d)",
+        tuple(
+            dict.fromkeys(
+                form
+                for level in _sqlcmd_labels.LEVELS
+                for form in (level, level.lower(), level.capitalize())
+            )
+        ),
     ),
     Sign(
         "pyodbc-number",
@@ -230,8 +250,22 @@ SIGNS: Final[tuple[Sign, ...]] = (
         "gui",
         "mssql",
         "mssql",
-        r"\(Microsoft SQL Server, Error: (?P<c>\d{1,6})\)",
-        ("Microsoft SQL Server, Error: ",),
+        # `(Microsoft SQL Server, Error: 18456)`; in another language the word
+        # is translated (`Fehler`, `ошибка`, `エラー` after an ideographic comma).
+        r"\(Microsoft SQL Server"
+        + _HEADER_SEPARATOR
+        + r"[ \t]?[^\W\d_]{1,24}[ \t]?[:\uff1a][ \t]?(?P<c>-?\d{1,6})\)",
+        ("(Microsoft SQL Server",),
+    ),
+    Sign(
+        "tiberius",
+        "rust",
+        "mssql",
+        "mssql",
+        # tiberius's TokenError: `'...' on server S executing P on line 1 (code:
+        # 102, state: 1, class: 15)`: the server's number, state and severity.
+        r"\bon line \d{1,9} \(code: (?P<c>\d{1,6}), state: \d{1,3}, class: \d{1,2}\)",
+        ("(code: ",),
     ),
     Sign(
         "pymssql-message",
@@ -403,6 +437,15 @@ SIGNS: Final[tuple[Sign, ...]] = (
         ("org.postgresql.", "PSQLException"),
     ),
     Sign("ruby-mysql", "ruby", "mysql", None, r"\bMysql2?::", ("Mysql",)),
+    Sign(
+        "mariadb-node",
+        "node",
+        "mysql",
+        "errno",
+        # MariaDB Connector/Node's SqlError: `(conn:719, no: 1045, SQLState: 28000) ...`.
+        r"\(conn:-?\d{1,10}, no: (?P<c>[1-9]\d{3,4}), SQLState: " + _STATE + r"\) ",
+        ("(conn:",),
+    ),
     Sign(
         "vitess",
         "go",

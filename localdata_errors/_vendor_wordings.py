@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
-# 8284 phrases: duckdb 19, mssql 242, mysql 1556, oracle 244, postgresql 6195, sqlite 28.
-# Of one code's templates: mssql 175, mysql 1439, oracle 234, postgresql 3532, sqlite 26; of a few codes': mssql 14, mysql 111, oracle 10, postgresql 140.
+# 8285 phrases: duckdb 19, mssql 243, mysql 1556, oracle 244, postgresql 6195, sqlite 28.
+# Of one code's templates: mssql 176, mysql 1439, oracle 234, postgresql 3532, sqlite 26; of a few codes': mssql 14, mysql 111, oracle 10, postgresql 140.
 # rarest word -> ((phrase, backend, code or codes or None), ...); a gapped phrase's
 # runs, joined by '|', are found in order (a first '' where a message goes).
 WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
@@ -4798,7 +4798,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("not found in data type", "postgresql", "42703"),
         ("was not found in table", "mysql", "1741"),
         ("is not found in table", "mysql", "4156"),
-        ("option|not found", "postgresql", "42704"),
         ("found for row", "postgresql", "23514"),
     ),
     "four": (
@@ -7675,6 +7674,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "network": (
         ("replication event checksum verification failed while reading from network", "mysql", "1743"),
         ("the database or network closed the connection", "oracle", "DPY-4011"),
+        ("client the network path was not found", "mssql", "53"),
         ("could not parse network address", "postgresql", None),
     ),
     "never": (
@@ -8109,6 +8109,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("for connection option", "postgresql", None),
         ("invalid option name", "postgresql", "22023"),
         ("argument to option", "postgresql", "22023"),
+        ("option|not found", "postgresql", "42704"),
     ),
     "options": (
         ("incorrect options in foreign key constraint", "mysql", "1825"),

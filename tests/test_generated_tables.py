@@ -60,6 +60,7 @@ GENERATORS = [
     "generate_sqlclient_texts.py",
     "generate_vendor_wordings.py",
     "generate_localized_messages.py",
+    "generate_sqlcmd_labels.py",
 ]
 
 

@@ -1,9 +1,10 @@
 """
-A PostgreSQL message in another language is classified as its English original.
+A PostgreSQL or MariaDB message in another language is classified as its English original.
 
 The texts are real: pasted in public issues (each with its address), or
 written by the PostgreSQL 15 server here with `lc_messages` set (each beside
-the English text the same statement gets with `lc_messages = 'C'`).  The
+the English text the same statement gets with `lc_messages = 'C'`), or by
+the MariaDB 10.11 server here (beside `lc_messages = 'en_US'`).  The
 expected kinds are the SQLSTATE's meaning in PostgreSQL's documentation
 (https://www.postgresql.org/docs/current/errcodes-appendix.html).
 """
@@ -17,7 +18,7 @@ import time
 import pytest
 
 from localdata_errors import Kind, classify_message
-from localdata_errors._localized import read_back
+from localdata_errors._localized import may_be_translated, read_back
 
 # (text, where it was found, kind its SQLSTATE means, a name it holds, when read).
 PASTED = [
@@ -156,6 +157,102 @@ def test_a_server_message_in_another_language_answers_as_the_english_one(
     assert got.message in localized
 
 
+# Translations written in ASCII alone, as the servers here wrote them: MariaDB
+# 10.11 with the session's lc_messages set (pymysql's message, beside the one
+# with lc_messages = 'en_US'), and PostgreSQL 15's German (psycopg's message,
+# beside lc_messages = 'C').  The kinds are the numbers' meaning in MariaDB's
+# error list (https://mariadb.com/kb/en/mariadb-error-code-reference/) and
+# the SQLSTATE's.
+ASCII = [
+    pytest.param(
+        "Tabelle 'loc_b32ef446.nosuch_t' existiert nicht",
+        "Table 'loc_b32ef446.nosuch_t' doesn't exist",
+        Kind.UNDEFINED_TABLE,
+        id="mariadb-de-1146",
+    ),
+    pytest.param(
+        "La tabla 'loc_b32ef446.nosuch_t' no existe",
+        "Table 'loc_b32ef446.nosuch_t' doesn't exist",
+        Kind.UNDEFINED_TABLE,
+        id="mariadb-es-1146",
+    ),
+    pytest.param(
+        "La table 'loc_b32ef446.nosuch_t' n'existe pas",
+        "Table 'loc_b32ef446.nosuch_t' doesn't exist",
+        Kind.UNDEFINED_TABLE,
+        id="mariadb-fr-1146",
+    ),
+    pytest.param(
+        "No se reconoce la columna 'nosuch_c' en SELECT",
+        "Unknown column 'nosuch_c' in 'SELECT'",
+        Kind.UNDEFINED_COLUMN,
+        id="mariadb-es-1054",
+    ),
+    pytest.param(
+        "Colonna sconosciuta 'nosuch_c' in 'SELECT'",
+        "Unknown column 'nosuch_c' in 'SELECT'",
+        Kind.UNDEFINED_COLUMN,
+        id="mariadb-it-1054",
+    ),
+    pytest.param(
+        "Feld 'id' darf nicht NULL sein",
+        "Column 'id' cannot be null",
+        Kind.NOT_NULL_VIOLATION,
+        id="mariadb-de-1048",
+    ),
+    pytest.param(
+        "Tabelle 'loc_t' bereits vorhanden",
+        "Table 'loc_t' already exists",
+        Kind.DUPLICATE_TABLE,
+        id="mariadb-de-1050",
+    ),
+    # One word of a translation, in a text of three words besides its names.
+    pytest.param(
+        "Base 'nosuch_db' inconnue",
+        "Unknown database 'nosuch_db'",
+        Kind.UNDEFINED_DATABASE,
+        id="mariadb-fr-1049",
+    ),
+    pytest.param(
+        "CONSTRAINT `loc_t.v` fehlgeschlagen: `loc_b32ef446`.`loc_t`",
+        "CONSTRAINT `loc_t.v` failed for `loc_b32ef446`.`loc_t`",
+        Kind.CHECK_VIOLATION,
+        id="mariadb-de-4025",
+    ),
+    pytest.param(
+        "Division durch Null", "division by zero", Kind.DIVISION_BY_ZERO, id="postgresql-de-22012"
+    ),
+]
+
+
+@pytest.mark.parametrize(("localized", "english", "kind"), ASCII)
+def test_a_translation_written_in_ascii_answers_as_the_english_one(
+    localized: str, english: str, kind: Kind
+) -> None:
+    assert localized.isascii()
+    assert may_be_translated(localized)
+    got, want = classify_message(localized), classify_message(english)
+    assert got.kind is want.kind is kind
+    assert (got.database_error_code, got.backend) == (want.database_error_code, want.backend)
+    assert got.affected_resources[:1] == want.affected_resources[:1]
+    assert got.message == localized
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Read in English: never asked about.
+        "Table 'shop.orders' doesn't exist",
+        # Not read, and no two words of a translation (`fail` is Estonian's
+        # `file`, `charge` French): the table stays where it is.
+        "the nightly export will fail again unless someone restarts the worker",
+        "something nobody recognises at all",
+    ],
+)
+def test_an_english_text_is_not_read_back(text: str) -> None:
+    assert not may_be_translated(text)
+
+
 def test_the_values_are_put_back_where_the_english_has_them() -> None:
     back = read_back('リレーション"loc_t"の列"id"のNULL値が非NULL制約に違反しています')
     assert back is not None
@@ -217,6 +314,27 @@ def test_the_table_is_loaded_by_the_first_text_that_is_not_ascii() -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60
     )
     assert done.stdout.split() == ["False", "True"]
+
+
+def test_an_ascii_text_loads_the_table_only_when_read_in_english_it_says_nothing() -> None:
+    # An English text read, one not read (its words no translation's): the
+    # word list is loaded for the second, the table for neither; a German
+    # MariaDB text loads it.
+    script = (
+        "import sys, localdata_errors\n"
+        "from localdata_errors import classify_message\n"
+        "def loaded(name): return f'localdata_errors._{name}' in sys.modules\n"
+        "classify_message(\"Table 'shop.orders' doesn't exist\")\n"
+        "print(loaded('localized_words'), loaded('localized_messages'))\n"
+        "classify_message('something nobody recognises at all')\n"
+        "print(loaded('localized_words'), loaded('localized_messages'))\n"
+        "classify_message(\"Tabelle 'loc_t' bereits vorhanden\")\n"
+        "print(loaded('localized_words'), loaded('localized_messages'))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout.split() == ["False", "False", "True", "False", "True", "True"]
 
 
 @pytest.mark.parametrize(

@@ -28,8 +28,8 @@ from tests.text_corpus import (
 )
 from tests.text_corpus.score import code_matches, measure, normalise_code
 
-#: Overall figures of classify_message(text) on the corpus, in percent.
-MIN_CATEGORY_RIGHT = 96
+#: Figures of classify_message(text) on the corpus's English texts, in percent.
+MIN_CATEGORY_RIGHT = 97
 #: SqlClient's and PostgreSQL's statement timeouts are labelled retryable (the
 #: Kind table in DESIGN.md); the library narrows such a statement instead of
 #: sending it again (docs/kinds.md), so those texts count as misses here.
@@ -38,6 +38,14 @@ MIN_RETRY_RIGHT = 97
 MIN_CODE_FOUND = 95
 #: Of the texts with a backend label whose mapper is installed.
 MIN_BACKEND_FOUND = 96
+#: The same on its texts in other languages (`localized (all)`), measured
+#: apart: most of them are SQL Server's server messages, whose translations
+#: ship with no package here, and adding such a text must not hide a fall of
+#: the English figures.
+MIN_LOCALIZED_CATEGORY_RIGHT = 67
+MIN_LOCALIZED_RETRY_RIGHT = 93
+MIN_LOCALIZED_CODE_FOUND = 67
+MIN_LOCALIZED_BACKEND_FOUND = 81
 
 MIN_TEXTS = 400
 
@@ -91,8 +99,8 @@ MIN_PER_BACKEND: dict[str, int] = {
 REQUIRED_VENDORS = frozenset({"mariadb", "azure-sql", "supabase", "vitess"})
 
 #: Localized texts: at least this many, in at least these languages.
-MIN_LOCALIZED = 25
-REQUIRED_LANGUAGES = frozenset({"de", "fr", "es", "ru", "zh", "ja"})
+MIN_LOCALIZED = 70
+REQUIRED_LANGUAGES = frozenset({"de", "fr", "es", "ru", "zh", "ja", "pt"})
 
 
 @pytest.fixture(scope="module")
@@ -285,12 +293,20 @@ def test_normalise_code() -> None:
 
 
 def test_the_reader_does_not_regress(cases: list[TextCase]) -> None:
-    overall = measure(cases).overall
+    language = measure(cases).language
+    english, localized = language["en"], language["localized (all)"]
     figures = {
-        "category right": (overall.percent("category"), MIN_CATEGORY_RIGHT),
-        "retry decision right": (overall.percent("retry"), MIN_RETRY_RIGHT),
-        "code found": (overall.percent("code"), MIN_CODE_FOUND),
-        "backend found": (overall.percent("backend"), MIN_BACKEND_FOUND),
+        "category right": (english.percent("category"), MIN_CATEGORY_RIGHT),
+        "retry decision right": (english.percent("retry"), MIN_RETRY_RIGHT),
+        "code found": (english.percent("code"), MIN_CODE_FOUND),
+        "backend found": (english.percent("backend"), MIN_BACKEND_FOUND),
+        "localized: category right": (
+            localized.percent("category"),
+            MIN_LOCALIZED_CATEGORY_RIGHT,
+        ),
+        "localized: retry decision right": (localized.percent("retry"), MIN_LOCALIZED_RETRY_RIGHT),
+        "localized: code found": (localized.percent("code"), MIN_LOCALIZED_CODE_FOUND),
+        "localized: backend found": (localized.percent("backend"), MIN_LOCALIZED_BACKEND_FOUND),
     }
     fallen = {
         name: f"{got}% < {least}%" for name, (got, least) in figures.items() if (got or 0) < least

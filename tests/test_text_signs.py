@@ -186,3 +186,95 @@ def test_a_packs_own_wording_names_its_backend() -> None:
     assert (answer.backend, answer.kind) == ("supavisor", Kind.INVALID_AUTHORIZATION)
     # A one-word marker says nothing alone ("quota" is Neon's, and BigQuery's word too).
     assert classify_message("quota").backend != "postgresql"
+
+
+# SQL Server's header in the language of the tools that print it, and the
+# connectors whose form holds the server's number whatever the language.
+@pytest.mark.parametrize(
+    ("text", "sign", "code", "kind"),
+    [
+        # sqlcmd/SSMS in German (Meldung/Ebene/Status), from
+        # https://github.com/BrentOzarULTD/SQL-Server-First-Responder-Kit/issues/1465
+        (
+            "Meldung 207, Ebene 16, Status 1, Prozedur sp_Blitz, Zeile 4841 "
+            "Ungültiger Spaltenname 'database_id'.",
+            "sqlcmd",
+            "207",
+            Kind.UNDEFINED_COLUMN,
+        ),
+        # In Russian, from Microsoft's Russian page of error 18456:
+        # https://learn.microsoft.com/ru-ru/previous-versions/sql/sql-server-2008-r2/cc645917(v=sql.105)
+        (
+            "«Сообщение 18456, уровень 14, состояние 1, сервер <имя_компьютера>, строка 1»\n"
+            '«Ошибка имени входа пользователя "<имя_пользователя>".»',
+            "sqlcmd",
+            "18456",
+            Kind.INVALID_PASSWORD,
+        ),
+        # SSMS's dialog, the word "Error" translated, from the same page
+        (
+            "Ошибка имени входа пользователя '<имя_пользователя>'. "
+            "(Microsoft SQL Server, ошибка: 18456)",
+            "ssms",
+            "18456",
+            Kind.INVALID_PASSWORD,
+        ),
+        # and in Japanese, after an ideographic comma, from
+        # https://learn.microsoft.com/ja-jp/troubleshoot/sql/database-engine/connect/network-related-or-instance-specific-error-occurred-while-establishing-connection
+        (
+            "プロバイダー: TCP プロバイダー、エラー: 0 - このようなホストは認識されていません。 "
+            "(Microsoft SQL Server、エラー: 11001)",
+            "ssms",
+            "11001",
+            None,
+        ),
+        (
+            "provider: 名前付きパイプ プロバイダー、エラー: 40 - "
+            "SQL Serverへの接続を開けませんでした (Microsoft SQL Server、エラー:53)",
+            "ssms",
+            "53",
+            Kind.CONNECTION_FAILURE,
+        ),
+        # tiberius (Rust) around a Chinese server text, from
+        # https://github.com/t8y2/dbx/issues/1415
+        (
+            "连接失败：Token error: ''OFFSET' 附近有语法错误。' on server "  # noqa: RUF001
+            "WIN-GGVLTJ9M6LT\\JSQL2008 executing on line 1 (code: 102, state: 1, class: 15)",
+            "tiberius",
+            "102",
+            Kind.SYNTAX_ERROR,
+        ),
+        # MariaDB Connector/Node around a French server text, from
+        # https://github.com/dbcodeio/public/issues/179
+        (
+            "Error:\n(conn:719, no: 1045, SQLState: 28000) Accès refusé pour l'utilisateur: "
+            "'root'@'@localhost' (mot de passe: OUI)",
+            "mariadb-node",
+            "1045",
+            Kind.INVALID_PASSWORD,
+        ),
+    ],
+)
+def test_a_localized_header_or_a_connectors_form_gives_the_number(
+    text: str, sign: str, code: str, kind: Kind | None
+) -> None:
+    from localdata_errors._textread import read_signs
+
+    reading = read_signs(text, default_registry())
+    assert (reading.sign, reading.code) == (sign, code)
+    answer = classify_message(text)
+    assert answer.database_error_code == code
+    if kind is not None:
+        assert answer.kind is kind
+
+
+def test_the_header_labels_are_go_sqlcmds_translations() -> None:
+    # The labels come from go-sqlcmd's catalogues (tools/generate_sqlcmd_labels.py);
+    # an English header is read as before, and a number beside the word alone is not one.
+    from localdata_errors import _sqlcmd_labels
+
+    assert {"Level", "Ebene", "уровень", "级别", "レベル", "수준"} <= set(_sqlcmd_labels.LEVELS)
+    assert {"State", "Status", "состояние", "状态"} <= set(_sqlcmd_labels.STATES)
+    english = classify_message("Msg 208, Level 16, State 1, Line 1\nInvalid object name 'x'.")
+    assert (english.database_error_code, english.kind) == ("208", Kind.UNDEFINED_TABLE)
+    assert classify_message("raised to 3, level 2 of the tree").database_error_code is None

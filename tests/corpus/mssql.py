@@ -2240,6 +2240,19 @@ MESSAGE_CASES: tuple[MessageCase, ...] = (
         None,
         Expected(kind=K.NOT_NULL_VIOLATION, code="515", resources=("t", "name")),
     ),
+    # SSMS's dialog in Japanese, from Microsoft's Japanese troubleshooting page
+    # (learn.microsoft.com/ja-jp/troubleshoot/sql/database-engine/connect/
+    # network-related-or-instance-specific-error-occurred-while-establishing-connection):
+    # the Named Pipes client's number 53 after SSMS's translated "Error" (with
+    # `db_type` given, as here, the number is the caller's: the text's own is
+    # read without one, see tests/test_text_signs.py).
+    MessageCase(
+        "ssms-dialog-ja-53",
+        "provider: 名前付きパイプ プロバイダー、エラー: 40 - SQL Serverへの接続を開けませんでした "
+        "(Microsoft SQL Server、エラー:53)",
+        "53",
+        Expected(kind=K.CONNECTION_FAILURE, code="53"),
+    ),
     MessageCase(
         "code-only",
         "Invalid object name 'dbo.orders'.",
