@@ -355,6 +355,6 @@ def test_a_long_text_costs_linear_time(unit: str) -> None:
     # 16 times the text: linear is about 16 times; the bound catches quadratic.
     assert large < 64 * max(small, 0.005)
     assert large < 10.0
-    start = time.perf_counter()
+    start = time.thread_time()
     classify_message(unit * (1024 * 1024 // len(unit)))
-    assert time.perf_counter() - start < 10.0
+    assert time.thread_time() - start < 10.0

@@ -185,9 +185,10 @@ def test_a_one_megabyte_adversarial_message_is_classified(db_type: str | None) -
         "'",
     ]
     message = "".join(pieces) * (1024 * 1024 // len("".join(pieces)))
-    start = time.perf_counter()
+    # This thread's CPU time: the time other processes take the core is not counted.
+    start = time.thread_time()
     resp = classify_message(message, db_type, code="42P01")
-    elapsed = time.perf_counter() - start
+    elapsed = time.thread_time() - start
     assert resp.message
     # Generous: the real figure (a few milliseconds) is measured by the bench.
     assert elapsed < 5.0

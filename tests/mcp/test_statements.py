@@ -86,10 +86,11 @@ def test_placeholders_outside_literals_become_named() -> None:
 
 def test_reading_is_linear_on_hostile_input() -> None:
     sql = "SELECT " + ", ".join(["'$$/*\"'"] * 20_000)
-    started = time.perf_counter()
+    # This thread's CPU time: the time other processes take the core is not counted.
+    started = time.thread_time()
     (statement,) = split(sql, "postgres", strip_comments=True)
     assert refusal(statement.text, "postgres") is None
-    assert time.perf_counter() - started < 10
+    assert time.thread_time() - started < 10
 
 
 REFUSALS = [
