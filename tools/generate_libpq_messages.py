@@ -9,9 +9,11 @@ connection, an SSL failure, a bad connection option) as text without a
 SQLSTATE, and psycopg 3 and psycopg2 pass that text on.  The complete list of
 those texts ships with libpq: the message catalogues Debian's `libpq5`
 installs (`/usr/share/locale/*/LC_MESSAGES/libpq5-*.mo`), whose msgids are
-the English originals.  Upstream facts only: each message's first line and
-its pattern.  Which kind each message means is decided by hand in
-`localdata_errors/backends/_libpq_kinds.py`.
+the English originals; later releases' msgids (`libpq5-17.mo`, `-18.mo`),
+as `tools/extract_postgresql_msgids.py` recorded them in
+`tools/upstream/postgresql-msgids.tsv`, are read with them.  Upstream facts
+only: each message's first line and its pattern.  Which kind each message
+means is decided by hand in `localdata_errors/backends/_libpq_kinds.py`.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from _generated import source_missing, write_or_check
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "localdata_errors" / "backends" / "_libpq_messages.py"
 CATALOGUES = "/usr/share/locale/*/LC_MESSAGES/libpq5-*.mo"
+#: Other releases' msgids (`tools/extract_postgresql_msgids.py`).
+UPSTREAM_MSGIDS = ROOT / "tools" / "upstream" / "postgresql-msgids.tsv"
 
 # printf conversions libpq's messages use.
 PLACEHOLDER = re.compile(r"%(?:%|[-0-9.]*(?:l|ll|z|h)?[sdiucmxXp]|\d*[sd]|0?\d*[xX])")
@@ -69,14 +73,30 @@ def read_msgids(path: str) -> list[str]:
     return [msgid for msgid, _ in read_catalogue(path)]
 
 
+def upstream_msgids(catalogue: str) -> list[str]:
+    """
+    The msgids of *catalogue* (`postgres`, `libpq5`) that the releases recorded
+    in `tools/upstream/postgresql-msgids.tsv` ship.
+    """
+    unescape = {"\\\\": "\\", "\\t": "\t", "\\n": "\n"}
+    found = []
+    for line in UPSTREAM_MSGIDS.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            name, _, text = line.split("\t", 2)
+            if name == catalogue:
+                found.append(re.sub(r"\\[\\tn]", lambda m: unescape[m.group()], text))
+    return found
+
+
 def messages() -> list[str]:
-    """Every distinct msgid of every installed libpq catalogue."""
+    """Every distinct msgid of every installed libpq catalogue and of the recorded releases'."""
     paths = sorted(glob.glob(CATALOGUES))
     if not paths:
         source_missing(f"no libpq message catalogue at {CATALOGUES} (apt install libpq5)")
     found: set[str] = set()
     for path in paths:
         found.update(read_msgids(path))
+    found.update(upstream_msgids("libpq5"))
     return sorted(found)
 
 

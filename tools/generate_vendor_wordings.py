@@ -11,7 +11,9 @@ Server's).  The vendors' own message lists are read:
 - MySQL/MariaDB: the server's English texts (`/usr/share/mysql/errmsg-utf8.txt`,
   its `eng` lines);
 - PostgreSQL: the msgids of the server's and libpq's message catalogues
-  (`/usr/share/locale/*/LC_MESSAGES/postgres-*.mo`, `libpq5-*.mo`);
+  (`/usr/share/locale/*/LC_MESSAGES/postgres-*.mo`, `libpq5-*.mo`), and
+  those of later releases (`tools/upstream/postgresql-msgids.tsv`, from
+  `tools/extract_postgresql_msgids.py`);
 - SQLite: `sqlite3_errstr` of every result code (the system's libsqlite3),
   and the texts its parser and constraints print, triggered here;
 - DuckDB: the texts the installed `duckdb` module prints, triggered here;
@@ -34,8 +36,9 @@ Where the vendor's list gives each template its code (MySQL/MariaDB's error
 numbers, from `mysqld_error.h` and mysql-connector-python's `errorcode.py`;
 SQLite's result names, from what the library returns; SQL Server's message
 numbers; python-oracledb's `DPY-` numbers; the SQLSTATE PostgreSQL's source
-states at every call site of a server format, `tools/upstream/postgresql-sqlstates.tsv`,
-from `tools/extract_postgresql_sqlstates.py`, and for a start-up refusal whose
+states at every call site of a server format, `tools/upstream/postgresql-*sqlstates.tsv`,
+one per release's source, from `tools/extract_postgresql_sqlstates.py`, kept
+where every release that has the format states the same one, and for a start-up refusal whose
 call site sets it through a variable, the condition of the start-up
 catalogue, `backends/_postgresql_fatal.py`), a phrase carries the code of the
 one template of its vendor that holds it.  A phrase a few codes' templates
@@ -60,7 +63,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from _generated import source_missing, write_or_check
-from generate_libpq_messages import read_msgids
+from generate_libpq_messages import read_msgids, upstream_msgids
 from generate_mysql_codes import parse_c_header, parse_connector_errorcode
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,8 +72,9 @@ ERRMSG = Path("/usr/share/mysql/errmsg-utf8.txt")
 MYSQLD_ERROR = Path("/usr/include/mariadb/mysqld_error.h")
 PG_SERVER = "/usr/share/locale/*/LC_MESSAGES/postgres-*.mo"
 PG_LIBPQ = "/usr/share/locale/*/LC_MESSAGES/libpq5-*.mo"
-#: Server format -> the SQLSTATE every call site of it states (PostgreSQL's source).
-PG_SQLSTATES = ROOT / "tools" / "upstream" / "postgresql-sqlstates.tsv"
+#: Server format -> the SQLSTATE every call site of it states (PostgreSQL's
+#: source), one file per release (15.15's, 18.6's).
+PG_SQLSTATES = sorted((ROOT / "tools" / "upstream").glob("postgresql*-sqlstates.tsv"))
 #: Fewest words of a phrase, and most (a longer run is cut to its head: a
 #: vendor's later version reworded its tail more often than its head).
 FEWEST, MOST = 3, 10
@@ -172,6 +176,8 @@ def postgresql_texts() -> list[Template]:
             found.update(read_msgids(path))
     if not server and not client:
         source_missing("no PostgreSQL message catalogue: install postgresql and libpq5")
+    server.update(upstream_msgids("postgres"))
+    client.update(upstream_msgids("libpq5"))
     # Where a call site sets the code through a variable (the authentication
     # methods' refusals), the start-up catalogue's reviewed condition says it.
     from localdata_errors.backends import _postgresql_fatal  # noqa: PLC0415
@@ -184,14 +190,20 @@ def postgresql_texts() -> list[Template]:
 
 
 def postgresql_sqlstates() -> dict[str, str]:
-    """Server format -> SQLSTATE, as `tools/extract_postgresql_sqlstates.py` wrote them."""
+    """
+    Server format -> SQLSTATE, as `tools/extract_postgresql_sqlstates.py` wrote
+    them for each release: a format the releases state different codes for
+    (`empty XPath expression`: 15's 22000, 18's 10608) states none.
+    """
     unescape = {"\\\\": "\\", "\\t": "\t", "\\n": "\n"}
-    found = {}
-    for line in PG_SQLSTATES.read_text(encoding="utf-8").splitlines():
-        if line and not line.startswith("#"):
-            text, _, state = line.rpartition("\t")
-            found[re.sub(r"\\[\\tn]", lambda m: unescape[m.group()], text)] = state
-    return found
+    stated: dict[str, set[str]] = {}
+    for path in PG_SQLSTATES:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line and not line.startswith("#"):
+                text, _, state = line.rpartition("\t")
+                text = re.sub(r"\\[\\tn]", lambda m: unescape[m.group()], text)
+                stated.setdefault(text, set()).add(state)
+    return {text: states.pop() for text, states in stated.items() if len(states) == 1}
 
 
 def postgresql_scanner_texts(msgids: list[str]) -> list[str]:
@@ -622,6 +634,12 @@ def opening(template: str) -> str | None:
     return " ".join(found[0][:MOST])
 
 
+def _quoted_after_opening(template: str) -> bool:
+    """Whether the template's first placeholder, right after its opening run, is quoted."""
+    found = _PLACEHOLDER.search(template.strip())
+    return found is not None and found.group()[:1] in "'\"`"
+
+
 def heads(
     lists: dict[str, list[Template]], table: dict[str, Entry]
 ) -> dict[str, tuple[str, str | None]]:
@@ -635,11 +653,16 @@ def heads(
     DuckDB prints every message after its label ("Constraint Error: "), a
     sign of its own: its texts do not rule out a run SQLite opens with.
     The codes are those of the vendor's templates that open with the run
-    (`None` where one has none, or more than `MOST_CODES` have one).
+    (`None` where one has none, or more than `MOST_CODES` have one).  A
+    shorter run whose every template goes on with a quoted placeholder
+    (PostgreSQL's `not-null constraint "%s" on ...`) does not rule out a run
+    that goes on from it with a word (SQLite's `NOT NULL constraint failed`):
+    after it a text goes on with a quote.
     """
     opens: dict[str, set[str]] = {}
     own: set[str] = set()  # the runs of the vendors' own lists (not of the lists that rule out)
     codes: dict[tuple[str, str], set[str | None]] = {}
+    unquoted: dict[str, set[str]] = {}  # the vendors of a run's templates going on unquoted
     for vendor, texts in lists.items():
         owner = RULE_OUT.get(vendor, vendor)
         for text, code in texts:
@@ -647,6 +670,8 @@ def heads(
             if run is not None:
                 opens.setdefault(run, set()).add(owner or vendor)
                 codes.setdefault((vendor, run), set()).add(code)
+                if not _quoted_after_opening(text):
+                    unquoted.setdefault(run, set()).add(owner or vendor)
                 if vendor not in RULE_OUT:
                     own.add(run)
     found: dict[str, tuple[str, str | None]] = {}
@@ -665,7 +690,7 @@ def heads(
         # The runs this one goes on from: its first two words, three, ...
         parts = run.split(" ")
         for n in range(2, len(parts)):
-            owners |= opens.get(" ".join(parts[:n]), set())
+            owners |= unquoted.get(" ".join(parts[:n]), set())
         if "sqlite" in owners:
             owners.discard("duckdb")
         if len(owners) != 1 or run in table:

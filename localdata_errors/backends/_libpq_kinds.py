@@ -37,6 +37,10 @@ RULES: Final[tuple[tuple[str, Kind | None], ...]] = (
     ("could not read from file", None),
     ("could not write to file", None),
     ("pipeline mode", None),
+    ("cancel request is already being sent", None),
+    # A note libpq adds as it tries again itself, and an internal error after a failure.
+    ("retrying connection with new bearer token", None),
+    ("internal error: async cleanup", None),
     # The session went away while in use: whatever was sent may have run.
     ("server closed the connection unexpectedly", K.CONNECTION_LOST),
     ("ssl syscall error", K.CONNECTION_LOST),
@@ -78,11 +82,13 @@ RULES: Final[tuple[tuple[str, Kind | None], ...]] = (
     ("could not send ssl negotiation packet", K.CONNECTION_FAILURE),
     ("could not send gssapi negotiation packet", K.CONNECTION_FAILURE),
     ("received invalid response to", K.CONNECTION_FAILURE),
+    ("invalid protocol negotiation message", K.CONNECTION_FAILURE),
     ("received unencrypted data after", K.CONNECTION_FAILURE),
     ("unexpected message from server during startup", K.CONNECTION_FAILURE),
     ("expected authentication request from server", K.CONNECTION_FAILURE),
     ("unexpected response from server", K.CONNECTION_FAILURE),
     ("server sent an error response during ssl exchange", K.CONNECTION_FAILURE),
+    ("server sent an error response during gss encryption exchange", K.CONNECTION_FAILURE),
     ("timeout expired", K.CONNECTION_FAILURE),
     ("could not make a writable connection", K.CONNECTION_FAILURE),
     ("hot standby mode", K.CONNECTION_FAILURE),
@@ -99,6 +105,7 @@ RULES: Final[tuple[tuple[str, Kind | None], ...]] = (
     ("user name lookup failure", K.INVALID_AUTHORIZATION),
     ("requirepeer", K.INVALID_AUTHORIZATION),
     ("could not get peer credentials", K.INVALID_AUTHORIZATION),
+    ("server rejected oauth bearer token", K.INVALID_AUTHORIZATION),
     # An SSL failure is as often the handshake's as a running session's;
     # nothing was run in the first case, and reconnecting is right in both.
     ("ssl error", K.CONNECTION_FAILURE),
@@ -113,6 +120,15 @@ RULES: Final[tuple[tuple[str, Kind | None], ...]] = (
     ("sspi", K.CONNECTION_MISCONFIGURED),
     ("channel binding", K.CONNECTION_MISCONFIGURED),
     ("client proof", K.CONNECTION_MISCONFIGURED),
+    # OAuth (libpq 18): the flow, the issuer's discovery document, libcurl,
+    # and the server's error response in the exchange.
+    ("oauth", K.CONNECTION_MISCONFIGURED),
+    ("discovery document", K.CONNECTION_MISCONFIGURED),
+    ("libcurl", K.CONNECTION_MISCONFIGURED),
+    ("server's error", K.CONNECTION_MISCONFIGURED),
+    ("error response without a status", K.CONNECTION_MISCONFIGURED),
+    # require_auth refusing the method the server asks for.
+    ("server requested a", K.CONNECTION_MISCONFIGURED),
     ("nonce", K.CONNECTION_MISCONFIGURED),
     ("random salt", K.CONNECTION_MISCONFIGURED),
     ("certificate", K.CONNECTION_MISCONFIGURED),
@@ -139,6 +155,12 @@ RULES: Final[tuple[tuple[str, Kind | None], ...]] = (
     ("invalid target_session_attrs", K.CONNECTION_MISCONFIGURED),
     ("invalid ssl_m", K.CONNECTION_MISCONFIGURED),
     ("ssl protocol", K.CONNECTION_MISCONFIGURED),
+    ("alpn", K.CONNECTION_MISCONFIGURED),
+    ("ssl support is not compiled in", K.CONNECTION_MISCONFIGURED),
+    # The protocol version or extension asked for (min/max_protocol_version).
+    ("protocol version not supported by server", K.CONNECTION_MISCONFIGURED),
+    ("server only supports protocol version", K.CONNECTION_MISCONFIGURED),
+    ("protocol extension not supported by server", K.CONNECTION_MISCONFIGURED),
     ('invalid %s value: "%s"', K.CONNECTION_MISCONFIGURED),
     ("keepalives parameter", K.CONNECTION_MISCONFIGURED),
     ("in uri", K.CONNECTION_MISCONFIGURED),
