@@ -15,7 +15,9 @@ from localdata_errors import KIND_TABLE, Kind, classify_message
 CASES = [
     # https://github.com/getsentry/snuba/pull/1254
     (
-        "snuba.clickhouse.errors.ClickhouseError: [62] DB::Exception: Syntax error: failed at position 1528: 819SAMPLE BY cityHash64(span_id) 2. Wrong number. Stack trace:",
+        "snuba.clickhouse.errors.ClickhouseError: [62] DB::Exception:"
+        " Syntax error: failed at position 1528: 819SAMPLE BY cityHas"
+        "h64(span_id) 2. Wrong number. Stack trace:",
         "62",
         Kind.SYNTAX_ERROR,
     ),

@@ -14,16 +14,22 @@ from localdata_errors import KIND_TABLE, Kind, classify_message
 # (text, the code it carries or its wording gives, the kind its label gives)
 CASES = [
     # https://github.com/pgbouncer/pgbouncer/issues/189
-    ("PG::ConnectionBad: ERROR:  No such database: postgres", None, Kind.UNDEFINED_DATABASE),
+    (
+        "PG::ConnectionBad: ERROR:  No such database: postgres",
+        None,
+        Kind.UNDEFINED_DATABASE,
+    ),
     # https://github.com/pgbouncer/pgbouncer/issues/150
     (
-        "2016-10-12 14:51:49.945 27782 WARNING C-0x74d9a0: (nodb)/(nouser)@127.0.0.1:48680 Pooler Error: No such database: josh",
+        "2016-10-12 14:51:49.945 27782 WARNING C-0x74d9a0: (nodb)/(no"
+        "user)@127.0.0.1:48680 Pooler Error: No such database: josh",
         None,
         Kind.UNDEFINED_DATABASE,
     ),
     # https://github.com/pgbouncer/pgbouncer/issues/937
     (
-        'psql: error: connection to server at "external-pgbouncer-ip", port nodeport failed: FATAL:  no such database: db_test',
+        'psql: error: connection to server at "external-pgbouncer-ip"'
+        ", port nodeport failed: FATAL:  no such database: db_test",
         None,
         Kind.UNDEFINED_DATABASE,
     ),

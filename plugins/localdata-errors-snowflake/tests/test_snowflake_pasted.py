@@ -15,37 +15,54 @@ from localdata_errors import KIND_TABLE, Kind, classify_message
 CASES = [
     # https://github.com/snowflakedb/dplyr-snowflakedb/issues/37
     (
-        'Error in .verify.JDBC.result(r, "Unable to retrieve JDBC result set",  : \n  Unable to retrieve JDBC result set\n  JDBC ERROR: SQL compilation error:\nObject \'"OCR_DATA.PUBLIC.FCED"\' does not exist or not authorized.\n  Statement: SELECT * FROM "OCR_DATA.PUBLIC.FCED" AS "q05" LIMIT 0',
+        'Error in .verify.JDBC.result(r, "Unable to retrieve JDBC res'
+        'ult set",  : \n  Unable to retrieve JDBC result set\n  JDBC ER'
+        "ROR: SQL compilation error:\nObject '\"OCR_DATA.PUBLIC.FCED\"' "
+        "does not exist or not authorized.\n  Statement: SELECT * FROM"
+        ' "OCR_DATA.PUBLIC.FCED" AS "q05" LIMIT 0',
         None,
         Kind.UNDEFINED_TABLE,
     ),
     # https://github.com/snowflakedb/pdo_snowflake/issues/179
     (
-        "SQLSTATE[57P03]: Cannot connect now: 606 No active warehouse selected in the current session. Select an active warehouse with the 'use warehouse' command.",
+        "SQLSTATE[57P03]: Cannot connect now: 606 No active warehouse"
+        " selected in the current session. Select an active warehouse"
+        " with the 'use warehouse' command.",
         "000606",
         Kind.CONNECTION_MISCONFIGURED,
     ),
     # https://github.com/airbytehq/airbyte/issues/40615
     (
-        "2024-07-01 05:37:10 destination > WARN type-and-dedupe c.z.h.p.ProxyConnection(checkException):178 HikariPool-1 - Connection net.snowflake.client.jdbc.SnowflakeConnectionV1@d66a18f marked as broken because of SQLSTATE(57P03), ErrorCode(606) net.snowflake.client.jdbc.SnowflakeSQLException: No active warehouse selected in the current session.  Select an active warehouse with the 'use warehouse' command.",
+        "2024-07-01 05:37:10 destination > WARN type-and-dedupe c.z.h"
+        ".p.ProxyConnection(checkException):178 HikariPool-1 - Connec"
+        "tion net.snowflake.client.jdbc.SnowflakeConnectionV1@d66a18f"
+        " marked as broken because of SQLSTATE(57P03), ErrorCode(606)"
+        " net.snowflake.client.jdbc.SnowflakeSQLException: No active "
+        "warehouse selected in the current session.  Select an active"
+        " warehouse with the 'use warehouse' command.",
         "000606",
         Kind.CONNECTION_MISCONFIGURED,
     ),
     # https://github.com/dbcodeio/public/issues/762
     (
-        "Error:\nNo active warehouse selected in the current session.  Select an active warehouse with the 'use warehouse' command.",
+        "Error:\nNo active warehouse selected in the current session. "
+        " Select an active warehouse with the 'use warehouse' command"
+        ".",
         None,
         Kind.CONNECTION_MISCONFIGURED,
     ),
     # https://github.com/sqitchers/sqitch/issues/520
     (
-        "No active warehouse selected in the current session.  Select an active warehouse with the 'use warehouse' command.\n (SQL-57P03)",
+        "No active warehouse selected in the current session.  Select"
+        " an active warehouse with the 'use warehouse' command.\n (SQL"
+        "-57P03)",
         None,
         Kind.CONNECTION_MISCONFIGURED,
     ),
     # https://github.com/lightdash/lightdash/issues/663
     (
-        "SQL compilation error: error line 13 at position 6\n\ninvalid identifier 'ORDERS_UNIQUE_ORDER_COUNT'",
+        "SQL compilation error: error line 13 at position 6\n\ninvalid "
+        "identifier 'ORDERS_UNIQUE_ORDER_COUNT'",
         None,
         Kind.UNDEFINED_COLUMN,
     ),
