@@ -77,15 +77,13 @@ TEXT_SIGNS: Final = (
         ("Query ",),
     ),
     # The server's and the JDBC driver's Java classes.
-    TextSign(r"(?<![\w.])io\.trino\.", ("io.trino.",)),
+    TextSign(r"(?<![\w.])io\.trino\.", (".trino.",)),
     # The Python client's errors: `TrinoUserError(type=USER_ERROR, name=...`.
     TextSign(
         r"\btype=(?:USER_ERROR|INTERNAL_ERROR|INSUFFICIENT_RESOURCES|EXTERNAL), "
         r"name=(?P<c>[A-Z][A-Z0-9_]{1,80})\b",
-        ("type=",),
+        (", name=",),
     ),
-    # A name of Trino's `StandardErrorCode` opening a message.
-    TextSign(_LEADING_NAME.pattern, ("_",), ERROR_CODES),
     # The memory limit of a node, in the words only Trino's (and Presto's) message has.
     TextSign(_WORDINGS["EXCEEDED_LOCAL_MEMORY_LIMIT"].pattern, ("Query exceeded per-node ",)),
 )
