@@ -828,6 +828,8 @@ class _PackSign(NamedTuple):
     backend: str
     pattern: re.Pattern[str]
     known: Container[str] | None
+    #: Its literals: the pattern is tried only on a text that holds one.
+    triggers: tuple[str, ...]
 
 
 class _NameTable(NamedTuple):
@@ -868,7 +870,9 @@ def _pack_signs(registry: MapperRegistry) -> tuple[tuple[_PackSign, ...], re.Pat
             except re.error:
                 continue  # the registry's check reports it; a bad sign names nothing
             if literals:
-                signs.append(_PackSign(owner, compiled, getattr(sign, "known", None)))
+                signs.append(
+                    _PackSign(owner, compiled, getattr(sign, "known", None), tuple(literals))
+                )
                 triggers.update(literals)
     if not signs:
         return (), None
@@ -882,6 +886,13 @@ def _by_pack_sign(head: str, table: _NameTable) -> tuple[int, str] | None:
         return None
     best: tuple[int, str] | None = None
     for sign in table.signs:
+        # Only the signs whose own literal is there (a substring test, in C):
+        # a common literal of one pack ("[") costs the others nothing.
+        for literal in sign.triggers:
+            if literal in head:
+                break
+        else:
+            continue
         for count, match in enumerate(sign.pattern.finditer(head)):
             if best is not None and match.start() >= best[0]:
                 break

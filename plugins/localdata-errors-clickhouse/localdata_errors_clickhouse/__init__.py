@@ -23,6 +23,7 @@ from localdata_errors import (
     ErrorInput,
     Kind,
     MappedError,
+    TextSign,
     driver_attr,
     hookimpl,
 )
@@ -34,6 +35,7 @@ __all__ = [
     "ENGINE_VERSION",
     "ERROR_NAMES",
     "KINDS",
+    "TEXT_SIGNS",
     "ClickHouseMapper",
     "localdata_errors_mappers",
 ]
@@ -46,7 +48,17 @@ CODES_BY_NAME: Final[Mapping[str, int]] = MappingProxyType(
 # "Code: 60. DB::Exception: ..." (chdb, the HTTP body, clickhouse-driver) or
 # "Received ClickHouse exception, code: 60, ..." (clickhouse-connect); the
 # first is the outermost error of a nested report.
-_CODE = re.compile(r"\bcode:\s{0,4}(\d{1,6})\b", re.IGNORECASE)
+# "[62] DB::Exception: ..." (snuba's ClickhouseError: the code in brackets).
+_CODE = re.compile(r"\bcode:\s{0,4}(\d{1,6})\b|\[(\d{1,6})\] DB::Exception\b", re.IGNORECASE)
+#: How ClickHouse's errors are printed where a text names ClickHouse, beside
+#: the core's own `Code: N. DB::Exception` forms (see `TextSign`).
+TEXT_SIGNS: Final = (
+    TextSign(
+        r"\[(?P<c>\d{1,6})\] DB::Exception\b",
+        ("] DB::Exception",),
+        frozenset(map(str, ERROR_NAMES)),
+    ),
+)
 # "... (UNKNOWN_TABLE)" closes the server's text; the last one is the outermost.
 _NAME = re.compile(r"\(([A-Z][A-Z0-9_]{2,80})\)")
 
@@ -120,7 +132,7 @@ def _native_code(error: ErrorInput) -> tuple[int | None, str | None]:
         code = _int_code(driver_attr(exc, "code"))
     if code is None:
         match = _CODE.search(error.message)
-        code = int(match.group(1)) if match else None
+        code = int(match.group(1) or match.group(2)) if match else None
     name = ERROR_NAMES.get(code) if code is not None else None
     if name is None and exc is not None:
         attr = driver_attr(exc, "name")
@@ -185,6 +197,7 @@ class ClickHouseMapper(BackendMapper):
     aliases = ("ch", "chdb", "clickhouse-connect", "clickhouse_connect", "clickhouse_driver")
     driver_modules = ("chdb", "clickhouse_connect", "clickhouse_driver")
     display_name = "ClickHouse"
+    text_signs = TEXT_SIGNS
 
     def map_error(self, error: ErrorInput) -> MappedError | None:
         """

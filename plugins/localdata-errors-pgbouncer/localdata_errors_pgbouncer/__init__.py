@@ -57,11 +57,17 @@ _LEAD: Final = r"(?:^|FATAL:  |ERROR:  )"
 
 
 def _template_pattern(template: str) -> str:
-    return "".join(
+    pattern = "".join(
         "[^\\n]{0,256}?" if part == "%s" else re.escape(part)
         for part in re.split(r"(%s)", template)
         if part
     )
+    # PgBouncer before 1.8 opened its messages with a capital ("No such
+    # database: %s", as its "Pooler Error: " lead): the first letter in either case.
+    first = template[:1]
+    if first.isalpha() and pattern.startswith(first):
+        return f"[{first.lower()}{first.upper()}]{pattern[1:]}"
+    return pattern
 
 
 def _compile(templates: list[str]) -> re.Pattern[str]:
@@ -85,7 +91,7 @@ def _signature(template: str) -> str:
 
 _PGBOUNCER: Final = _compile(_TEMPLATES)
 # What a template's text can start with: a place starting otherwise is skipped.
-_STARTS: Final = frozenset(t[:2] for t in _TEMPLATES)
+_STARTS: Final = frozenset(start for t in _TEMPLATES for start in (t[:2], t[:1].upper() + t[1:2]))
 # libpq's leads, and PgBouncer's own log line for a client it disconnects
 # ("pooler error: client_login_timeout"; "Pooler Error: " before 1.8).
 _LEADS: Final = ("FATAL:  ", "ERROR:  ", "pooler error: ", "Pooler Error: ")
@@ -293,7 +299,9 @@ class PgBouncerRefiner(ErrorRefiner):
     claims = RefinerClaims(
         codes=_PREPARED_STATES,
         markers=(*(_signature(t) for t in _TEMPLATES), _ASYNCPG_NOTE),
-        kinds=PROXY_KINDS,
+        # Also where the PostgreSQL mapper reads the pooler's "no such database: x"
+        # as an object of its own that does not exist.
+        kinds=PROXY_KINDS | {Kind.UNDEFINED_OBJECT},
     )
 
     def refine_error(self, error: ErrorInput, base: MappedError | None) -> MappedError | None:

@@ -22,11 +22,12 @@ from localdata_errors import (
     Kind,
     MappedError,
     RetrySafety,
+    TextSign,
     driver_attr,
     hookimpl,
 )
 
-__all__ = ["CODES", "MESSAGE_CODES", "SnowflakeMapper", "localdata_errors_mappers"]
+__all__ = ["CODES", "MESSAGE_CODES", "TEXT_SIGNS", "SnowflakeMapper", "localdata_errors_mappers"]
 
 K = Kind
 
@@ -101,6 +102,8 @@ CODES: Final[Mapping[str, Rule]] = MappingProxyType(
 
 # "002003 (42S02): ..." (the connector's format) or "002003: ..." without a SQLSTATE.
 _PREFIX = re.compile(r"(?:^|\s)(\d{6})(?: \(([0-9A-Z]{5})\))?: ")
+# The JDBC driver's "Error code: 390100, Message: ..." and HikariCP's "ErrorCode(606)".
+_LABELLED = re.compile(r"\bError ?[Cc]ode(?:: |\()(\d{3,6})\b")
 _QUOTED = r"'([^']{1,512})'"
 # Object kinds in Snowflake's "X 'name' does not exist or not authorized."
 _MISSING = re.compile(
@@ -133,6 +136,13 @@ _NAMES: Final[Mapping[str, re.Pattern[str]]] = MappingProxyType(
         "003001": re.compile(r"Insufficient privileges to operate on \w{1,40} " + _QUOTED),
     }
 )
+#: The numbers whose wording a pasted message without its number gives.
+_WORDED: Final[Mapping[str, re.Pattern[str]]] = MappingProxyType(
+    {
+        **_NAMES,
+        "001003": re.compile(r"syntax error line \d{1,9} at position \d{1,9} unexpected '"),
+    }
+)
 
 
 #: Server messages by their number, for texts that print the message without
@@ -154,6 +164,14 @@ _MESSAGE_CODE = re.compile("|".join(re.escape(m) for m in MESSAGE_CODES))
 # The connector's 250001 when the account name does not resolve to a
 # Snowflake account: "Failed to connect to DB. Verify the account name is correct".
 _ACCOUNT_NAME: Final = "Verify the account name is correct"
+#: How Snowflake's errors are printed where a text names Snowflake (see `TextSign`):
+#: the compiler's header, its "does not exist or not authorized" (Snowflake does
+#: not tell a missing object from a hidden one), and the messages above.
+TEXT_SIGNS: Final = (
+    TextSign(r"\bSQL compilation error\b", ("SQL compilation error",)),
+    TextSign(r"' does not exist or not authorized\b", ("' does not exist or not authorized",)),
+    TextSign(_MESSAGE_CODE.pattern, tuple(MESSAGE_CODES)),
+)
 
 
 def _six(value: object) -> str | None:
@@ -183,6 +201,17 @@ def _code(error: ErrorInput) -> tuple[str | None, str | None]:
     if match is not None:
         code = code or match.group(1)
         sqlstate = sqlstate or match.group(2)
+    if code is None:
+        labelled = _LABELLED.search(error.message, 0, 4096)
+        number = _six(labelled.group(1)) if labelled is not None else None
+        code = number if number in CODES else None
+    if code is None and exc is None:
+        # A pasted message without its number: the server's own wording of one.
+        head = error.message[:4096]
+        if _MISSING.search(head) is not None:
+            code = "002003"
+        else:
+            code = next((c for c, p in _WORDED.items() if p.search(head) is not None), None)
     return code, sqlstate
 
 
@@ -200,6 +229,7 @@ class SnowflakeMapper(BackendMapper):
     aliases = ("sf", "snowflake-connector", "snowflake_connector", "snowflake.connector")
     driver_modules = ("snowflake.connector",)
     display_name = "Snowflake"
+    text_signs = TEXT_SIGNS
 
     def map_error(self, error: ErrorInput) -> MappedError | None:
         """
@@ -219,10 +249,14 @@ class SnowflakeMapper(BackendMapper):
         if code is None or code == "250001":
             carried = _MESSAGE_CODE.search(error.message, 0, 4096)
             if carried is not None:
-                # The server's own refusal decides, under the connector's number.
+                # The server's own refusal decides, under the connector's number
+                # (a text without one: the message's own).
                 rule = CODES[MESSAGE_CODES[carried.group()]]
                 return MappedError(
-                    rule.kind, code=code, sqlstate=sqlstate, retry_safety=rule.retry_safety
+                    rule.kind,
+                    code=code or MESSAGE_CODES[carried.group()],
+                    sqlstate=sqlstate,
+                    retry_safety=rule.retry_safety,
                 )
             if code is not None and _ACCOUNT_NAME in error.message:
                 return MappedError(Kind.CONNECTION_MISCONFIGURED, code=code, sqlstate=sqlstate)

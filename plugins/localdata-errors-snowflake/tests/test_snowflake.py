@@ -181,12 +181,12 @@ def test_an_unlisted_number_is_kept() -> None:
             "250001",
             Kind.CONNECTION_MISCONFIGURED,
         ),
-        # 000606's message printed without its number (Perl's DBD::ODBC)
-        # (https://docs.snowflake.com/en/sql-reference/sql/use-warehouse).
+        # 000606's message printed without its number (Perl's DBD::ODBC): the
+        # wording gives it (https://docs.snowflake.com/en/sql-reference/sql/use-warehouse).
         (
             "No active warehouse selected in the current session.  Select an active warehouse "
             "with the 'use warehouse' command.  (SQL-57P03)",
-            None,
+            "000606",
             Kind.CONNECTION_MISCONFIGURED,
         ),
     ],

@@ -32,7 +32,7 @@ from localdata_errors import (
 )
 from localdata_errors_tidb._codes import CODES
 
-__all__ = ["TiDBRefiner", "localdata_errors_mappers"]
+__all__ = ["MARKERS", "TiDBRefiner", "localdata_errors_mappers"]
 
 _SCAN: Final = 4096
 _VERB: Final = re.compile(r"%[-+ #0-9.]*[a-zA-Z]")
@@ -46,6 +46,20 @@ def _signature(template: str) -> str:
 
 
 _SIGNATURES: Final[dict[int, str]] = {n: _signature(e[1]) for n, e in CODES.items()}
+#: The signatures of three words or more: TiDB's own wording, a marker of its
+#: messages where no number reaches the MySQL mapper (`[kv:9007]Write
+#: conflict, txnStartTS=...` in TiDB's log, `Error 8028: Information schema
+#: is changed ...` through Go's driver).
+MARKERS: Final = tuple(
+    sorted({s for s in _SIGNATURES.values() if len(re.findall(r"[A-Za-z]+", s)) >= 3})
+)
+#: A signature -> its number, where only one number's template holds it.
+_WORDED: Final[dict[str, int]] = {
+    s: n for n, s in _SIGNATURES.items() if list(_SIGNATURES.values()).count(s) == 1
+}
+#: TiDB's number as its own errors print it (`[kv:9007]`, `[domain:8028]`) and
+#: as clients do (`Error 8028: `, `ERROR 8028 (HY000)`, `returned error 9007 (`).
+_PRINTED: Final = re.compile(r"(?:\[[a-z]{1,20}:|\b[Ee]rror:? |\bERROR )(\d{4})\b")
 
 
 def _errno(error: ErrorInput, base: MappedError | None) -> int | None:
@@ -61,6 +75,13 @@ def _errno(error: ErrorInput, base: MappedError | None) -> int | None:
     args = driver_attr(error.exception, "args", ())
     if isinstance(args, tuple) and args and isinstance(args[0], int):
         return args[0] if 0 < args[0] < 100_000 else None
+    if error.exception is None:
+        # A pasted text: TiDB's number where it prints one, else its wording's.
+        head = error.message[:_SCAN]
+        for match in _PRINTED.finditer(head):
+            if int(match.group(1)) in CODES:
+                return int(match.group(1))
+        return next((n for s, n in _WORDED.items() if s in head), None)
     return None
 
 
@@ -78,8 +99,13 @@ class TiDBRefiner(ErrorRefiner):
     aliases = ("tidbcloud", "tidb_cloud")
     refines = ("mysql",)
     display_name = "TiDB"
-    # Its own numbers, and MySQL's generic 1105 under which older TiDB reports memory.
-    claims = RefinerClaims(codes=frozenset({*map(str, CODES), "1105"}))
+    # Its own numbers, and MySQL's generic 1105 under which older TiDB reports
+    # memory; its own wording where the MySQL mapper found no number.
+    claims = RefinerClaims(
+        codes=frozenset({*map(str, CODES), "1105"}),
+        markers=MARKERS,
+        kinds=frozenset({Kind.UNKNOWN}),
+    )
 
     def refine_error(self, error: ErrorInput, base: MappedError | None) -> MappedError | None:
         """

@@ -17,11 +17,19 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
 
-from localdata_errors import BackendMapper, ErrorInput, Kind, MappedError, driver_attr, hookimpl
+from localdata_errors import (
+    BackendMapper,
+    ErrorInput,
+    Kind,
+    MappedError,
+    TextSign,
+    driver_attr,
+    hookimpl,
+)
 from localdata_errors_trino._codes import ERROR_CODES
 from localdata_errors_trino._rules import KINDS, NOT_NULL, RETRYABLE
 
-__all__ = ["ERROR_CODES", "KINDS", "TrinoMapper", "localdata_errors_mappers"]
+__all__ = ["ERROR_CODES", "KINDS", "TEXT_SIGNS", "TrinoMapper", "localdata_errors_mappers"]
 
 _NAMES_BY_CODE: Final[Mapping[int, str]] = MappingProxyType(
     {code: name for name, (code, _) in ERROR_CODES.items()}
@@ -32,20 +40,52 @@ _ERROR_NAME = re.compile(r"[A-Z][A-Z0-9_]{1,80}")
 _CANCELLED = re.compile(r"\bQuery has been cancell?ed\b")
 
 _QUOTED = r"'([^']{1,512})'"
-_PATTERNS: Final[Mapping[Kind, re.Pattern[str]]] = MappingProxyType(
+#: An error name opening Trino's message, as the web UI, the CLI's `--debug`
+#: and many wrappers print it: `CLUSTER_OUT_OF_MEMORY: Query killed ...`.
+_LEADING_NAME = re.compile(r"(?<![\w.])(?P<c>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+): ")
+#: Trino's own wording of an error name's message (its analyzer's
+#: `semanticException(NAME, ..., "Table '%s' does not exist")`): where the
+#: text prints no name, the wording gives it.
+_WORDINGS: Final[Mapping[str, re.Pattern[str]]] = MappingProxyType(
     {
-        Kind.UNDEFINED_TABLE: re.compile(r"Table " + _QUOTED + r" does not exist"),
-        Kind.UNDEFINED_COLUMN: re.compile(r"Column " + _QUOTED + r" cannot be resolved"),
-        Kind.UNDEFINED_SCHEMA: re.compile(r"Schema " + _QUOTED + r" does not exist"),
-        Kind.UNDEFINED_FUNCTION: re.compile(r"Function " + _QUOTED + r" not registered"),
-        Kind.UNDEFINED_OBJECT: re.compile(r"Catalog " + _QUOTED + r" (?:does not exist|not found)"),
-        Kind.DUPLICATE_TABLE: re.compile(r"Table " + _QUOTED + r" already exists"),
-        Kind.DUPLICATE_SCHEMA: re.compile(r"Schema " + _QUOTED + r" already exists"),
-        Kind.AMBIGUOUS_COLUMN: re.compile(r"Column " + _QUOTED + r" is ambiguous"),
-        Kind.INSUFFICIENT_PRIVILEGE: re.compile(
+        "TABLE_NOT_FOUND": re.compile(r"Table " + _QUOTED + r" does not exist"),
+        "COLUMN_NOT_FOUND": re.compile(r"Column " + _QUOTED + r" cannot be resolved"),
+        "SCHEMA_NOT_FOUND": re.compile(r"Schema " + _QUOTED + r" does not exist"),
+        "FUNCTION_NOT_FOUND": re.compile(r"Function " + _QUOTED + r" not registered"),
+        "CATALOG_NOT_FOUND": re.compile(r"Catalog " + _QUOTED + r" (?:does not exist|not found)"),
+        "TABLE_ALREADY_EXISTS": re.compile(r"Table " + _QUOTED + r" already exists"),
+        "SCHEMA_ALREADY_EXISTS": re.compile(r"Schema " + _QUOTED + r" already exists"),
+        "AMBIGUOUS_NAME": re.compile(r"Column " + _QUOTED + r" is ambiguous"),
+        "PERMISSION_DENIED": re.compile(
             r"Access Denied: Cannot \w{1,40} (?:from |into |to )?(?:table|view) ([\w.\"$-]{1,512})"
         ),
+        # io.trino.ExceededMemoryLimitException.exceededLocalUserMemoryLimit.
+        "EXCEEDED_LOCAL_MEMORY_LIMIT": re.compile(r"Query exceeded per-node memory limit of "),
     }
+)
+#: Each kind's wording, to name the object an error name's message gives.
+_PATTERNS: Final[Mapping[Kind, re.Pattern[str]]] = MappingProxyType(
+    {KINDS[name]: pattern for name, pattern in _WORDINGS.items() if pattern.groups}
+)
+#: A query's id as the coordinator makes it (`20240911_103640_00175_snjt3`).
+_QUERY_ID = r"\d{8}_\d{6}_\d{5}_[a-z0-9]{5}"
+#: How Trino's errors are printed where a text names Trino (see `TextSign`).
+TEXT_SIGNS: Final = (
+    # The CLI's `Query <id> failed: `, the JDBC driver's `Query failed (#<id>): `.
+    TextSign(
+        r"\bQuery (?:" + _QUERY_ID + r" failed|failed \(#" + _QUERY_ID + r"\)): ",
+        ("Query ",),
+    ),
+    # The server's and the JDBC driver's Java classes.
+    TextSign(r"(?<![\w.])io\.trino\.", (".trino.",)),
+    # The Python client's errors: `TrinoUserError(type=USER_ERROR, name=...`.
+    TextSign(
+        r"\btype=(?:USER_ERROR|INTERNAL_ERROR|INSUFFICIENT_RESOURCES|EXTERNAL), "
+        r"name=(?P<c>[A-Z][A-Z0-9_]{1,80})\b",
+        (", name=",),
+    ),
+    # The memory limit of a node, in the words only Trino's (and Presto's) message has.
+    TextSign(_WORDINGS["EXCEEDED_LOCAL_MEMORY_LIMIT"].pattern, ("Query exceeded per-node ",)),
 )
 
 
@@ -67,7 +107,18 @@ def _error_name(error: ErrorInput) -> str | None:
         if isinstance(number, int) and not isinstance(number, bool) and number in _NAMES_BY_CODE:
             return _NAMES_BY_CODE[number]
     match = _REPR_NAME.search(error.message)
-    return match.group(1) if match else None
+    if match is not None:
+        return match.group(1)
+    text = error.message[: 16 * 1024]
+    for leading in _LEADING_NAME.finditer(text):
+        if leading.group("c") in ERROR_CODES:
+            return leading.group("c")
+    if error.exception is None:
+        # A pasted text: Trino's wording of a name's message gives the name.
+        for name, pattern in _WORDINGS.items():
+            if pattern.search(text) is not None:
+                return name
+    return None
 
 
 def _message(error: ErrorInput) -> str:
@@ -93,6 +144,7 @@ class TrinoMapper(BackendMapper):
     aliases = ("presto", "starburst", "trino-python-client")
     driver_modules = ("trino",)
     display_name = "Trino"
+    text_signs = TEXT_SIGNS
 
     def map_error(self, error: ErrorInput) -> MappedError | None:
         """

@@ -1,0 +1,36 @@
+"""
+ClickHouse texts pasted alone, as users posted them: the pack's signs name ClickHouse.
+
+Each text is a real one (the address above it), labelled from ClickHouse's own
+documentation of the code or message (the core's `tests/text_corpus`).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from localdata_errors import KIND_TABLE, Kind, classify_message
+
+# (text, the code it carries or its wording gives, the kind its label gives)
+CASES = [
+    # https://github.com/getsentry/snuba/pull/1254
+    (
+        "snuba.clickhouse.errors.ClickhouseError: [62] DB::Exception:"
+        " Syntax error: failed at position 1528: 819SAMPLE BY cityHas"
+        "h64(span_id) 2. Wrong number. Stack trace:",
+        "62",
+        Kind.SYNTAX_ERROR,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "code", "kind"), CASES)
+def test_a_pasted_text_names_clickhouse(text: str, code: str | None, kind: Kind) -> None:
+    answer = classify_message(text)
+    assert answer.backend == "clickhouse"
+    # The label's category: Trino's generic NOT_FOUND for a table reads as an
+    # undefined object, which the same category and action answer.
+    assert answer.error_type is KIND_TABLE[kind].category
+    assert answer.is_retryable is KIND_TABLE[kind].retryable
+    if code is not None:
+        assert answer.database_error_code == code
