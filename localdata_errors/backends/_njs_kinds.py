@@ -96,33 +96,10 @@ def kind_of(name: str) -> Kind | None:
 
 
 def decide(errors: Mapping[str, int]) -> dict[int, Kind]:
-    """
-    Number -> kind, for every error a decision gives one.
-
-    Args:
-        errors: `ERR_<NAME>` -> its number.
-
-    Returns:
-        The numbers with a kind.
-    """
-    by_number = sorted(errors.items(), key=lambda item: item[1])
-    return {number: kind for name, number in by_number if (kind := kind_of(name)) is not None}
+    """Number -> kind, for every error a decision gives one (`_oracledb_kinds.decide`)."""
+    return _oracledb_kinds.decide(errors, kind_of)
 
 
 def unjudged(names: Iterable[str]) -> list[str]:
-    """
-    The names about the connection that no decision gives a kind.
-
-    Args:
-        names: The driver's `ERR_<NAME>` constants.
-
-    Returns:
-        Those names, in order.
-    """
-    return [
-        name
-        for name in names
-        if kind_of(name) is None
-        and _oracledb_kinds.CONNECTION_NAME.search(name)
-        and not _oracledb_kinds.NOT_CONNECTION.search(name)
-    ]
+    """The names about the connection that no decision gives a kind (`_oracledb_kinds.unjudged`)."""
+    return _oracledb_kinds.unjudged(names, kind_of)

@@ -13,7 +13,7 @@ one that does not (`unjudged`), and on a rule for a name the driver lacks.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Final
 
 from localdata_errors._kinds import Kind
@@ -139,12 +139,15 @@ def kind_of(name: str) -> Kind | None:
     return None
 
 
-def decide(errors: Mapping[str, int]) -> dict[int, Kind]:
+def decide(
+    errors: Mapping[str, int], kind_of: Callable[[str], Kind | None] = kind_of
+) -> dict[int, Kind]:
     """
     Number -> kind, for every error the rules give one, by number.
 
     Args:
         errors: `ERR_<NAME>` -> its number.
+        kind_of: The decisions (this driver's; node-oracledb's are its own).
 
     Returns:
         The numbers with a kind.
@@ -153,12 +156,13 @@ def decide(errors: Mapping[str, int]) -> dict[int, Kind]:
     return {number: kind for name, number in by_number if (kind := kind_of(name)) is not None}
 
 
-def unjudged(names: Iterable[str]) -> list[str]:
+def unjudged(names: Iterable[str], kind_of: Callable[[str], Kind | None] = kind_of) -> list[str]:
     """
     The names about the connection that no rule gives a kind.
 
     Args:
         names: The driver's `ERR_<NAME>` constants.
+        kind_of: The decisions (this driver's; node-oracledb's are its own).
 
     Returns:
         Those names, in order.
