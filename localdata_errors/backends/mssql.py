@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from types import ModuleType
 from typing import Any, Final
 
@@ -634,32 +635,29 @@ def _severity_kind(severity: int) -> Kind:
     return Kind.CONFIGURATION_LIMIT_EXCEEDED  # 17: out of resources; 19: engine limit
 
 
-#: SqlClient's own messages with a kind: each sentence of four words or more, as
-#: the words it holds, and its kind (built on first use).
-_SQLCLIENT: list[tuple[str, Kind]] = []
 _SENTENCE: Final = re.compile(r"\.\s+|\{\d+\}")
 _WORD: Final = re.compile(r"[a-z0-9]+")
 
 
-def _sqlclient_runs() -> list[tuple[str, Kind]]:
-    if not _SQLCLIENT:
-        from localdata_errors.backends import (  # noqa: PLC0415 - on first use
-            _sqlclient_kinds,
-            _sqlclient_texts,
-        )
+@cache
+def _sqlclient_runs() -> tuple[tuple[str, Kind], ...]:
+    """
+    SqlClient's own messages with a kind: each sentence of four words or more,
+    as the words it holds, and its kind, longest first (built on first use).
+    """
+    from localdata_errors.backends import _sqlclient_kinds, _sqlclient_texts  # noqa: PLC0415
 
-        kinds: dict[str, Kind | None] = {}
-        for name, kind in _sqlclient_kinds.KINDS.items():
-            for sentence in _SENTENCE.split(_sqlclient_texts.TEXTS[name]):
-                words = _WORD.findall(sentence.lower())
-                if len(words) >= 4:
-                    run = f" {' '.join(words)} "
-                    # A sentence two messages of different kinds share says neither.
-                    kinds[run] = kind if kinds.get(run, kind) is kind else None
-        _SQLCLIENT.extend(
-            sorted(((r, k) for r, k in kinds.items() if k is not None), key=lambda e: -len(e[0]))
-        )
-    return _SQLCLIENT
+    kinds: dict[str, Kind | None] = {}
+    for name, kind in _sqlclient_kinds.KINDS.items():
+        for sentence in _SENTENCE.split(_sqlclient_texts.TEXTS[name]):
+            words = _WORD.findall(sentence.lower())
+            if len(words) >= 4:
+                run = f" {' '.join(words)} "
+                # A sentence two messages of different kinds share says neither.
+                kinds[run] = kind if kinds.get(run, kind) is kind else None
+    return tuple(
+        sorted(((r, k) for r, k in kinds.items() if k is not None), key=lambda e: -len(e[0]))
+    )
 
 
 def _sqlclient_kind(body: str) -> Kind | None:
