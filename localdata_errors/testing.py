@@ -61,7 +61,7 @@ from typing import Any, Final
 
 from localdata_errors._backends import normalize_db_type
 from localdata_errors._classify import classify_error, classify_message
-from localdata_errors._kinds import Kind
+from localdata_errors._kinds import KIND_TABLE, Kind
 from localdata_errors._log import forget
 from localdata_errors._mapper import (
     BackendMapper,
@@ -81,6 +81,7 @@ __all__ = [
     "check_classify_shapes",
     "check_declared_codes",
     "check_hostile_inputs",
+    "check_pasted_text",
     "check_types",
     "fresh_default_registry",
     "hostile_exceptions",
@@ -642,6 +643,38 @@ def _compare(label: str, resp: StructuredErrorResponse, code: str, kind: Kind) -
             f"{label}: database_error_code {resp.database_error_code!r}, expected {code!r}"
         )
     return problems
+
+
+def check_pasted_text(text: str, backend: str, kind: Kind, code: str | None = None) -> list[str]:
+    """
+    Problems with reading a pasted *text*, as `classify_message(text)` reads it.
+
+    The text must name *backend*, and get the category and the retry decision
+    of *kind* (a label decided from the vendor's documentation) and, when
+    given, the native *code* it carries or its wording gives.  The kind itself
+    is not compared: a label's kind and the answer's may differ within one
+    category and action (a system's generic "not found" for a table).
+
+    Args:
+        text: The error text, as a user pasted it.
+        backend: The backend it must name.
+        kind: The kind its label gives.
+        code: The native code, or `None` when the text carries none.
+
+    Returns:
+        One line per problem; empty when there is none.
+    """
+    answer = classify_message(text)
+    want = KIND_TABLE[kind]
+    found = {
+        "backend": (answer.backend, backend),
+        "error_type": (answer.error_type, want.category),
+        "is_retryable": (answer.is_retryable, want.retryable),
+    }
+    if code is not None:
+        found["database_error_code"] = (answer.database_error_code, code)
+    return [f"{field}: {got!r}, expected {expected!r}" for field, (got, expected) in found.items()
+            if got != expected]  # fmt: skip
 
 
 def _capped(problems: list[str]) -> list[str]:

@@ -35,6 +35,7 @@ from localdata_errors.testing import (
     assert_mapper_compliant,
     check_declared_codes,
     check_hostile_inputs,
+    check_pasted_text,
     check_types,
     hostile_exceptions,
     hostile_inputs,
@@ -410,3 +411,15 @@ def test_a_raising_map_error_is_logged_once_and_the_fallback_answers(
     assert {a.kind for a in answers} == {Kind.DEADLOCK_DETECTED}
     mine = [r for r in caplog.records if "_MapRaises" in r.getMessage()]
     assert len(mine) == 1
+
+
+def test_check_pasted_text_names_each_part_the_text_gets_wrong() -> None:
+    text = "sqlite3.OperationalError: database is locked"
+    assert check_pasted_text(text, "sqlite", Kind.DATABASE_LOCKED, "SQLITE_BUSY") == []
+    problems = check_pasted_text(text, "postgresql", Kind.UNDEFINED_TABLE, "42P01")
+    assert [p.partition(":")[0] for p in problems] == [
+        "backend",
+        "error_type",
+        "is_retryable",
+        "database_error_code",
+    ]

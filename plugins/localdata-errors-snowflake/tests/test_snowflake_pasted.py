@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from localdata_errors import KIND_TABLE, Kind, classify_message
+from localdata_errors import Kind
+from localdata_errors.testing import check_pasted_text
 
 # (text, the code it carries or its wording gives, the kind its label gives)
 CASES = [
@@ -77,11 +78,4 @@ CASES = [
 
 @pytest.mark.parametrize(("text", "code", "kind"), CASES)
 def test_a_pasted_text_names_snowflake(text: str, code: str | None, kind: Kind) -> None:
-    answer = classify_message(text)
-    assert answer.backend == "snowflake"
-    # The label's category: Trino's generic NOT_FOUND for a table reads as an
-    # undefined object, which the same category and action answer.
-    assert answer.error_type is KIND_TABLE[kind].category
-    assert answer.is_retryable is KIND_TABLE[kind].retryable
-    if code is not None:
-        assert answer.database_error_code == code
+    assert check_pasted_text(text, "snowflake", kind, code) == []
