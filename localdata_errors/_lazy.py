@@ -102,8 +102,8 @@ class Literals:
 
     One search of one pattern (`literal_trie`) finds every literal's start,
     overlaps included: each search starts one past the last hit's start, and
-    the shorter literals inside a hit are in the text too.  A text is read
-    once at C speed, however many literals there are; a literal's numbers
+    the shorter literals inside a hit are in the text too.  The text is
+    searched at C speed, however many literals there are; a literal's numbers
     (rules, signs, entries: whatever the caller indexes) are what is found.
 
     Args:
@@ -120,9 +120,6 @@ class Literals:
         self._pattern = LazyPattern(lambda: literal_trie(sorted(numbers)))
         # A hit (itself a literal) -> the numbers of every literal inside it.
         self._inside: dict[str, frozenset[int]] = {}
-
-    def __bool__(self) -> bool:
-        return bool(self._numbers)
 
     def found(self, text: str) -> set[int]:
         """The numbers of every literal *text* holds."""
