@@ -63,7 +63,7 @@ _CODE_LINE: Final = re.compile(
     re.MULTILINE,
 )
 #: How many digits each prefix's numbers are written with.
-_WIDTHS: Final = {"DPY": 4, "DPI": 4, "NJS": 3}
+_WIDTHS: Final = {"ORA": 5, "PLS": 5, "DPY": 4, "DPI": 4, "NJS": 3}
 #: The drivers' own layers: a line of theirs gives way to the line it translates.
 _DRIVER_PREFIXES: Final = frozenset({"DPY", "NJS"})
 #: Records built positionally, without the named tuple's keyword handling.
@@ -219,7 +219,7 @@ _EXTRACTORS: Final[dict[str, Callable[[str, _Names], None]]] = {
 
 
 def _format_code(prefix: str, number: int) -> str:
-    return f"{prefix}-{number:0{_WIDTHS.get(prefix, 5)}d}"
+    return f"{prefix}-{number:0{_WIDTHS[prefix]}d}"
 
 
 def _explicit_code(code: object) -> str | None:
@@ -232,12 +232,7 @@ def _explicit_code(code: object) -> str | None:
     prefix, dash, digits = text.partition("-")
     if not dash:
         prefix, digits = "ORA", text
-    if (
-        prefix in {"ORA", "PLS", "DPY", "DPI", "NJS"}
-        and digits.isascii()
-        and digits.isdigit()
-        and len(digits) <= 5
-    ):
+    if prefix in _WIDTHS and digits.isascii() and digits.isdigit() and len(digits) <= 5:
         return _format_code(prefix, int(digits))
     return None
 
@@ -337,7 +332,7 @@ class OracleMapper(BackendMapper):
                 prefix, digits = match.group(1, 2)
                 found = (
                     f"{prefix}-{digits}"
-                    if len(digits) == _WIDTHS.get(prefix, 5)
+                    if len(digits) == _WIDTHS[prefix]
                     else _format_code(prefix, int(digits))
                 )
                 if not index:
