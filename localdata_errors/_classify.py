@@ -23,8 +23,7 @@ carrying whatever text could be read.  Nothing is remembered between calls.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
-from functools import cache
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final
 
 from localdata_errors._backends import PYTHONS_OWN_MODULES, normalize_db_type
@@ -64,7 +63,6 @@ from localdata_errors.backends.network import network_error
 
 if TYPE_CHECKING:
     from localdata_errors._detect import Detected
-    from localdata_errors._localized import ReadBack
 
 __all__ = [
     "MESSAGE_LIMIT",
@@ -706,8 +704,9 @@ def classify_message(  # noqa: PLR0913 - the public signature: text, code, and o
             # read back when the English reading found nothing and two words
             # of such translations are in the text: an English text the
             # reader reads never loads the table.
-            may_be_translated, read_ascii = _ascii_reader()
-            back = read_ascii(text) if may_be_translated(text) else None
+            from localdata_errors._localized import may_be_translated, read_back  # noqa: PLC0415
+
+            back = read_back(text) if may_be_translated(text) else None
             if back is None:
                 return answer
             english = _text_answer(
@@ -726,14 +725,6 @@ def classify_message(  # noqa: PLR0913 - the public signature: text, code, and o
     except Exception as err:  # noqa: BLE001 - classification never raises
         warn_once(f"classify:{type(err).__name__}", "classification failed internally: %r", err)
         return _last_resort(message, secrets)
-
-
-@cache
-def _ascii_reader() -> tuple[Callable[[str], bool], Callable[[str], ReadBack | None]]:
-    """`may_be_translated` and `read_back`, imported by the first ASCII text read with no kind."""
-    from localdata_errors._localized import may_be_translated, read_back  # noqa: PLC0415
-
-    return may_be_translated, read_back
 
 
 def _text_answer(  # noqa: PLR0913 - classify_message's arguments, passed on
