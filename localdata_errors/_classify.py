@@ -56,7 +56,7 @@ from localdata_errors._redact import (
     redact_reading,
 )
 from localdata_errors._registry import Claim, Mapper, MapperRegistry, Standing, default_registry
-from localdata_errors._response import StructuredErrorResponse
+from localdata_errors._response import StructuredErrorResponse, builder
 from localdata_errors._warn import warn_once
 from localdata_errors.backends.generic import generic_answer, keyword_kind
 from localdata_errors.backends.network import network_error
@@ -95,6 +95,10 @@ _BINARY: Final = (bytes, bytearray, memoryview)
 # Their network exceptions (localdata_errors.backends.network answers them).
 _NETWORK_ERRORS: Final = (OSError, EOFError)
 _INFO: Final[dict[Kind, KindInfo]] = dict(KIND_TABLE)
+# The records built on every call, by keyword (see `builder`).
+_ANSWER: Final = builder(StructuredErrorResponse)
+_INPUT: Final = builder(ErrorInput)
+_MAPPED: Final = builder(MappedError)
 
 
 def safe_text(obj: object, limit: int = _TEXT_LIMIT) -> str:
@@ -296,7 +300,7 @@ def _map(
 ) -> _Mapped:
     exception, claim, text, invalidated, driver, network = reading
     scanned = text if len(text) <= SCAN_LIMIT else text[:SCAN_LIMIT]
-    error = ErrorInput(exception, scanned, code, driver, invalidated)
+    error = _INPUT(exception, scanned, code, driver, invalidated)
     if db_type is None and claim is not None:
         mapper: Mapper | None = claim.mapper
         standing: Standing | None = claim.standing
@@ -397,7 +401,7 @@ def _legacy(
     suggestion = (
         result.suggestion if isinstance(result.suggestion, str) and result.suggestion else None
     )
-    answer = MappedError(
+    answer = _MAPPED(
         kind,
         code=code if isinstance(code, str) else None,
         message=message,
@@ -520,7 +524,7 @@ def _masked(
             suggestion = redact(suggestion, secrets)
         if len(message) > MESSAGE_LIMIT:
             message = _bounded(message, secrets)
-    return StructuredErrorResponse(
+    return _ANSWER(
         category,
         kind,
         retryable,

@@ -629,28 +629,26 @@ class MapperRegistry:
         index = self._current().refiners.get(backend)
         if index is None:
             return ()
-        found: dict[int, ErrorRefiner] = {}
-        codes = (error.code, *((base.code, base.sqlstate) if base is not None else ()))
-        for code in codes:
-            if code is not None:
-                for refiner in index.by_code.get(str(code), ()):
-                    found[id(refiner)] = refiner
+        found: list[ErrorRefiner] = []
+        if index.by_code:
+            codes = (error.code,) if base is None else (error.code, base.code, base.sqlstate)
+            for code in codes:
+                if code is not None:
+                    found += index.by_code.get(code if type(code) is str else str(code), ())
         if index.by_module and error.exception is not None:
             module = type(error.exception).__module__
             while isinstance(module, str) and module:
-                for refiner in index.by_module.get(module, ()):
-                    found[id(refiner)] = refiner
+                found += index.by_module.get(module, ())
                 module = module.rpartition(".")[0]
         # No base answer is looked up as Kind.UNKNOWN: nothing recognised.
         entries = index.by_kind.get(Kind.UNKNOWN if base is None else base.kind, index.any_kind)
         if entries:
             holds = error.message.lower().__contains__
-            for entry in entries:
-                if any(map(holds, entry.markers)):
-                    found[id(entry.refiner)] = entry.refiner
-        if len(found) > 1:
-            return tuple(sorted(found.values(), key=lambda r: index.order[id(r)]))
-        return tuple(found.values())
+            found += [entry.refiner for entry in entries if any(map(holds, entry.markers))]
+        if len(found) < 2:
+            return tuple(found)
+        # Each once, first registered first.
+        return tuple(sorted({id(r): r for r in found}.values(), key=lambda r: index.order[id(r)]))
 
     def list_mappers(self) -> list[MapperInfo]:
         """Every registered mapper, with its aliases and where it came from, by name."""

@@ -17,6 +17,7 @@ from typing import Final, NamedTuple
 
 from localdata_errors._kinds import KIND_TABLE, ErrorCategory, Kind
 from localdata_errors._mapper import ErrorInput, driver_attr
+from localdata_errors._response import builder
 from localdata_errors.backends._postgresql_kinds import (
     BY_MESSAGE,
     CLASS_KINDS,
@@ -238,6 +239,9 @@ class Diagnostics(NamedTuple):
     datatype: str | None = None
 
 
+# Built on every call, by keyword (see `localdata_errors._response.builder`).
+_DIAGNOSTICS: Final = builder(Diagnostics)
+
 _FIELD_LABELS: Final = (
     "\nHINT:  ",
     "\nCONTEXT:  ",
@@ -300,7 +304,7 @@ def read_diagnostics(exc: BaseException | None, message: str) -> Diagnostics:
         detail = _field_line(message, "\nDETAIL:  ")
         context = _field_line(message, "\nCONTEXT:  ")
     if exc is None:
-        return Diagnostics(primary=primary, detail=detail, context=context)
+        return _DIAGNOSTICS(primary=primary, detail=detail, context=context)
     diag = driver_attr(exc, "diag")
     # psycopg's `diag`; asyncpg has the fields on the exception itself, two
     # of them under other names.
@@ -309,7 +313,7 @@ def read_diagnostics(exc: BaseException | None, message: str) -> Diagnostics:
         source, detail_name, type_name = exc, "detail", "data_type_name"
     else:
         source, detail_name, type_name = diag, "message_detail", "datatype_name"
-    return Diagnostics(
+    return _DIAGNOSTICS(
         primary=primary,
         detail=_text(driver_attr(source, detail_name)) if detail is None else detail,
         context=_text(driver_attr(source, "context")) if context is None else context,
@@ -331,7 +335,7 @@ def _pg8000_fields(fields: dict[object, object]) -> Diagnostics | None:
         value = fields.get(letter)
         return value if isinstance(value, str) else None
 
-    return Diagnostics(
+    return _DIAGNOSTICS(
         primary=primary[:2048],
         detail=text("D"),
         context=text("W"),

@@ -21,7 +21,7 @@ from typing import Final
 
 from localdata_errors._backends import BACKENDS
 from localdata_errors._kinds import Kind, RetrySafety
-from localdata_errors._mapper import BackendMapper, ErrorInput, MappedError
+from localdata_errors._mapper import BackendMapper, ErrorInput, MappedError, new_mapped_error
 from localdata_errors._names import unique, unqualify, unquote
 
 __all__ = ["CLASS_KINDS", "DuckdbMapper", "parse_message"]
@@ -494,12 +494,12 @@ class DuckdbMapper(BackendMapper):
             return None
         parsed = parse_message(class_name, error.message)
         if parsed is None:
-            return MappedError(kind=CLASS_KINDS[class_name], code=class_name)
+            return new_mapped_error(kind=CLASS_KINDS[class_name], code=class_name)
         kind, resources, dependencies, constraint, schema = parsed
         # A closed connection (or its cursor) used again: the embedded
         # engine refused before running anything.
         safety = RetrySafety.SAFE if kind is K.CONNECTION_LOST else None
-        return MappedError(
+        return new_mapped_error(
             kind,
             code=class_name,
             affected_resources=resources,

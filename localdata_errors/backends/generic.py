@@ -18,7 +18,7 @@ from typing import Final
 
 from localdata_errors._kinds import Kind
 from localdata_errors._lazy import LazyPattern
-from localdata_errors._mapper import BackendMapper, ErrorInput, MappedError
+from localdata_errors._mapper import BackendMapper, ErrorInput, MappedError, new_mapped_error
 from localdata_errors._names import column_reference, split_qualified, unique, unqualify_parts
 
 __all__ = ["GENERIC_MAPPER", "GenericMapper", "generic_answer", "keyword_kind", "normalise_words"]
@@ -780,7 +780,7 @@ class GenericMapper(BackendMapper):
             if kind is Kind.FOREIGN_KEY_VIOLATION:
                 dependencies = _other_table(error.message)
         code = None if error.code is None else str(error.code)
-        return MappedError(
+        return new_mapped_error(
             kind,
             code=code,
             affected_resources=unique(names) if names else (),

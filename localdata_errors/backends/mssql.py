@@ -46,6 +46,7 @@ from localdata_errors._mapper import (
     ErrorInput,
     MappedError,
     driver_attr,
+    new_mapped_error,
 )
 from localdata_errors._names import column_reference, split_qualified, unique, unqualify
 
@@ -733,11 +734,13 @@ class MssqlMapper(BackendMapper):
                 from localdata_errors.backends.network import in_connect_phase  # noqa: PLC0415 - rare
 
                 if in_connect_phase(exc.__traceback__):
-                    return MappedError(kind=Kind.CONNECTION_FAILURE, retry_safety=RetrySafety.SAFE)
-                return MappedError(kind=Kind.CONNECTION_LOST)
+                    return new_mapped_error(
+                        kind=Kind.CONNECTION_FAILURE, retry_safety=RetrySafety.SAFE
+                    )
+                return new_mapped_error(kind=Kind.CONNECTION_LOST)
             if type(exc).__name__ == "ConnectionStringParseError":
                 # mssql-python refused its connection string: no retry can help.
-                return MappedError(kind=Kind.CONNECTION_MISCONFIGURED)
+                return new_mapped_error(kind=Kind.CONNECTION_MISCONFIGURED)
         if read is None:
             read = _read_text(error.message, error.code)
         return self._classify(read)
@@ -751,7 +754,7 @@ class MssqlMapper(BackendMapper):
         if read.origin == "foreign":
             # Another database's ODBC driver: its natives are not SQL Server numbers.
             kind, refine = _client_kind(read.sqlstate, read.body)
-            return MappedError(
+            return new_mapped_error(
                 kind=kind,
                 code=read.sqlstate,
                 sqlstate=read.sqlstate,
@@ -777,7 +780,7 @@ class MssqlMapper(BackendMapper):
         if number in _RERUN:
             retryable = True  # the server says "Rerun the query": the memory grant may come
         code = str(number) if number is not None else read.sqlstate
-        return MappedError(
+        return new_mapped_error(
             kind,
             code=code,
             sqlstate=read.sqlstate,

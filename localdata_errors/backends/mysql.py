@@ -25,6 +25,7 @@ from localdata_errors._mapper import (
     ErrorInput,
     MappedError,
     driver_attr,
+    new_mapped_error,
 )
 from localdata_errors._names import (
     column_reference,
@@ -723,19 +724,21 @@ class MySQLMapper(BackendMapper):
         message = found.message if found.message is not None else error.message
         if found.errno is None:
             if _DRIVER_PARAMETERS.search(message, 0, _SCAN):
-                return MappedError(kind=Kind.INVALID_PARAMETER, message=found.message)
+                return new_mapped_error(kind=Kind.INVALID_PARAMETER, message=found.message)
             if _HANDLE_CLOSED.match(message):
-                return MappedError(
+                return new_mapped_error(
                     kind=Kind.CONNECTION_LOST, message=found.message, retry_safety=RetrySafety.SAFE
                 )
             if _DRIVER_LOST.search(message, 0, _SCAN):
-                return MappedError(kind=Kind.CONNECTION_LOST, message=found.message)
-            return MappedError(kind=Kind.UNKNOWN, sqlstate=found.sqlstate, message=found.message)
+                return new_mapped_error(kind=Kind.CONNECTION_LOST, message=found.message)
+            return new_mapped_error(
+                kind=Kind.UNKNOWN, sqlstate=found.sqlstate, message=found.message
+            )
         if found.errno == 0 and not (found.message or "").strip():
             # pymysql's and aiomysql's InterfaceError(0, ''): the connection
             # was closed (by this client, or after the server dropped it), and
             # the driver refused before sending anything.
-            return MappedError(
+            return new_mapped_error(
                 kind=Kind.CONNECTION_LOST,
                 code="0",
                 message=found.message,
@@ -748,7 +751,7 @@ class MySQLMapper(BackendMapper):
                 kind, refine = by_text, None
         extractor = _DETAILS.get(found.errno)
         if extractor is None:
-            return MappedError(
+            return new_mapped_error(
                 kind,
                 code=str(found.errno),
                 sqlstate=found.sqlstate,
@@ -766,7 +769,7 @@ class MySQLMapper(BackendMapper):
             from localdata_errors.backends.network import cause_kind  # noqa: PLC0415 - rare
 
             kind = cause_kind(error.exception) or kind
-        return MappedError(
+        return new_mapped_error(
             kind,
             code=str(found.errno),
             sqlstate=found.sqlstate,

@@ -26,7 +26,7 @@ from typing import Final
 from localdata_errors._backends import PYTHONS_OWN_MODULES as _PYTHONS_OWN
 from localdata_errors._chain import chain
 from localdata_errors._kinds import Kind, RetrySafety
-from localdata_errors._mapper import MappedError
+from localdata_errors._mapper import MappedError, new_mapped_error
 
 __all__ = ["NETWORK_ERRORS", "cause_kind", "in_connect_phase", "network_error"]
 
@@ -180,7 +180,7 @@ def network_error(exc: BaseException, driver: str | None = None) -> MappedError 
     safety = _SAFE if connecting or kind is Kind.CONNECTION_MISCONFIGURED else _IDEMPOTENT
     if kind is Kind.CONNECTION_MISCONFIGURED:
         safety = RetrySafety.NOT_APPLICABLE
-    return MappedError(kind, code, None, (), (), None, None, None, None, None, safety)
+    return new_mapped_error(kind, code=code, retry_safety=safety)
 
 
 def cause_kind(exc: BaseException | None) -> Kind | None:

@@ -30,6 +30,7 @@ from localdata_errors._mapper import (
     ErrorInput,
     MappedError,
     driver_attr,
+    new_mapped_error,
 )
 from localdata_errors._names import column_reference, split_qualified, unique, unqualify, unquote
 
@@ -356,7 +357,7 @@ class OracleMapper(BackendMapper):
                     if error.exception is not None:
                         return None
                     given = error.code if isinstance(error.code, str) and error.code else None
-                    return MappedError(Kind.UNKNOWN, code=given)
+                    return new_mapped_error(Kind.UNKNOWN, code=given)
         kind = codes.get(code, Kind.UNKNOWN)
         line = _line_at(message, start) if start >= 0 else ""
 
@@ -374,10 +375,10 @@ class OracleMapper(BackendMapper):
 
         extract = _EXTRACTORS.get(code)
         if extract is None or not line:
-            return MappedError(kind, code=code, retryable=_recoverable_override(obj, kind))
+            return new_mapped_error(kind, code=code, retryable=_recoverable_override(obj, kind))
         names = _Names()
         extract(line, names)
-        return MappedError(
+        return new_mapped_error(
             kind,
             code=code,
             affected_resources=unique(names.resources),

@@ -30,7 +30,7 @@ from collections.abc import Mapping
 
 from localdata_errors._backends import BACKENDS
 from localdata_errors._kinds import Kind, RetrySafety
-from localdata_errors._mapper import BackendMapper, ErrorInput, MappedError
+from localdata_errors._mapper import BackendMapper, ErrorInput, MappedError, new_mapped_error
 from localdata_errors._names import unique
 from localdata_errors.backends._postgresql_client import (
     HANDLE_CLOSED,
@@ -91,7 +91,7 @@ class PostgreSQLMapper(BackendMapper):
         if sqlstate is None and error.message.startswith(HANDLE_CLOSED):
             # A closed connection or cursor used again: the driver refused
             # before anything was sent.
-            return MappedError(Kind.CONNECTION_LOST, retry_safety=RetrySafety.SAFE)
+            return new_mapped_error(Kind.CONNECTION_LOST, retry_safety=RetrySafety.SAFE)
         diag = read_diagnostics(error.exception, error.message)
         code = sqlstate
         refine: frozenset[Kind] | None = None
@@ -114,11 +114,11 @@ class PostgreSQLMapper(BackendMapper):
         # password) has it masked before anything reads the message.
         shown = None if sqlstate is not None else conninfo_masked(error.message)
         if shown is not None:
-            return MappedError(kind, code=code, message=shown)
+            return new_mapped_error(kind, code=code, message=shown)
         names = extract_names(kind, diag) if kind is not Kind.UNKNOWN or code else text_names(diag)
         resources = names.resources
         dependencies = names.dependencies
-        return MappedError(
+        return new_mapped_error(
             kind,
             code=code,
             sqlstate=sqlstate,

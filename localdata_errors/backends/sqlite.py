@@ -27,6 +27,7 @@ from localdata_errors._mapper import (
     ErrorInput,
     MappedError,
     driver_attr,
+    new_mapped_error,
 )
 from localdata_errors._names import column_reference, split_qualified, unique, unqualify, unquote
 
@@ -611,7 +612,7 @@ class SqliteMapper(BackendMapper):
                 return None
             # A known code whose kind the wording must decide, and it did not:
             # keep the code, let the keyword fallback choose.
-            return MappedError(kind=code_kind or K.UNKNOWN, code=code)
+            return new_mapped_error(kind=code_kind or K.UNKNOWN, code=code)
         kind, resources, dependencies, constraint, schema = parsed
         if code_kind is not None and code_kind is not kind:
             # The code is the engine's own decision; the message only names things.
@@ -619,10 +620,10 @@ class SqliteMapper(BackendMapper):
         if kind is K.CONNECTION_LOST and code is None and error.message.startswith(_CLOSED):
             # A closed connection or cursor used again: the driver refused before
             # anything reached SQLite, so calling again on a new one is safe.
-            return MappedError(
+            return new_mapped_error(
                 kind, None, None, (), (), None, None, None, None, None, RetrySafety.SAFE
             )
-        return MappedError(
+        return new_mapped_error(
             kind,
             code=code,
             affected_resources=resources,
