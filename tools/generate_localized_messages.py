@@ -74,6 +74,9 @@ CATALOGUES: Final = (
     "/usr/share/locale/*/LC_MESSAGES/postgres-15.mo",
     "/usr/share/locale/*/LC_MESSAGES/libpq5-15.mo",
 )
+#: Other releases' translations that the installed catalogues do not write
+#: (`tools/extract_postgresql_translations.py`).
+UPSTREAM_TRANSLATIONS: Final = ROOT / "tools" / "upstream" / "postgresql-translations.tsv"
 #: MariaDB's server messages in every language it ships (Debian's
 #: `mariadb-server-core`, the source the server's `errmsg.sys` files are built from).
 MARIADB_MESSAGES: Final = Path("/usr/share/mysql/errmsg-utf8.txt")
@@ -198,13 +201,48 @@ def mariadb_messages() -> dict[str, dict[str, str]]:
     return found
 
 
+def upstream_translations() -> dict[str, dict[str, list[str]]]:
+    """
+    Each language's translations by other releases: msgid -> its msgstrs.
+
+    Read from `UPSTREAM_TRANSLATIONS`, in its order; only those `kept` keeps.
+    """
+    unescape = {"\\\\": "\\", "\\t": "\t", "\\n": "\n"}
+    found: dict[str, dict[str, list[str]]] = {}
+    for line in UPSTREAM_TRANSLATIONS.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):
+            continue
+        catalogue, language, _, msgid, msgstr = (
+            re.sub(r"\\[\\tn]", lambda m: unescape[m.group()], field) for field in line.split("\t")
+        )
+        if kept(msgid, catalogue == "libpq5"):
+            found.setdefault(language, {}).setdefault(msgid, []).append(msgstr)
+    return found
+
+
 def document() -> tuple[list[str], dict[str, list[str]]]:
-    """The msgids, and per language each one's msgstr (`""`: none)."""
+    """
+    The msgids, and per language each one's msgstr (`""`: none).
+
+    A language's own list holds the installed catalogue's msgstr (else
+    MariaDB's, else the first other release's); each further translation of
+    the same msgid by another release goes to a list of its own, `de 2`,
+    `de 3`, ... (the read-back reads every list alike).
+    """
     found = catalogues()
     for language, pairs in mariadb_messages().items():
         into = found.setdefault(language, {})
         for english, text in pairs.items():
             into.setdefault(english, text)
+    for language, translations in upstream_translations().items():
+        for msgid, texts in translations.items():
+            for text in texts:
+                into = found.setdefault(language, {})
+                column = 2
+                while msgid in into and into[msgid] != text:
+                    into = found.setdefault(f"{language} {column}", {})
+                    column += 1
+                into[msgid] = text
     msgids = sorted({msgid for pairs in found.values() for msgid in pairs})
     msgstrs = {
         language: [pairs.get(msgid, "") for msgid in msgids]
