@@ -15,6 +15,9 @@ from typing import Final
 #   PostgreSQL 15: /usr/share/locale/*/LC_MESSAGES/postgres-15.mo and libpq5-15.mo;
 #   labels, and primary messages (one line, lower-case start, no final period): all of
 #   libpq's, the server's with a value or of at most six words.
+#   PostgreSQL 13, 17, 18 (older releases' translations among them): the msgstrs of
+#   tools/upstream/postgresql-translations.tsv; a further one of a msgid in a
+#   language is a list of its own (`zh_CN 2`).
 #   MariaDB 10.11: /usr/share/mysql/errmsg-utf8.txt; its one-line messages.
 # 6177 msgids; translated:
 #   bg 3, cs 403, da 200, de 4911, de 2 1, el 378, es 5231, es 2 152
