@@ -87,8 +87,8 @@ def test_a_pasted_localized_message_is_classified_by_its_meaning(
 
 # Pasted from servers (or clients) of other releases than the catalogues
 # installed here (15's), in their release's translation: PostgreSQL 12's
-# zh_CN (Debian's postgresql-13 and -18 packages still ship it), and libpq
-# 17's, read from `tools/upstream/postgresql-translations.tsv`.
+# zh_CN (Debian's postgresql-13 and -18 packages still ship it), read from
+# `tools/upstream/postgresql-translations.tsv`.
 OLDER = [
     pytest.param(
         "导入失败： ### Error querying database. Cause: org.postgresql.util.PSQLException:"  # noqa: RUF001 - as pasted
@@ -107,14 +107,6 @@ OLDER = [
         'duplicate key value violates unique constraint "products_product_code_key"',
         Kind.UNIQUE_VIOLATION,
         id="zh-12-23505",
-    ),
-    pytest.param(
-        'psql: 错误: 连接到"localhost" (::1)上的服务器，端口5432失败：致命错误:  用户 "postgres"'  # noqa: RUF001 - as pasted
-        " Password 认证失败",
-        "https://github.com/banbox/banbot/issues/88",
-        'FATAL:  password authentication failed for user "postgres"',
-        Kind.INVALID_PASSWORD,
-        id="zh-12-28P01-libpq-17",
     ),
     pytest.param(
         "服务器处理出现异常:42703: 字段 s0.ColumnCnName 不存在",
