@@ -82,7 +82,8 @@ _CLOSES: Final = frozenset("\n\r'\"»“”\u2019)]}<>|│.,;:\uff1a\\(")
 #: `"`: one character for one, so that a text's offsets stay.
 _QUOTE_MARKS: Final = "\u00bb\u00ab\u201e\u201c\u201d\u201f\u300c\u300d\u300e\u300f\uff02"
 _QUOTES: Final = str.maketrans(dict.fromkeys(_QUOTE_MARKS, '"'))
-_QUOTES_IN_JSON: Final = str.maketrans(dict.fromkeys(_QUOTE_MARKS, '\\"'))
+#: One of them, in the table's JSON (a pattern: `str.translate` is slower on a long text).
+_QUOTE_MARK: Final = re.compile(f"[{_QUOTE_MARKS}]")
 _COLON: Final = re.compile("[:\uff1a]")  # a colon, or a full-width one
 #: A word as `may_be_translated` counts them (and the generator lists them):
 #: three ASCII letters or more, compared in lower case.
@@ -219,7 +220,7 @@ def _build() -> _Table:
 
     raw = lzma.decompress(base64.b64decode(PAYLOAD)).decode("utf-8")
     # Each catalogue's quotes read as one: `»%s«` is also `„%s“` of an older one.
-    document = json.loads(raw.translate(_QUOTES_IN_JSON))
+    document = json.loads(_QUOTE_MARK.sub(r'\\"', raw))
     is_label = [
         _LABEL.fullmatch(msgid) is not None and "%d: " not in msgid for msgid in document["msgids"]
     ]
@@ -237,14 +238,9 @@ def _build() -> _Table:
             if not known and labels.setdefault(local, word) != word:
                 ambiguous.add(local)
         # The first language's msgid wins where two translate alike.
-        by_msgstr = {
-            **{
-                msgstr.removesuffix("\n"): msgid
-                for msgid, msgstr, label in zip(msgids, msgstrs, is_label, strict=True)
-                if msgstr and not label
-            },
-            **by_msgstr,
-        }
+        for msgid, msgstr, label in zip(msgids, msgstrs, is_label, strict=True):
+            if msgstr and not label:
+                by_msgstr.setdefault(msgstr.removesuffix("\n"), msgid)
     for local in ambiguous:
         del labels[local]
     templates: list[tuple[str, str]] = []

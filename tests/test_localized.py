@@ -16,9 +16,10 @@ import sys
 import time
 
 import pytest
+from generate_localized_messages import upstream_translations
 
 from localdata_errors import Kind, classify_message
-from localdata_errors._localized import may_be_translated, read_back
+from localdata_errors._localized import _parse, may_be_translated, read_back
 
 # (text, where it was found, kind its SQLSTATE means, a name it holds, when read).
 PASTED = [
@@ -82,6 +83,51 @@ def test_a_pasted_localized_message_is_classified_by_its_meaning(
     assert name is None or name in answer.affected_resources
     # The message is the text as given (its part the mapper reads), not the English.
     assert answer.message in text
+
+
+# Pasted from servers (or clients) of other releases than the catalogues
+# installed here (15's), in their release's translation: PostgreSQL 12's
+# zh_CN (Debian's postgresql-13 and -18 packages still ship it), read from
+# `tools/upstream/postgresql-translations.tsv`.
+OLDER = [
+    pytest.param(
+        "导入失败： ### Error querying database. Cause: org.postgresql.util.PSQLException:"  # noqa: RUF001 - as pasted
+        ' 错误: 字段 "is_required" 不存在 建议：也许您想要引用列"list_column.is_require"。'  # noqa: RUF001 - as pasted
+        " 位置：21",  # noqa: RUF001 - as pasted
+        "https://github.com/p0mp0k0/RuoYi-Vue-Plus-Postgresql/issues/1",
+        'column "is_required" does not exist',
+        Kind.UNDEFINED_COLUMN,
+        id="zh-12-42703",
+    ),
+    pytest.param(
+        "test=# INSERT INTO products VALUES (2, 'P001', '智能手机');  -- 报错\n"
+        'ERROR:  重复键违反唯一约束"products_product_code_key"\n'
+        '描述:  键值"(product_code)=(P001)" 已经存在',
+        "https://www.cnblogs.com/nengdoudou/p/19073586",
+        'duplicate key value violates unique constraint "products_product_code_key"',
+        Kind.UNIQUE_VIOLATION,
+        id="zh-12-23505",
+    ),
+    pytest.param(
+        "服务器处理出现异常:42703: 字段 s0.ColumnCnName 不存在",
+        "https://github.com/cq-panda/Vue.NetCore/issues/325",
+        "column s0.ColumnCnName does not exist",
+        Kind.UNDEFINED_COLUMN,
+        id="zh-12-42703-qualified",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "source", "english", "kind"), OLDER)
+def test_an_older_release_translation_is_read_back(
+    text: str, source: str, english: str, kind: Kind
+) -> None:
+    back = read_back(text)
+    assert back is not None, source
+    assert english in back.english
+    answer = classify_message(text)
+    assert answer.kind is kind
+    assert answer.backend == "postgresql"
 
 
 # What psql printed for one statement with the server's lc_messages set, and
@@ -358,3 +404,35 @@ def test_a_long_text_costs_linear_time(unit: str) -> None:
     start = time.thread_time()
     classify_message(unit * (1024 * 1024 // len(unit)))
     assert time.thread_time() - start < 10.0
+
+
+#: Messages people paste most, in the wordings of the releases the upstream
+#: file's catalogues translate (12's `null value in column "%s" violates
+#: not-null constraint`, before 13 named the relation too).
+COMMON = (
+    'duplicate key value violates unique constraint "%s"',
+    'column "%s" does not exist',
+    'relation "%s" does not exist',
+    'null value in column "%s" violates not-null constraint',
+    'insert or update on table "%s" violates foreign key constraint "%s"',
+    'password authentication failed for user "%s"',
+    'database "%s" does not exist',
+)
+
+
+def test_every_release_translation_of_a_common_message_reads_back_to_it() -> None:
+    def filled(template: str) -> str:
+        parts, values = _parse(template)
+        return parts[0] + "".join(
+            f"v{value}_x" + part for value, part in zip(values, parts[1:], strict=True)
+        )
+
+    read = 0
+    for language, translations in upstream_translations().items():
+        for msgid in COMMON:
+            for msgstr in translations.get(msgid, []):
+                back = read_back(filled(msgstr))
+                assert back is not None, (language, msgstr)
+                assert back.english == filled(msgid), (language, msgstr)
+                read += 1
+    assert read >= 30

@@ -24,6 +24,15 @@ words: `division by zero`, `deadlock detected`, `canceling statement due to
 statement timeout`).  The server's longer fixed messages would make the
 module 780 KB instead of 610 KB.
 
+Translations change between releases (PostgreSQL 12's zh_CN wrote `column
+"%s" does not exist` as `字段 "%s" 不存在`, 15's writes `列 "%s" 不存在`), and
+other releases' packages carry catalogues last brought up to date for older
+releases still: the msgstrs of Debian's `postgresql-13`, `-17` and `-18`
+packages that 15's catalogues do not write are recorded in
+`tools/upstream/postgresql-translations.tsv`
+(`tools/extract_postgresql_translations.py`) and read here with the
+installed ones; they add about 320 KB to the module.
+
 MariaDB ships its server messages' translations too, in one list
 (`/usr/share/mysql/errmsg-utf8.txt`: each error's name, then its text per
 language, `eng` the English one, printf placeholders such as `%-.192s`,
@@ -74,6 +83,9 @@ CATALOGUES: Final = (
     "/usr/share/locale/*/LC_MESSAGES/postgres-15.mo",
     "/usr/share/locale/*/LC_MESSAGES/libpq5-15.mo",
 )
+#: Other releases' translations that the installed catalogues do not write
+#: (`tools/extract_postgresql_translations.py`).
+UPSTREAM_TRANSLATIONS: Final = ROOT / "tools" / "upstream" / "postgresql-translations.tsv"
 #: MariaDB's server messages in every language it ships (Debian's
 #: `mariadb-server-core`, the source the server's `errmsg.sys` files are built from).
 MARIADB_MESSAGES: Final = Path("/usr/share/mysql/errmsg-utf8.txt")
@@ -198,13 +210,48 @@ def mariadb_messages() -> dict[str, dict[str, str]]:
     return found
 
 
+def upstream_translations() -> dict[str, dict[str, list[str]]]:
+    """
+    Each language's translations by other releases: msgid -> its msgstrs.
+
+    Read from `UPSTREAM_TRANSLATIONS`, in its order; only those `kept` keeps.
+    """
+    unescape = {"\\\\": "\\", "\\t": "\t", "\\n": "\n"}
+    found: dict[str, dict[str, list[str]]] = {}
+    for line in UPSTREAM_TRANSLATIONS.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):
+            continue
+        catalogue, language, _, msgid, msgstr = (
+            re.sub(r"\\[\\tn]", lambda m: unescape[m.group()], field) for field in line.split("\t")
+        )
+        if kept(msgid, catalogue == "libpq5"):
+            found.setdefault(language, {}).setdefault(msgid, []).append(msgstr)
+    return found
+
+
 def document() -> tuple[list[str], dict[str, list[str]]]:
-    """The msgids, and per language each one's msgstr (`""`: none)."""
+    """
+    The msgids, and per language each one's msgstr (`""`: none).
+
+    A language's own list holds the installed catalogue's msgstr (else
+    MariaDB's, else the first other release's); each further translation of
+    the same msgid by another release goes to a list of its own, `de 2`,
+    `de 3`, ... (the read-back reads every list alike).
+    """
     found = catalogues()
     for language, pairs in mariadb_messages().items():
         into = found.setdefault(language, {})
         for english, text in pairs.items():
             into.setdefault(english, text)
+    for language, translations in upstream_translations().items():
+        for msgid, texts in translations.items():
+            for text in texts:
+                into = found.setdefault(language, {})
+                column = 2
+                while msgid in into and into[msgid] != text:
+                    into = found.setdefault(f"{language} {column}", {})
+                    column += 1
+                into[msgid] = text
     msgids = sorted({msgid for pairs in found.values() for msgid in pairs})
     msgstrs = {
         language: [pairs.get(msgid, "") for msgid in msgids]
@@ -315,6 +362,9 @@ def render(msgids: list[str], msgstrs: dict[str, list[str]], payload: str) -> st
         "#   PostgreSQL 15: /usr/share/locale/*/LC_MESSAGES/postgres-15.mo and libpq5-15.mo;",
         "#   labels, and primary messages (one line, lower-case start, no final period): all of",
         "#   libpq's, the server's with a value or of at most six words.",
+        "#   PostgreSQL 13, 17, 18 (older releases' translations among them): the msgstrs of",
+        "#   tools/upstream/postgresql-translations.tsv; a further one of a msgid in a",
+        "#   language is a list of its own (`zh_CN 2`).",
         "#   MariaDB 10.11: /usr/share/mysql/errmsg-utf8.txt; its one-line messages.",
         f"# {len(msgids)} msgids; translated:",
     ]
