@@ -10,7 +10,8 @@ format and its arguments:
 
     throw CatalogException("Catalog with name %s does not exist!", name);
     throw BinderException(node, "Referenced column %s not found in FROM clause!", name);
-    return CatalogException(extra_info, StringUtil::Format("%s with name %s does not exist%s!%s", ...));
+    return CatalogException(extra_info,
+                            StringUtil::Format("%s with name %s does not exist%s!%s", ...));
 
 Each class is read as the `ExceptionType` its constructor gives `Exception`
 (`CatalogException::CatalogException(const string &msg) : Exception(ExceptionType::CATALOG, msg)`,
@@ -47,7 +48,7 @@ OUTPUT = ROOT / "tools" / "upstream" / "duckdb-exceptions.tsv"
 #: The engine's source folders (the core, and the extensions a build links in).
 FOLDERS = ("src", "extension")
 SUFFIXES = (".cpp", ".hpp", ".c", ".h", ".y")
-#: A literal's shortest tail searched for in the library (a shorter literal is a piece of punctuation).
+#: How many of a string's last characters index it (a literal may be the tail of a longer one).
 TAIL = 16
 
 _CONSTRUCTOR = re.compile(
@@ -119,9 +120,9 @@ def _literal(source: str, at: int) -> tuple[str, int]:
                 continue
             if nxt in "01234567":
                 m = re.match(r"[0-7]{1,3}", source[at + 1 :])
-                assert m is not None
-                out.append(chr(int(m.group(), 8)))
-                at += 1 + len(m.group())
+                digits = m.group() if m else nxt
+                out.append(chr(int(digits, 8)))
+                at += 1 + len(digits)
                 continue
             out.append(_ESCAPES.get(nxt, nxt))
             at += 2
@@ -220,7 +221,7 @@ def exception_types(files: dict[str, str]) -> dict[str, str]:
 
 
 def labels(files: dict[str, str]) -> dict[str, str]:
-    """ExceptionType -> the label DuckDB prints before its messages (`Catalog`: `Catalog Error: `)."""
+    """ExceptionType -> the label DuckDB prints before its messages (`Catalog Error: `)."""
     return {
         m.group(1): m.group(2)
         for path, source in files.items()
