@@ -30,6 +30,9 @@ from tests.text_holdout import load as load_holdout
         ),
         ("You have an error in your SQL syntax; check the manual", "mysql"),
         ("Error: Catalog Error: Table with name t does not exist!", "duckdb"),
+        # DuckDB's formats from its throw sites, without their label.
+        ("Catalog with name some_catalog does not exist!", "duckdb"),
+        ("Cannot mix values of type VARCHAR and BIGINT in CASE expression", "duckdb"),
     ],
 )
 def test_the_wording_names_the_backend(text: str, backend: str) -> None:

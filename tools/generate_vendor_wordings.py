@@ -75,9 +75,19 @@ PG_LIBPQ = "/usr/share/locale/*/LC_MESSAGES/libpq5-*.mo"
 #: Server format -> the SQLSTATE every call site of it states (PostgreSQL's
 #: source), one file per release (15.15's, 18.6's).
 PG_SQLSTATES = sorted((ROOT / "tools" / "upstream").glob("postgresql*-sqlstates.tsv"))
+#: DuckDB's message formats and their exception types (the engine's source).
+DUCKDB_FORMATS = ROOT / "tools" / "upstream" / "duckdb-exceptions.tsv"
 #: Fewest words of a phrase, and most (a longer run is cut to its head: a
 #: vendor's later version reworded its tail more often than its head).
 FEWEST, MOST = 3, 10
+#: The lists read from every call site of an engine's source (DuckDB's
+#: throw sites: its internal checks as well as what a user meets), not from a
+#: catalogue of its messages: of theirs, a run of `COMMON_RUN` words or fewer,
+#: each of which `COMMON` other vendors' templates or more hold ("expected one
+#: of", "the database file"), is English any program may print, no phrase.
+#: (Applied to a catalogue's runs, it would drop SQL Server's "Invalid object
+#: name", whose words are everyone's but whose run is its own.)
+SOURCE_WIDE, COMMON_RUN, COMMON = frozenset({"duckdb"}), 4, 20
 #: Lists that rule phrases out and name no vendor -> the vendor whose own they are.
 RULE_OUT: dict[str, str | None] = {"odbc": None, "postgresql-scanner": "postgresql"}
 #: Most codes a phrase may name (their templates then tell them apart).
@@ -306,10 +316,18 @@ def sqlite_texts() -> list[Template]:
 
 
 def duckdb_texts() -> list[Template]:
+    """
+    The engine's message formats, each with the exception class DuckDB raises
+    it as (`tools/upstream/duckdb-exceptions.tsv`: the source's throw sites,
+    kept where the installed engine's library holds them), and the texts the
+    installed `duckdb` module prints, triggered here, with the class it raised.
+    """
     try:
         import duckdb  # noqa: PLC0415 - an extra
     except ImportError:
         source_missing("the duckdb module is missing: pip install duckdb")
+    from localdata_errors.backends.duckdb import CLASS_KINDS  # noqa: PLC0415
+
     db = duckdb.connect(":memory:")
     db.execute(
         "create table t(a integer); create table t2(a integer);"
@@ -327,9 +345,42 @@ def duckdb_texts() -> list[Template]:
         "create table t(a integer)",
         "select * from missing_catalog.s.t",
     )
-    texts = [text.partition("\n")[0] for text, _ in _triggered(statements, db.execute)]
-    # The labels are signs of their own ("Catalog Error: "): the phrases are what follows.
-    return [(t, None) for t in sorted({re.sub(r"^[A-Za-z ]{1,40} Error: ", "", t) for t in texts})]
+    texts: set[Template] = set()
+    for statement in statements:
+        try:
+            db.execute(statement)
+        except duckdb.Error as err:
+            # The labels are signs of their own ("Catalog Error: "): the phrases are what follows.
+            text = re.sub(r"^[A-Za-z ]{1,40} Error: ", "", str(err).partition("\n")[0])
+            name = type(err).__name__
+            texts.add((_OURS.sub("%s", text), name if name in CLASS_KINDS else None))
+    return sorted(texts | set(duckdb_formats()), key=lambda t: (t[0], t[1] or ""))
+
+
+def duckdb_formats() -> list[Template]:
+    """
+    The formats of `tools/upstream/duckdb-exceptions.tsv`, each with the class
+    the duckdb module raises for its label (`Catalog`: `CatalogException`),
+    none where the DuckDB backend knows no class of that label.
+
+    The `INTERNAL` ones are left out: assertions of the engine's own code,
+    which DuckDB prints after their label and with its own notice
+    (`This error signals an assertion failure within DuckDB`, appended by
+    `ErrorData`), both signs already; their runs would only rule out the
+    phrases of vendors whose users meet them.
+    """
+    from localdata_errors.backends.duckdb import _LABEL_CLASS  # noqa: PLC0415
+
+    unescape = {"\\\\": "\\", "\\t": "\t", "\\n": "\n"}
+    found: list[Template] = []
+    for line in DUCKDB_FORMATS.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            text, kind, label = line.split("\t")
+            if kind == "INTERNAL":
+                continue
+            text = re.sub(r"\\[\\tn]", lambda m: unescape[m.group()], text)
+            found.append((text, _LABEL_CLASS.get(label.lower())))
+    return found
 
 
 def mssql_texts() -> list[Template]:
@@ -394,13 +445,19 @@ def phrases(lists: dict[str, list[Template]]) -> dict[str, Entry]:
         for vendor, found in runs_of.items()
     }
     frequency: Counter[str] = Counter()
-    for texts in lists.values():
+    own: dict[str, Counter[str]] = {}
+    for vendor, texts in lists.items():
+        held = own.setdefault(RULE_OUT.get(vendor) or vendor, Counter())
         for text, _ in texts:
-            frequency.update(set(words(text)))
+            held.update(set(words(text)))
+    for held in own.values():
+        frequency.update(held)
     table: dict[str, Entry] = {}
     for vendor, found in runs_of.items():
         if vendor in RULE_OUT:
             continue
+        # How many of the other vendors' templates hold each word.
+        elsewhere = frequency - own[vendor]
         # The other lists' runs, one per line: " phrase " (no line break in it)
         # is in the text exactly when it is in one of the runs.
         others = "\n".join(
@@ -417,6 +474,14 @@ def phrases(lists: dict[str, list[Template]]) -> dict[str, Entry]:
             if phrase in table or f" {phrase} " in others:
                 continue
             if all(word.isdigit() or len(word) < 3 for word in run[:MOST]):
+                continue
+            if (
+                vendor in SOURCE_WIDE
+                and len(run) <= COMMON_RUN
+                and all(elsewhere[word] >= COMMON for word in run)
+            ):
+                # Words every vendor writes ("expected one of", "the database
+                # file"): English, not the vendor's wording.
                 continue
             rarest = min(run[:MOST], key=lambda w: (frequency[w], -len(w), w))
             codes = _codes(f" {phrase} ", joined[vendor]) if coded else None

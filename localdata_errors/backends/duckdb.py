@@ -232,6 +232,11 @@ _BY_CLASS: Final[Mapping[str, tuple[tuple[re.Pattern[str], _Handler], ...]]] = {
             _of(K.UNDEFINED_SCHEMA, "name"),
         ),
         (r"Catalog " + _Q.format(g="name") + r" does not exist", _of(K.UNDEFINED_DATABASE, "name")),
+        # The appender's (and the C API's) lookup of the table it appends to.
+        (
+            r"Table (?:'(?P<quoted>[^'\n]{1,256})'|(?P<name>" + _N + r")) could not be found",
+            _of(K.UNDEFINED_TABLE, "quoted", "name"),
+        ),
     ),
     "BinderException": _rules(
         (

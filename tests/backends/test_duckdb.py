@@ -193,6 +193,13 @@ def test_qualified_missing_table_reports_the_schema() -> None:
             (),
         ),
         ("anything", "OutOfMemoryException", Kind.OUT_OF_MEMORY, ()),
+        # The appender's lookup (appender.cpp: Table '%s.%s.%s' could not be found).
+        (
+            "Catalog Error: Table 'memory.main.events' could not be found",
+            None,
+            Kind.UNDEFINED_TABLE,
+            ("events",),
+        ),
     ],
 )
 def test_message_only(text: str, code: str | None, kind: Kind, resources: tuple[str, ...]) -> None:
