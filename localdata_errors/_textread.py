@@ -88,11 +88,12 @@ _STATE: Final = r"(?P<s>[0-9A-Z]{5})"
 #: What separates SQL Server's header fields: a comma, a full-width one, an ideographic one.
 _HEADER_SEPARATOR: Final = "[" + "".join(_sqlcmd_labels.SEPARATORS) + "]"
 #: DuckDB's labels, one per exception class ("Catalog Error: ", "Binder Error: "),
-#: but its IOException's (`DUCKDB_SHARED_LABEL`).
+#: but its IOException's (`DUCKDB_SHARED_LABEL`); its shell prints the message
+#: on the next line ("Binder Error:\nCannot mix values ...").
 DUCKDB_LABELS: Final = (
     r"(?:Catalog|Binder|Parser|Constraint|Conversion|Invalid Input|Out of Range"
     r"|Dependency|Transaction|Permission|Serialization|Not implemented|Sequence"
-    r"|Interrupt|Syntax|Type Mismatch|Out of Memory|Internal) Error: "
+    r"|Interrupt|Syntax|Type Mismatch|Out of Memory|Internal) Error:(?: |\r?\n)"
 )
 #: DuckDB's IOException label, which Oracle's JDBC driver prints too (its
 #: ORA-17002, "IO Error: The Network Adapter could not establish the connection").
@@ -518,7 +519,15 @@ SIGNS: Final[tuple[Sign, ...]] = (
         r"\b(?:DuckDBException|duckdb::)",
         ("DuckDBException", "duckdb::"),
     ),
-    Sign("duckdb-label", "any", "duckdb", None, r"\b" + DUCKDB_LABELS, (" Error: ",), cut=True),
+    Sign(
+        "duckdb-label",
+        "any",
+        "duckdb",
+        None,
+        r"\b" + DUCKDB_LABELS,
+        (" Error: ", " Error:\n", " Error:\r\n"),
+        cut=True,
+    ),
     Sign(
         "duckdb-io-label",
         "any",

@@ -43,6 +43,15 @@ from localdata_errors import classify_message
             "duckdb",
             "BinderException",
         ),
+        # Its newer shell prints the label on a line of its own
+        # (https://github.com/duckdb/duckdb/issues/23720).
+        (
+            "Conversion Error:\nCould not convert string 'x' to INT32\n\n"
+            "LINE 1: SELECT id, l::INTEGER[] FROM t WHERE id > 1 ORDER BY id;\n"
+            "                    ^",
+            "duckdb",
+            "ConversionException",
+        ),
     ],
 )
 def test_a_clients_printing_names_its_backend(text: str, backend: str, code: str) -> None:

@@ -87,7 +87,8 @@ _LABEL_CLASS: Final[Mapping[str, str]] = {
     "mismatch type": "TypeMismatchException",
     "http": "HTTPException",
 }
-_LABEL = re.compile(r"([A-Za-z][A-Za-z ]{0,30}) Error: ")
+# "Catalog Error: ...", or the label on a line of its own (DuckDB's shell).
+_LABEL = re.compile(r"([A-Za-z][A-Za-z ]{0,30}) Error:(?: |\r?\n)")
 
 _Extract = tuple[Kind, tuple[str, ...], tuple[str, ...], str | None, str | None]
 _Handler = Callable[[re.Match[str]], _Extract]
