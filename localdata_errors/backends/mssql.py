@@ -635,23 +635,52 @@ def _severity_kind(severity: int) -> Kind:
     return Kind.CONFIGURATION_LIMIT_EXCEEDED  # 17: out of resources; 19: engine limit
 
 
-_SENTENCE: Final = re.compile(r"\.\s+|\{\d+\}")
+#: Where a message's text is cut into runs: a sentence's end (the full stop
+#: of the languages written without spaces too), a placeholder.
+_SENTENCE: Final = re.compile(r"\.\s+|。|\{\d+\}")
 _WORD: Final = re.compile(r"[a-z0-9]+")
+#: A translation's word: letters and digits of any script (`время`, `执行超时已过期`).
+_ANY_WORD: Final = re.compile(r"[^\W_]+")
+#: A character of the scripts written without spaces: there a run is long
+#: enough at eight of them (`完成操作之前已超时或服务器未响应`), as four words
+#: are elsewhere (`超时时间已到`, timeout expired, is no run, as `Timeout expired` is none).
+_UNSPACED: Final = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
+_UNSPACED_RUN: Final = 8
+#: How much of a text is searched for SqlClient's runs.
+_SQLCLIENT_SCAN: Final = 4096
 
 
 @cache
-def _sqlclient_runs() -> tuple[tuple[str, Kind], ...]:
+def _sqlclient_runs(*, translated: bool = False) -> tuple[tuple[str, Kind], ...]:
     """
     SqlClient's own messages with a kind: each sentence of four words or more,
     as the words it holds, and its kind, longest first (built on first use).
+
+    With *translated*, the same of the driver's translations of those messages
+    (`_sqlclient_translations`, imported here: only a text that is not ASCII
+    asks), their words of any script, their kind the English text's.
     """
     from localdata_errors.backends import _sqlclient_kinds, _sqlclient_texts  # noqa: PLC0415
 
+    texts: list[tuple[str, Kind]]
+    if translated:
+        from localdata_errors.backends._sqlclient_translations import TRANSLATIONS  # noqa: PLC0415
+
+        texts = [
+            (text, kind)
+            for name, kind in _sqlclient_kinds.KINDS.items()
+            for text in TRANSLATIONS.get(name, ())
+        ]
+    else:
+        texts = [
+            (_sqlclient_texts.TEXTS[name], kind) for name, kind in _sqlclient_kinds.KINDS.items()
+        ]
+    word = _ANY_WORD if translated else _WORD
     kinds: dict[str, Kind | None] = {}
-    for name, kind in _sqlclient_kinds.KINDS.items():
-        for sentence in _SENTENCE.split(_sqlclient_texts.TEXTS[name]):
-            words = _WORD.findall(sentence.lower())
-            if len(words) >= 4:
+    for text, kind in texts:
+        for sentence in _SENTENCE.split(text):
+            words = word.findall(sentence.lower())
+            if len(words) >= 4 or len(_UNSPACED.findall(sentence)) >= _UNSPACED_RUN:
                 run = f" {' '.join(words)} "
                 # A sentence two messages of different kinds share says neither.
                 kinds[run] = kind if kinds.get(run, kind) is kind else None
@@ -660,13 +689,26 @@ def _sqlclient_runs() -> tuple[tuple[str, Kind], ...]:
     )
 
 
-def _sqlclient_kind(body: str) -> Kind | None:
+def sqlclient_kind(body: str) -> Kind | None:
     """
     The kind of SqlClient's own message the text holds (`Execution Timeout
-    Expired.  The timeout period elapsed ...`), the longest sentence found.
+    Expired.  The timeout period elapsed ...`), the longest sentence found;
+    in a text that is not ASCII, of its translations too (`执行超时已过期。
+    完成操作之前已超时或服务器未响应。`): the same runs, read the same way.
+
+    Args:
+        body: The message (its first 4 KiB are read).
+
+    Returns:
+        The kind `_sqlclient_kinds` decides for the message found, else `None`.
     """
-    words = f" {' '.join(_WORD.findall(body[:4096].lower()))} "
-    return next((kind for run, kind in _sqlclient_runs() if run in words), None)
+    head = body[:_SQLCLIENT_SCAN].lower()
+    words = f" {' '.join(_WORD.findall(head))} "
+    found = next((kind for run, kind in _sqlclient_runs() if run in words), None)
+    if found is not None or head.isascii():
+        return found
+    words = f" {' '.join(_ANY_WORD.findall(head))} "
+    return next((kind for run, kind in _sqlclient_runs(translated=True) if run in words), None)
 
 
 def _client_kind(sqlstate: str | None, body: str) -> tuple[Kind, frozenset[Kind] | None]:
@@ -694,7 +736,7 @@ def _client_kind(sqlstate: str | None, body: str) -> tuple[Kind, frozenset[Kind]
         return Kind.CONNECTION_FAILURE, None
     if sqlstate is None:
         # SqlClient's own message (a .NET application's log): no number, no SQLSTATE.
-        return _sqlclient_kind(body) or Kind.UNKNOWN, None
+        return sqlclient_kind(body) or Kind.UNKNOWN, None
     tables = _tables()
     kind: Kind = tables.ODBC_SQLSTATES.get(sqlstate, Kind.UNKNOWN)
     return kind, tables.ODBC_FAMILIES.get(sqlstate)
