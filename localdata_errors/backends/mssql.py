@@ -641,13 +641,34 @@ _SENTENCE: Final = re.compile(r"\.\s+|。|\{\d+\}")
 _WORD: Final = re.compile(r"[a-z0-9]+")
 #: A translation's word: letters and digits of any script (`время`, `执行超时已过期`).
 _ANY_WORD: Final = re.compile(r"[^\W_]+")
-#: A character of the scripts written without spaces: there a run is long
-#: enough at eight of them (`完成操作之前已超时或服务器未响应`), as four words
-#: are elsewhere (`超时时间已到`, timeout expired, is no run, as `Timeout expired` is none).
+#: A character of the scripts written without spaces: where a translation's
+#: sentences do not pair with the English text's, one of them is a run at
+#: eight such characters (`完成操作之前已超时或服务器未响应`), as at four words elsewhere.
 _UNSPACED: Final = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
 _UNSPACED_RUN: Final = 8
 #: How much of a text is searched for SqlClient's runs.
 _SQLCLIENT_SCAN: Final = 4096
+
+
+def _sentences(text: str, word: re.Pattern[str]) -> list[list[str]]:
+    """The words of each sentence (and each part between placeholders) of *text* that has any."""
+    return [words for part in _SENTENCE.split(text) if (words := word.findall(part.lower()))]
+
+
+def _translated_runs(english: list[list[str]], text: str) -> list[list[str]]:
+    """
+    A translation's runs: its sentences that stand where the English text's
+    runs do (sentence for sentence, where the two have as many): `超时时间已到`
+    is `Timeout expired`, too short to say which timeout, as in English.
+    """
+    local = _sentences(text, _ANY_WORD)
+    if len(local) == len(english):
+        return [words for words, source in zip(local, english, strict=True) if len(source) >= 4]
+    return [
+        words
+        for words in local
+        if len(words) >= 4 or len(_UNSPACED.findall("".join(words))) >= _UNSPACED_RUN
+    ]
 
 
 @cache
@@ -662,30 +683,27 @@ def _sqlclient_runs(*, translated: bool = False) -> tuple[tuple[str, Kind], ...]
     """
     from localdata_errors.backends import _sqlclient_kinds, _sqlclient_texts  # noqa: PLC0415
 
-    texts: list[tuple[str, Kind]]
+    translations: dict[str, tuple[str, ...]] = {}
     if translated:
         from localdata_errors.backends._sqlclient_translations import TRANSLATIONS  # noqa: PLC0415
 
-        texts = [
-            (text, kind)
-            for name, kind in _sqlclient_kinds.KINDS.items()
-            for text in TRANSLATIONS.get(name, ())
-        ]
-    else:
-        texts = [
-            (_sqlclient_texts.TEXTS[name], kind) for name, kind in _sqlclient_kinds.KINDS.items()
-        ]
-    word = _ANY_WORD if translated else _WORD
-    kinds: dict[str, Kind | None] = {}
-    for text, kind in texts:
-        for sentence in _SENTENCE.split(text):
-            words = word.findall(sentence.lower())
-            if len(words) >= 4 or len(_UNSPACED.findall(sentence)) >= _UNSPACED_RUN:
-                run = f" {' '.join(words)} "
-                # A sentence two messages of different kinds share says neither.
-                kinds[run] = kind if kinds.get(run, kind) is kind else None
+        translations = TRANSLATIONS
+    said: dict[str, set[Kind]] = {}  # every sentence, run or not, and the kinds it says
+    runs: dict[str, Kind] = {}
+    for name, kind in _sqlclient_kinds.KINDS.items():
+        english = _sentences(_sqlclient_texts.TEXTS[name], _WORD)
+        texts = translations.get(name, ())
+        for words in [w for text in texts for w in _sentences(text, _ANY_WORD)] or english:
+            said.setdefault(f" {' '.join(words)} ", set()).add(kind)
+        if translated:
+            found = [run for text in texts for run in _translated_runs(english, text)]
+        else:
+            found = [words for words in english if len(words) >= 4]
+        runs.update((f" {' '.join(words)} ", kind) for words in found)
+    # A sentence messages of different kinds share says neither (`已超過連接逾時的設定`,
+    # connection timeout expired, opens a login's and the pool's).
     return tuple(
-        sorted(((r, k) for r, k in kinds.items() if k is not None), key=lambda e: -len(e[0]))
+        sorted(((r, k) for r, k in runs.items() if len(said[r]) == 1), key=lambda e: -len(e[0]))
     )
 
 
