@@ -721,6 +721,15 @@ def classify_message(  # noqa: PLR0913 - the public signature: text, code, and o
             answer = english
         if back is None:
             return answer
+        if answer.kind is Kind.UNKNOWN:
+            # Read back, it said nothing: a driver's own translated message
+            # (SqlClient's `サーバーから結果を受信しているときに...`) is no
+            # catalogue's, and a catalogue's words inside it were read back alone.
+            given = _text_answer(
+                text, db_type, code, database=database, secrets=secrets, registry=reg
+            )
+            if given.kind is not Kind.UNKNOWN:
+                return given
         # The message stays the text as given: its part the English message was read from.
         shown = back.original(answer.message)
         return answer._replace(

@@ -191,7 +191,7 @@ def detect(text: str, registry: MapperRegistry | None = None) -> Detected | None
         # SQLITE_BUSY), and where the message starts.
         plain = read_plain(text, registry)
         if plain.backend is None:
-            return None
+            return _translated(text, registry)
         return Detected(plain.backend, plain.code, None, text[plain.start :].strip(), None)
     found = _leading(text, registry)
     if found is not None and found.code is not None:
@@ -205,7 +205,7 @@ def detect(text: str, registry: MapperRegistry | None = None) -> Detected | None
         # No backend, but an ORM's own code (Prisma's `P2002`): the keyword
         # fallback reads the text, and keeps the code.
         if signs.code is None:
-            return None
+            return _translated(text, registry)
         return Detected("generic", signs.code, None, text.strip(), None)
     inner = _INNER.get().search(text, 0, 8192)
     if inner is not None and inner.start() > 0:
@@ -216,6 +216,22 @@ def detect(text: str, registry: MapperRegistry | None = None) -> Detected | None
                 return found._replace(code=signs.code, sqlstate=found.sqlstate or signs.sqlstate)
             return found
     return Detected(signs.backend, signs.code, signs.sqlstate, text[signs.start :].strip(), None)
+
+
+def _translated(text: str, registry: MapperRegistry) -> Detected | None:
+    """
+    A driver's own message in another language, where nothing else names a
+    backend: SqlClient's (`执行超时已过期。完成操作之前已超时或服务器未响应。`),
+    as the SQL Server backend reads its runs.  An ASCII text is not asked
+    (the vendors' wordings read SqlClient's English runs).
+    """
+    if text.isascii() or registry.lookup("mssql") is None:
+        return None
+    from localdata_errors.backends.mssql import sqlclient_kind  # noqa: PLC0415 - a rare text
+
+    if sqlclient_kind(text) is None:
+        return None
+    return Detected("mssql", None, None, text.strip(), None)
 
 
 def _leading(text: str, registry: MapperRegistry) -> Detected | None:

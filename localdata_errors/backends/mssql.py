@@ -636,38 +636,98 @@ def _severity_kind(severity: int) -> Kind:
     return Kind.CONFIGURATION_LIMIT_EXCEEDED  # 17: out of resources; 19: engine limit
 
 
-_SENTENCE: Final = re.compile(r"\.\s+|\{\d+\}")
+#: Where a message's text is cut into runs: a sentence's end (the full stop
+#: of the languages written without spaces too), a placeholder.
+_SENTENCE: Final = re.compile(r"\.\s+|。|\{\d+\}")
 _WORD: Final = re.compile(r"[a-z0-9]+")
+#: A translation's word: letters and digits of any script (`время`, `执行超时已过期`).
+_ANY_WORD: Final = re.compile(r"[^\W_]+")
+#: A character of the scripts written without spaces: where a translation's
+#: sentences do not pair with the English text's, one of them is a run at
+#: eight such characters (`完成操作之前已超时或服务器未响应`), as at four words elsewhere.
+_UNSPACED: Final = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
+_UNSPACED_RUN: Final = 8
+#: How much of a text is searched for SqlClient's runs.
+_SQLCLIENT_SCAN: Final = 4096
+
+
+def _sentences(text: str, word: re.Pattern[str]) -> list[list[str]]:
+    """The words of each sentence (and each part between placeholders) of *text* that has any."""
+    return [words for part in _SENTENCE.split(text) if (words := word.findall(part.lower()))]
+
+
+def _translated_runs(english: list[list[str]], text: str) -> list[list[str]]:
+    """
+    A translation's runs: its sentences that stand where the English text's
+    runs do (sentence for sentence, where the two have as many): `超时时间已到`
+    is `Timeout expired`, too short to say which timeout, as in English.
+    """
+    local = _sentences(text, _ANY_WORD)
+    if len(local) == len(english):
+        return [words for words, source in zip(local, english, strict=True) if len(source) >= 4]
+    return [
+        words
+        for words in local
+        if len(words) >= 4 or len(_UNSPACED.findall("".join(words))) >= _UNSPACED_RUN
+    ]
 
 
 @cache
-def _sqlclient_runs() -> tuple[tuple[str, Kind], ...]:
+def _sqlclient_runs(*, translated: bool = False) -> tuple[tuple[str, Kind], ...]:
     """
     SqlClient's own messages with a kind: each sentence of four words or more,
     as the words it holds, and its kind, longest first (built on first use).
+
+    With *translated*, the same of the driver's translations of those messages
+    (`_sqlclient_translations`, imported here: only a text that is not ASCII
+    asks), their words of any script, their kind the English text's.
     """
     from localdata_errors.backends import _sqlclient_kinds, _sqlclient_texts  # noqa: PLC0415
 
-    kinds: dict[str, Kind | None] = {}
+    translations: dict[str, tuple[str, ...]] = {}
+    if translated:
+        from localdata_errors.backends._sqlclient_translations import TRANSLATIONS  # noqa: PLC0415
+
+        translations = TRANSLATIONS
+    said: dict[str, set[Kind]] = {}  # every sentence, run or not, and the kinds it says
+    runs: dict[str, Kind] = {}
     for name, kind in _sqlclient_kinds.KINDS.items():
-        for sentence in _SENTENCE.split(_sqlclient_texts.TEXTS[name]):
-            words = _WORD.findall(sentence.lower())
-            if len(words) >= 4:
-                run = f" {' '.join(words)} "
-                # A sentence two messages of different kinds share says neither.
-                kinds[run] = kind if kinds.get(run, kind) is kind else None
+        english = _sentences(_sqlclient_texts.TEXTS[name], _WORD)
+        texts = translations.get(name, ())
+        for words in [w for text in texts for w in _sentences(text, _ANY_WORD)] or english:
+            said.setdefault(f" {' '.join(words)} ", set()).add(kind)
+        if translated:
+            found = [run for text in texts for run in _translated_runs(english, text)]
+        else:
+            found = [words for words in english if len(words) >= 4]
+        runs.update((f" {' '.join(words)} ", kind) for words in found)
+    # A sentence messages of different kinds share says neither (`已超過連接逾時的設定`,
+    # connection timeout expired, opens a login's and the pool's).
     return tuple(
-        sorted(((r, k) for r, k in kinds.items() if k is not None), key=lambda e: -len(e[0]))
+        sorted(((r, k) for r, k in runs.items() if len(said[r]) == 1), key=lambda e: -len(e[0]))
     )
 
 
-def _sqlclient_kind(body: str) -> Kind | None:
+def sqlclient_kind(body: str) -> Kind | None:
     """
     The kind of SqlClient's own message the text holds (`Execution Timeout
-    Expired.  The timeout period elapsed ...`), the longest sentence found.
+    Expired.  The timeout period elapsed ...`), the longest sentence found;
+    in a text that is not ASCII, of its translations too (`执行超时已过期。
+    完成操作之前已超时或服务器未响应。`): the same runs, read the same way.
+
+    Args:
+        body: The message (its first 4 KiB are read).
+
+    Returns:
+        The kind `_sqlclient_kinds` decides for the message found, else `None`.
     """
-    words = f" {' '.join(_WORD.findall(body[:4096].lower()))} "
-    return next((kind for run, kind in _sqlclient_runs() if run in words), None)
+    head = body[:_SQLCLIENT_SCAN].lower()
+    words = f" {' '.join(_WORD.findall(head))} "
+    found = next((kind for run, kind in _sqlclient_runs() if run in words), None)
+    if found is not None or head.isascii():
+        return found
+    words = f" {' '.join(_ANY_WORD.findall(head))} "
+    return next((kind for run, kind in _sqlclient_runs(translated=True) if run in words), None)
 
 
 def _client_kind(sqlstate: str | None, body: str) -> tuple[Kind, frozenset[Kind] | None]:
@@ -695,7 +755,7 @@ def _client_kind(sqlstate: str | None, body: str) -> tuple[Kind, frozenset[Kind]
         return Kind.CONNECTION_FAILURE, None
     if sqlstate is None:
         # SqlClient's own message (a .NET application's log): no number, no SQLSTATE.
-        return _sqlclient_kind(body) or Kind.UNKNOWN, None
+        return sqlclient_kind(body) or Kind.UNKNOWN, None
     tables = _tables()
     kind: Kind = tables.ODBC_SQLSTATES.get(sqlstate, Kind.UNKNOWN)
     return kind, tables.ODBC_FAMILIES.get(sqlstate)

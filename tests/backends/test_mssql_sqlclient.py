@@ -13,11 +13,14 @@ with or without the exception's class before it.
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 
 import pytest
 
 from localdata_errors import Kind, classify_message
 from localdata_errors.backends import _sqlclient_kinds, _sqlclient_texts
+from localdata_errors.backends._sqlclient_translations import TRANSLATIONS
 
 K = Kind
 
@@ -79,3 +82,77 @@ def test_the_network_layers_provider_names_sql_server() -> None:
         "Cannot open the connection. (provider: Named Pipes Provider, error: 40 - x)"
     )
     assert answer.backend == "mssql"
+
+
+# -- the driver's translations (`Strings.<language>.resx`) -------------------------
+
+
+def _translations() -> list[tuple[str, str]]:
+    return [(name, text) for name, texts in TRANSLATIONS.items() for text in texts]
+
+
+def test_every_decided_message_has_its_translations() -> None:
+    assert list(TRANSLATIONS) == list(_sqlclient_kinds.KINDS)
+    assert all(len(texts) >= 12 for texts in TRANSLATIONS.values())
+
+
+def test_a_translation_takes_the_english_texts_decision() -> None:
+    # Every translation with a letter outside ASCII, after the exception's
+    # class, answers its English text's kind; those written in ASCII alone
+    # (`Error en el nivel del transporte ...`) are not read (the gate).
+    wrong = []
+    for name, text in _translations():
+        if text.isascii():
+            continue
+        filled = re.sub(r"\{\d+\}", "x", text)
+        answer = classify_message(f"Microsoft.Data.SqlClient.SqlException (0x80131904): {filled}")
+        if (answer.backend, answer.kind) != ("mssql", EXPECTED[name]):
+            wrong.append((name, text))
+    assert wrong == []
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        # https://github.com/siteserver/cms/issues/1461 (SQL_Timeout_Execution, Simplified Chinese)
+        ("执行超时已过期。完成操作之前已超时或服务器未响应。", K.STATEMENT_TIMEOUT),
+        # https://github.com/siteserver/cms/issues/890 (Snix_Connect and its provider line)
+        (
+            "在与 SQL Server 建立连接时出现与网络相关的或特定于实例的错误。未找到或无法访问服务器。"
+            "请验证实例名称是否正确并且 SQL Server 已配置为允许远程连接。 "
+            "(provider: Named Pipes Provider, error: 40 - 无法打开到 SQL Server 的连接)",
+            K.CONNECTION_FAILURE,
+        ),
+        # https://github.com/ret-Phoenix/oscript-sql/issues/18: System.Data.SqlClient's
+        # Russian timeout, a line break inside; its second sentence is SQL_Timeout_Execution's.
+        (
+            "Внешнее исключение (System.Data.SqlClient.SqlException): Истекло время ожидания "
+            "(Timeout). Время ожидания истекло до завершения\n операции или сервер не отвечает.",
+            K.STATEMENT_TIMEOUT,
+        ),
+    ],
+)
+def test_real_translated_texts(text: str, kind: Kind) -> None:
+    answer = classify_message(text)
+    assert (answer.backend, answer.kind) == ("mssql", kind)
+
+
+def test_a_translations_short_first_sentence_says_no_kind() -> None:
+    # `Timeout expired.` opens the pool's message; in English it is too short
+    # to be a run, and so is its translation (paired sentence for sentence).
+    answer = classify_message("Microsoft.Data.SqlClient.SqlException: 超时时间已到。")
+    assert answer.kind is not K.TOO_MANY_CONNECTIONS
+
+
+def test_an_english_text_never_loads_the_translations() -> None:
+    code = (
+        "import sys\n"
+        "from localdata_errors import classify_message\n"
+        "classify_message('Microsoft.Data.SqlClient.SqlException (0x80131904): Execution Timeout"
+        " Expired.  The timeout period elapsed prior to completion of the operation or the server"
+        " is not responding.')\n"
+        "classify_message('System.Data.SqlClient.SqlException: Cannot open database \"x\".')\n"
+        "assert 'localdata_errors.backends._sqlclient_translations' not in sys.modules\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
