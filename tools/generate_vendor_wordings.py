@@ -86,10 +86,19 @@ FEWEST, MOST = 3, 10
 #: each of which `COMMON` other vendors' templates or more hold ("expected one
 #: of", "the database file"), is English any program may print, no phrase.
 #: (Applied to a catalogue's runs, it would drop SQL Server's "Invalid object
-#: name", whose words are everyone's but whose run is its own.)
+#: name", whose words are everyone's but whose run is its own.)  Nor does such
+#: a list rule out another vendor's phrase: DuckDB's binder keeps PostgreSQL's
+#: wordings in throw sites a user rarely meets (`column "%s" does not exist`),
+#: which stay the phrases of the catalogue that holds them.  What the engine
+#: prints where a user does meet it, triggered here (`duckdb-shell`: "syntax
+#: error at or near"), rules them out.
 SOURCE_WIDE, COMMON_RUN, COMMON = frozenset({"duckdb"}), 4, 20
 #: Lists that rule phrases out and name no vendor -> the vendor whose own they are.
-RULE_OUT: dict[str, str | None] = {"odbc": None, "postgresql-scanner": "postgresql"}
+RULE_OUT: dict[str, str | None] = {
+    "odbc": None,
+    "postgresql-scanner": "postgresql",
+    "duckdb-shell": "duckdb",
+}
 #: Most codes a phrase may name (their templates then tell them apart).
 MOST_CODES = 6
 
@@ -315,13 +324,17 @@ def sqlite_texts() -> list[Template]:
     return sorted(texts, key=lambda t: (t[0], t[1] or ""))
 
 
-def duckdb_texts() -> list[Template]:
+def duckdb_texts(triggered: list[Template]) -> list[Template]:
     """
     The engine's message formats, each with the exception class DuckDB raises
     it as (`tools/upstream/duckdb-exceptions.tsv`: the source's throw sites,
-    kept where the installed engine's library holds them), and the texts the
-    installed `duckdb` module prints, triggered here, with the class it raised.
+    kept where the installed engine's library holds them), and *triggered*.
     """
+    return sorted(set(triggered) | set(duckdb_formats()), key=lambda t: (t[0], t[1] or ""))
+
+
+def duckdb_shell_texts() -> list[Template]:
+    """The texts the installed `duckdb` module prints, triggered here, with the class it raised."""
     try:
         import duckdb  # noqa: PLC0415 - an extra
     except ImportError:
@@ -354,7 +367,7 @@ def duckdb_texts() -> list[Template]:
             text = re.sub(r"^[A-Za-z ]{1,40} Error: ", "", str(err).partition("\n")[0])
             name = type(err).__name__
             texts.add((_OURS.sub("%s", text), name if name in CLASS_KINDS else None))
-    return sorted(texts | set(duckdb_formats()), key=lambda t: (t[0], t[1] or ""))
+    return sorted(texts, key=lambda t: (t[0], t[1] or ""))
 
 
 def duckdb_formats() -> list[Template]:
@@ -463,7 +476,9 @@ def phrases(lists: dict[str, list[Template]]) -> dict[str, Entry]:
         others = "\n".join(
             j
             for other, js in joined.items()
-            if other != vendor and RULE_OUT.get(other) != vendor
+            if other != vendor
+            and RULE_OUT.get(other) != vendor
+            and (other not in SOURCE_WIDE or vendor in SOURCE_WIDE)
             for j, _ in js
         )
         coded = any(code is not None for _, code in found)
@@ -569,6 +584,8 @@ def gapped(lists: dict[str, list[Template]], table: dict[str, Entry]) -> dict[st
                 other, other_code, joined, _ = every[n]
                 if RULE_OUT.get(other) == vendor or not in_order(parts, joined):
                     continue
+                if other in SOURCE_WIDE and vendor not in SOURCE_WIDE:
+                    continue  # rules out no catalogue's phrase (see `SOURCE_WIDE`)
                 if other != vendor:
                     codes.add(None)
                 elif shared:
@@ -776,6 +793,7 @@ def heads(
 def build() -> str:
     sys.path.insert(0, str(ROOT))
     postgresql = postgresql_texts()
+    shell = duckdb_shell_texts()
     lists: dict[str, list[Template]] = {
         "mysql": mysql_texts(),
         "postgresql": postgresql,
@@ -783,7 +801,8 @@ def build() -> str:
             (text, None) for text in postgresql_scanner_texts([t for t, _ in postgresql])
         ],
         "sqlite": sqlite_texts(),
-        "duckdb": duckdb_texts(),
+        "duckdb": duckdb_texts(shell),
+        "duckdb-shell": shell,
         "mssql": mssql_texts() + sqlclient_texts(),
         "oracle": oracle_texts(),
         "odbc": [(text, None) for text in odbc_texts()],
