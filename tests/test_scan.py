@@ -203,6 +203,8 @@ def test_an_error_text_in_a_log_line_gives_the_texts_own_answer() -> None:
             continue  # nothing a summary could act on: scan leaves such lines out
         if case.backend is not None and alone.backend != case.backend:
             continue  # the text alone is read wrong (bench.text counts it): nothing to keep
+        if len(list(read_records(io.BytesIO(case.text.encode())))) > 1:
+            continue  # a pasted log of its own, a record per line (duckdb-010)
         for framing in _FRAMINGS:
             log = f"2024-05-01 12:00:00,001 INFO app: ok\n{framing}{case.text}\n"
             records = list(read_records(io.BytesIO(log.encode())))

@@ -450,8 +450,11 @@ def parse_message(class_name: str, text: str) -> _Extract | None:
     if end >= 0 and class_name == "DependencyException":
         end = text.find("\n", end + 1)
     body = text[start:end] if end >= 0 else text[start : start + 4096]
+    if label is None:
+        # Without its label, the message may follow a log's own lines and prefix.
+        body = text[:4096]
     for pattern, extract in rules:
-        m = pattern.match(body)
+        m = pattern.match(body) if label is not None else pattern.search(body)
         if m is not None:
             return extract(m)
     return None
