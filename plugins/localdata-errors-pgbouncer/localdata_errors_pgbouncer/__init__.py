@@ -37,13 +37,22 @@ from localdata_errors import (
     Kind,
     MappedError,
     RefinerClaims,
+    TextSign,
     driver_attr,
     hookimpl,
 )
-from localdata_errors_pgbouncer._messages import RULES, SUPAVISOR_RULES, Rule
+from localdata_errors_pgbouncer._messages import (
+    LOG_MESSAGES,
+    LOG_RULES,
+    RELAYED_LOGS,
+    RULES,
+    SUPAVISOR_RULES,
+    Rule,
+)
 
 __all__ = [
     "FIXES",
+    "TEXT_SIGNS",
     "PgBouncerRefiner",
     "SupavisorRefiner",
     "fix_for",
@@ -123,6 +132,51 @@ def _pgbouncer(message: str) -> re.Match[str] | None:
             if match is not None:
                 return match
     return None
+
+
+def _opening(template: str) -> str:
+    """What a log template's every line starts with: its text before the first `%`."""
+    return template.partition("%")[0]
+
+
+# PgBouncer's log line (lib/usual/logging.c): `<time> [<pid>] LEVEL <message>`
+# (`<time> <pid> LEVEL` up to 1.7), a socket's message opening with the
+# socket's prefix (src/util.c): `C-0x55d1...: db/user@host:port ` (`S-` for a
+# server connection; `(nodb)/(nouser)` before login; `[addr]` for IPv6).
+_SOCKET: Final = (
+    r"(?<![\w-])[CS]-0x[0-9a-f]{4,16}: "
+    r"(?:peer-\d{1,10}|[^\s/@]{1,256}/[^\s@]{1,256})"
+    r"@(?:\[[0-9a-fA-F:.]{1,64}\]|unix(?:\(\d{1,10}\))?|[^\s:@]{1,256}):\d{1,6} "
+)
+_LEVEL: Final = r"(?:\[\d{1,10}\]|(?<![\w.])\d{1,10}) (?:FATAL|ERROR|WARNING|LOG|NOISE|DEBUG) "
+# Every template PgBouncer logs, by its opening: the openings long enough to
+# say something alone (`closing because: `, not `%s`), longest first.
+_LOG_OPENINGS: Final = tuple(
+    sorted(
+        {o for o in map(_opening, LOG_MESSAGES) if len(o.strip()) >= 6},
+        key=len,
+        reverse=True,
+    )
+)
+_LOG_LINE_PATTERN: Final = (
+    f"{_LEVEL}(?:{_SOCKET})?(?P<msg>{'|'.join(map(re.escape, _LOG_OPENINGS))})"
+)
+_LOG_LINE: Final = re.compile(_LOG_LINE_PATTERN)
+_SOCKET_LINE: Final = re.compile(f"{_SOCKET}(?P<msg>)")
+#: Where a text names PgBouncer: its socket prefix, or one of its log lines.
+TEXT_SIGNS: Final = (
+    TextSign(_SOCKET, ("C-0x", "S-0x")),
+    TextSign(_LOG_LINE_PATTERN, (" FATAL ", " ERROR ", " WARNING ", " LOG ")),
+)
+# The log lines that decide a kind: a client message's (`no such user: %s`),
+# or the server's error relayed (`server login failed: FATAL ...`).
+_LOG_DECIDING: Final = tuple(
+    sorted(
+        [(_opening(t), rule) for t, rule in LOG_RULES.items()]
+        + [(_opening(t), None) for t in RELAYED_LOGS],
+        key=lambda item: -len(item[0]),
+    )
+)
 
 
 # Prepared statements named by a driver's own statement cache: under transaction
@@ -298,11 +352,20 @@ class PgBouncerRefiner(ErrorRefiner):
     # which a pooled prepared statement or a relayed login fails.
     claims = RefinerClaims(
         codes=_PREPARED_STATES,
-        markers=(*(_signature(t) for t in _TEMPLATES), _ASYNCPG_NOTE),
+        markers=(
+            *(_signature(t) for t in _TEMPLATES),
+            _ASYNCPG_NOTE,
+            # Its log lines: a socket's prefix, and the lines that decide a kind.
+            "C-0x",
+            "S-0x",
+            *(opening.strip().rstrip(":") for opening, _ in _LOG_DECIDING),
+        ),
         # Also where the PostgreSQL mapper reads the pooler's "no such database: x"
-        # as an object of its own that does not exist.
-        kinds=PROXY_KINDS | {Kind.UNDEFINED_OBJECT},
+        # as an object of its own that does not exist, and the server's login
+        # failures PgBouncer logs ("database "x" does not exist").
+        kinds=PROXY_KINDS | {Kind.UNDEFINED_OBJECT} | _RELAYED,
     )
+    text_signs = TEXT_SIGNS
 
     def refine_error(self, error: ErrorInput, base: MappedError | None) -> MappedError | None:
         """
@@ -340,6 +403,9 @@ class PgBouncerRefiner(ErrorRefiner):
         if match is not None and match.lastgroup is not None:
             template = _TEMPLATES[int(match.lastgroup[1:])]
             return _answer(base, RULES[template], state)
+        logged = _log_line(error, base, state)
+        if logged is not None:
+            return logged
         if "(E" in error.message[:_SCAN] and _SUPAVISOR_CODE.search(error.message, 0, _SCAN):
             return None  # Supavisor's coded error: the supavisor refiner's
         prepared = _prepared(error, base, state, named)
@@ -356,6 +422,27 @@ class PgBouncerRefiner(ErrorRefiner):
             An empty mapping.
         """
         return {}
+
+
+def _log_line(error: ErrorInput, base: MappedError | None, state: str | None) -> MappedError | None:
+    """
+    PgBouncer's own log line: the kind its message decides, else the base's, as PgBouncer's.
+    """
+    message = error.message
+    match = _LOG_LINE.search(message, 0, _SCAN) or _SOCKET_LINE.search(message, 0, _SCAN)
+    if match is None:
+        return None
+    start = match.start("msg")
+    for opening, rule in _LOG_DECIDING:
+        if message.startswith(opening, start):
+            if rule is not None:
+                return _answer(base, rule, state)
+            relayed = _relayed(error, base)
+            if relayed is not None:
+                return relayed
+            break
+    # Another of its log lines: PgBouncer's, with the kind the text gives.
+    return None if base is None else base._replace(refine=None)
 
 
 def _relayed(error: ErrorInput, base: MappedError | None) -> MappedError | None:
