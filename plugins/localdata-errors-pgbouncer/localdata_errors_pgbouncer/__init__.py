@@ -44,6 +44,7 @@ from localdata_errors import (
 from localdata_errors_pgbouncer._messages import (
     LOG_MESSAGES,
     LOG_RULES,
+    REASON_LOGS,
     RELAYED_LOGS,
     RULES,
     SUPAVISOR_RULES,
@@ -169,14 +170,19 @@ TEXT_SIGNS: Final = (
     TextSign(_LOG_LINE_PATTERN, (" FATAL ", " ERROR ", " WARNING ", " LOG ")),
 )
 # The log lines that decide a kind: a client message's (`no such user: %s`),
-# or the server's error relayed (`server login failed: FATAL ...`).
-_LOG_DECIDING: Final = tuple(
+# the server's error relayed (`server login failed: FATAL ...`: None), or
+# PgBouncer's own reason for closing (`closing because: %s`: "reason").
+_LOG_DECIDING: Final[tuple[tuple[str, Rule | str | None], ...]] = tuple(
     sorted(
         [(_opening(t), rule) for t, rule in LOG_RULES.items()]
-        + [(_opening(t), None) for t in RELAYED_LOGS],
+        + [(_opening(t), None) for t in RELAYED_LOGS]
+        + [(_opening(t), "reason") for t in REASON_LOGS],
         key=lambda item: -len(item[0]),
     )
 )
+# PgBouncer's reasons by their openings, longest first (`pgbouncer cannot
+# connect to server (age=0s)` is `pgbouncer cannot connect to server`).
+_REASONS: Final = tuple(sorted(((_opening(t), t) for t in RULES), key=lambda i: -len(i[0])))
 
 
 # Prepared statements named by a driver's own statement cache: under transaction
@@ -219,13 +225,31 @@ _SUPAVISOR_CODE: Final = re.compile(
 #: (its lib/supavisor/errors/*.ex keep the texts: "Tenant or user not found",
 #: "Max client connections reached"), and the coded messages printed without
 #: their code ("Address not in tenant allow_list: {...}").  Each is
-#: Supavisor's own sentence, matched wherever it starts a message.
+#: Supavisor's own sentence, matched wherever it starts a message.  Before
+#: its errors had codes (commit 357ca080, lib/supavisor/client_handler.ex),
+#: it logged "ClientHandler: User not found: ..." where it sent "Tenant or
+#: user not found".
 _SUPAVISOR_OLD_WORDING: Final = {
     "EMAXCONN": ("Max client connections reached",),
-    "ENOTFOUND": ("Tenant or user not found", "Tenant not found"),
+    "ENOTFOUND": ("Tenant or user not found", "Tenant not found", "ClientHandler: User not found"),
     "EADDRNOTALLOWED": ("Address not in tenant allow_list",),
 }
+#: The reasons it sent as `Authentication error, reason: "..."` before it
+#: coded them (357ca080, lib/supavisor/helpers.ex): the auth query found no
+#: such user, what EAUTHQUERY's "user not found in the database" says now.
+#: Read only after that lead: "There is no user" alone is no one's sign.
+_SUPAVISOR_REASON_LEAD: Final = "Authentication error, reason: "
+_SUPAVISOR_OLD_REASONS: Final = {"EAUTHQUERY": ("There is no user '",)}
 _SUPAVISOR_OLD_TEXTS: Final = tuple(t for texts in _SUPAVISOR_OLD_WORDING.values() for t in texts)
+_SUPAVISOR_REASON: Final = re.compile(
+    re.escape(_SUPAVISOR_REASON_LEAD)
+    + r'"?(?:'
+    + "|".join(
+        f"(?P<{code}>{'|'.join(re.escape(text) for text in texts)})"
+        for code, texts in _SUPAVISOR_OLD_REASONS.items()
+    )
+    + ")"
+)
 _SUPAVISOR_OLD: Final = re.compile(
     r"(?:^|(?<=[\s:\"'\[]))(?:"
     + "|".join(
@@ -435,7 +459,13 @@ def _log_line(error: ErrorInput, base: MappedError | None, state: str | None) ->
     start = match.start("msg")
     for opening, rule in _LOG_DECIDING:
         if message.startswith(opening, start):
-            if rule is not None:
+            if rule == "reason":
+                at = start + len(opening)
+                for reason, template in _REASONS:
+                    if reason and message.startswith(reason, at):
+                        return _answer(base, RULES[template], state)
+                break
+            if isinstance(rule, tuple):
                 return _answer(base, rule, state)
             relayed = _relayed(error, base)
             if relayed is not None:
@@ -469,7 +499,11 @@ class SupavisorRefiner(ErrorRefiner):
     # Its coded errors, "(EMAXCONN) ...", and its wording before it coded them.
     claims = RefinerClaims(
         codes=_PREPARED_STATES,
-        markers=(*(f"({code})" for code in SUPAVISOR_RULES), *_SUPAVISOR_OLD_TEXTS),
+        markers=(
+            *(f"({code})" for code in SUPAVISOR_RULES),
+            *_SUPAVISOR_OLD_TEXTS,
+            _SUPAVISOR_REASON_LEAD.rstrip(),
+        ),
         kinds=PROXY_KINDS,
     )
 
@@ -493,6 +527,8 @@ class SupavisorRefiner(ErrorRefiner):
                 code = match.group("code")
             else:
                 old = _SUPAVISOR_OLD.search(message, 0, _SCAN)
+                if old is None and _SUPAVISOR_REASON_LEAD in message[:_SCAN]:
+                    old = _SUPAVISOR_REASON.search(message, 0, _SCAN)
                 code = old.lastgroup if old is not None else None
         rule = SUPAVISOR_RULES.get(code) if code is not None else None
         return None if rule is None else _with_fix(error, _answer(base, rule, code))

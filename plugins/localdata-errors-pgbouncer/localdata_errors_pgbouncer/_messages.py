@@ -235,6 +235,7 @@ LOG_MESSAGES: Final[dict[str, tuple[str, ...]]] = {
     'SUSPEND finished, sending SHOW FDS': ('1.7', '1.18.0', '1.25.2'),
     'Sending queue warning failed': ('1.25.2',),
     'Stale pidfile, removing': ('1.7',),
+    'Stats: %seq/s, in %s/s, out %s/s,query %ss': ('1.7',),
     'TLS accept error: %s': ('1.7', '1.18.0', '1.25.2'),
     'TLS certificate name mismatch': ('1.18.0', '1.25.2'),
     'TLS client certificate required': ('1.18.0', '1.25.2'),
@@ -287,6 +288,8 @@ LOG_MESSAGES: Final[dict[str, tuple[str, ...]]] = {
     "client used 'Q' packet type": ('1.18.0',),
     'client uses authorization identity, but it is not supported': ('1.18.0', '1.25.2'),
     'client_tls_sslmode requires client_tls_ca_file': ('1.18.0', '1.25.2'),
+    'closing because: %s (age=%)': ('1.7',),
+    'closing because: %s (age=%s)': ('1.18.0', '1.25.2'),
     'config file loading failed': ('1.18.0', '1.25.2'),
     'could not alloc memory for uris\n': ('1.25.2',),
     'could not create cryptohash context': ('1.25.2',),
@@ -497,6 +500,8 @@ LOG_MESSAGES: Final[dict[str, tuple[str, ...]]] = {
     'sockets passed from service manager, cf_unix_socket_dir ignored': ('1.18.0', '1.25.2'),
     'stale pidfile, removing': ('1.18.0', '1.25.2'),
     'started sending cancel request': ('1.18.0',),
+    'stats: %sacts/s, %sueries/s, %slient parses/s, %server parses/s, %sinds/s, in %s/s, out %s/s, xact %ss, query %ss, wait %ss': ('1.25.2',),
+    'stats: %sacts/s, %sueries/s, in %s/s, out %s/s, xact %ss, query %ss, wait %ss': ('1.18.0',),
     'suspend_pooler, event_del: %s': ('1.7', '1.18.0', '1.25.2'),
     'syntax error in connection string': ('1.18.0', '1.25.2'),
     'syntax error in user settings': ('1.18.0', '1.25.2'),
@@ -546,6 +551,11 @@ LOG_RULES: Final[dict[str, Rule]] = {
 RELAYED_LOGS: Final[frozenset[str]] = frozenset({
     'S: login failed: %s: %s',
     'server login failed: %s %s',
+})
+
+#: PgBouncer's log templates whose tail is its own reason (a client message).
+REASON_LOGS: Final[frozenset[str]] = frozenset({
+    'closing because: %s (age=%s)',
 })
 
 #: Supavisor's error codes -> (module, message templates).

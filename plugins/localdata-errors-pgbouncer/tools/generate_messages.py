@@ -229,6 +229,9 @@ RELAYED_LOGS: Final[frozenset[str]] = frozenset(
         "S: login failed: %s: %s",  # log_server_error("S: login failed", pkt)
     }
 )
+#: PgBouncer's log templates whose tail is its own reason for closing a
+#: connection: one of its client messages decides the kind.
+REASON_LOGS: Final[frozenset[str]] = frozenset({"closing because: %s (age=%s)"})
 
 # -- PgBouncer ------------------------------------------------------------------------------
 
@@ -323,6 +326,7 @@ def pgbouncer_messages(tree: Path) -> tuple[str, set[str]]:
 
 
 _LOG_CALLS: Final = re.compile(r"\b(s?log_(?:error|warning|info)|log_server_error)\(")
+_PRI: Final = re.compile(r'"\s*PRI[a-zA-Z0-9]{1,8}\s*"')
 _VERSIONS: Final = (
     re.compile(r"AC_INIT\(\[?[Pp]g[Bb]ouncer\]?,\s*\[?([0-9.]+)"),
     re.compile(r"AC_INIT\(pgbouncer,\s*([0-9.]+)"),
@@ -342,7 +346,8 @@ def pgbouncer_log_messages(tree: Path) -> tuple[str, set[str]]:
     """``(release, log templates)`` of one PgBouncer source tree."""
     found: set[str] = set()
     for path in sorted((tree / "src").glob("*.c")):
-        source = path.read_text(errors="replace")
+        # `"(age=%" PRIu64 "s)"`: the macro adds a conversion's length, `%s` stays.
+        source = _PRI.sub("", path.read_text(errors="replace"))
         for call in _LOG_CALLS.finditer(source):
             try:
                 args = _split_args(_call_text(source, call.end() - 1))
@@ -426,7 +431,7 @@ def check_rules(sources: Sources) -> list[str]:
         if m not in known and m not in _OLDER_WORDING
     ]
     problems += [f"relayed log template no release logs: {m!r}"
-                 for m in sorted(RELAYED_LOGS) if m not in sources.logs]  # fmt: skip
+                 for m in sorted(RELAYED_LOGS | REASON_LOGS) if m not in sources.logs]  # fmt: skip
     problems += [f"Supavisor code without a kind: {c}" for c in sorted(sources.supavisor)
                  if c not in SUPAVISOR_KINDS]  # fmt: skip
     problems += [f"kind for a Supavisor code the source lacks: {c}"
@@ -490,6 +495,11 @@ def render(sources: Sources) -> str:
         "#: PgBouncer's log templates whose tail is the server's error.",
         "RELAYED_LOGS: Final[frozenset[str]] = frozenset({",
         *(f"    {m!r}," for m in sorted(RELAYED_LOGS)),
+        "})",
+        "",
+        "#: PgBouncer's log templates whose tail is its own reason (a client message).",
+        "REASON_LOGS: Final[frozenset[str]] = frozenset({",
+        *(f"    {m!r}," for m in sorted(REASON_LOGS)),
         "})",
         "",
         "#: Supavisor's error codes -> (module, message templates).",
