@@ -264,12 +264,14 @@ class BigQueryMapper(BackendMapper):
 
         Returns:
             The kind, the reason as the code, and the names the message gives;
-            `None` when no BigQuery reason is found.
+            `Kind.UNKNOWN` for a text without a reason (asked about a text, this
+            mapper was named by it or by the caller: the text is BigQuery's, the
+            keyword fallback gives the kind); `None` for an exception without one.
         """
         api_error = _api_error(error.exception)
         reason = _reason(error, api_error)
         if reason is None:
-            return None
+            return MappedError(Kind.UNKNOWN) if error.exception is None else None
         rule = REASONS.get(reason)
         if rule is None:
             return MappedError(Kind.UNKNOWN, code=reason)

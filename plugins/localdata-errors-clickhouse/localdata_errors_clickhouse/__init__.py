@@ -58,6 +58,12 @@ TEXT_SIGNS: Final = (
         ("] DB::Exception",),
         frozenset(map(str, ERROR_NAMES)),
     ),
+    # The server's version closing its message (`(version 22.8.6.71 (official
+    # build))`, as src/Common/Exception.cpp appends it): a four-part version.
+    TextSign(
+        r"\(version \d{1,3}\.\d{1,3}\.\d{1,6}\.\d{1,6}(?: \([\w ]{1,40}\))?\)",
+        ("(version ",),
+    ),
 )
 # "... (UNKNOWN_TABLE)" closes the server's text; the last one is the outermost.
 _NAME = re.compile(r"\(([A-Z][A-Z0-9_]{2,80})\)")
@@ -208,12 +214,14 @@ class ClickHouseMapper(BackendMapper):
                 or a name such as `"UNKNOWN_TABLE"`).
 
         Returns:
-            The kind, the code, and the names the message gives; `None` when
-            neither a code nor a ClickHouse error name is found.
+            The kind, the code, and the names the message gives;
+            `Kind.UNKNOWN` for a text with neither a code nor an error name
+            (asked about a text, this mapper was named by it or by the caller:
+            the keyword fallback gives the kind); `None` for such an exception.
         """
         code, name = _native_code(error)
         if code is None:
-            return None
+            return MappedError(Kind.UNKNOWN) if error.exception is None else None
         native = str(code)
         kind = KINDS.get(name, Kind.UNKNOWN) if name is not None else Kind.UNKNOWN
         message = error.message

@@ -68,7 +68,9 @@ RULES: Final[Mapping[str, NeonRule]] = MappingProxyType(
         ),
         "endpoint_disabled": NeonRule(
             r"[Ee]ndpoint is disabled|Access to this endpoint is temporarily disabled",
-            Kind.INVALID_AUTHORIZATION,
+            # Neon's docs list it among connection errors: the compute endpoint
+            # takes no connection until it is enabled again (not a credential).
+            Kind.CONNECTION_MISCONFIGURED,
         ),
         "quota_exceeded": NeonRule(
             r"has exceeded the (?:[a-z ]{1,40} )?quota", Kind.QUOTA_EXCEEDED

@@ -83,7 +83,7 @@ CASES = [
     ),
     (
         "Console request failed: endpoint is disabled",
-        Kind.INVALID_AUTHORIZATION,
+        Kind.CONNECTION_MISCONFIGURED,
         "stop",
         "not_applicable",
     ),

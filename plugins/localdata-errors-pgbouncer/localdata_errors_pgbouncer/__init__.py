@@ -37,13 +37,23 @@ from localdata_errors import (
     Kind,
     MappedError,
     RefinerClaims,
+    TextSign,
     driver_attr,
     hookimpl,
 )
-from localdata_errors_pgbouncer._messages import RULES, SUPAVISOR_RULES, Rule
+from localdata_errors_pgbouncer._messages import (
+    LOG_MESSAGES,
+    LOG_RULES,
+    REASON_LOGS,
+    RELAYED_LOGS,
+    RULES,
+    SUPAVISOR_RULES,
+    Rule,
+)
 
 __all__ = [
     "FIXES",
+    "TEXT_SIGNS",
     "PgBouncerRefiner",
     "SupavisorRefiner",
     "fix_for",
@@ -125,6 +135,56 @@ def _pgbouncer(message: str) -> re.Match[str] | None:
     return None
 
 
+def _opening(template: str) -> str:
+    """What a log template's every line starts with: its text before the first `%`."""
+    return template.partition("%")[0]
+
+
+# PgBouncer's log line (lib/usual/logging.c): `<time> [<pid>] LEVEL <message>`
+# (`<time> <pid> LEVEL` up to 1.7), a socket's message opening with the
+# socket's prefix (src/util.c): `C-0x55d1...: db/user@host:port ` (`S-` for a
+# server connection; `(nodb)/(nouser)` before login; `[addr]` for IPv6).
+_SOCKET: Final = (
+    r"(?<![\w-])[CS]-0x[0-9a-f]{4,16}: "
+    r"(?:peer-\d{1,10}|[^\s/@]{1,256}/[^\s@]{1,256})"
+    r"@(?:\[[0-9a-fA-F:.]{1,64}\]|unix(?:\(\d{1,10}\))?|[^\s:@]{1,256}):\d{1,6} "
+)
+_LEVEL: Final = r"(?:\[\d{1,10}\]|(?<![\w.])\d{1,10}) (?:FATAL|ERROR|WARNING|LOG|NOISE|DEBUG) "
+# Every template PgBouncer logs, by its opening: the openings long enough to
+# say something alone (`closing because: `, not `%s`), longest first.
+_LOG_OPENINGS: Final = tuple(
+    sorted(
+        {o for o in map(_opening, LOG_MESSAGES) if len(o.strip()) >= 6},
+        key=len,
+        reverse=True,
+    )
+)
+_LOG_LINE_PATTERN: Final = (
+    f"{_LEVEL}(?:{_SOCKET})?(?P<msg>{'|'.join(map(re.escape, _LOG_OPENINGS))})"
+)
+_LOG_LINE: Final = re.compile(_LOG_LINE_PATTERN)
+_SOCKET_LINE: Final = re.compile(f"{_SOCKET}(?P<msg>)")
+#: Where a text names PgBouncer: its socket prefix, or one of its log lines.
+TEXT_SIGNS: Final = (
+    TextSign(_SOCKET, ("C-0x", "S-0x")),
+    TextSign(_LOG_LINE_PATTERN, (" FATAL ", " ERROR ", " WARNING ", " LOG ")),
+)
+# The log lines that decide a kind: a client message's (`no such user: %s`),
+# the server's error relayed (`server login failed: FATAL ...`: None), or
+# PgBouncer's own reason for closing (`closing because: %s`: "reason").
+_LOG_DECIDING: Final[tuple[tuple[str, Rule | str | None], ...]] = tuple(
+    sorted(
+        [(_opening(t), rule) for t, rule in LOG_RULES.items()]
+        + [(_opening(t), None) for t in RELAYED_LOGS]
+        + [(_opening(t), "reason") for t in REASON_LOGS],
+        key=lambda item: -len(item[0]),
+    )
+)
+# PgBouncer's reasons by their openings, longest first (`pgbouncer cannot
+# connect to server (age=0s)` is `pgbouncer cannot connect to server`).
+_REASONS: Final = tuple(sorted(((_opening(t), t) for t in RULES), key=lambda i: -len(i[0])))
+
+
 # Prepared statements named by a driver's own statement cache: under transaction
 # pooling, a statement prepared on one server connection is missing on the
 # next (or, named the same by another client, already there).
@@ -165,13 +225,31 @@ _SUPAVISOR_CODE: Final = re.compile(
 #: (its lib/supavisor/errors/*.ex keep the texts: "Tenant or user not found",
 #: "Max client connections reached"), and the coded messages printed without
 #: their code ("Address not in tenant allow_list: {...}").  Each is
-#: Supavisor's own sentence, matched wherever it starts a message.
+#: Supavisor's own sentence, matched wherever it starts a message.  Before
+#: its errors had codes (commit 357ca080, lib/supavisor/client_handler.ex),
+#: it logged "ClientHandler: User not found: ..." where it sent "Tenant or
+#: user not found".
 _SUPAVISOR_OLD_WORDING: Final = {
     "EMAXCONN": ("Max client connections reached",),
-    "ENOTFOUND": ("Tenant or user not found", "Tenant not found"),
+    "ENOTFOUND": ("Tenant or user not found", "Tenant not found", "ClientHandler: User not found"),
     "EADDRNOTALLOWED": ("Address not in tenant allow_list",),
 }
+#: The reasons it sent as `Authentication error, reason: "..."` before it
+#: coded them (357ca080, lib/supavisor/helpers.ex): the auth query found no
+#: such user, what EAUTHQUERY's "user not found in the database" says now.
+#: Read only after that lead: "There is no user" alone is no one's sign.
+_SUPAVISOR_REASON_LEAD: Final = "Authentication error, reason: "
+_SUPAVISOR_OLD_REASONS: Final = {"EAUTHQUERY": ("There is no user '",)}
 _SUPAVISOR_OLD_TEXTS: Final = tuple(t for texts in _SUPAVISOR_OLD_WORDING.values() for t in texts)
+_SUPAVISOR_REASON: Final = re.compile(
+    re.escape(_SUPAVISOR_REASON_LEAD)
+    + r'"?(?:'
+    + "|".join(
+        f"(?P<{code}>{'|'.join(re.escape(text) for text in texts)})"
+        for code, texts in _SUPAVISOR_OLD_REASONS.items()
+    )
+    + ")"
+)
 _SUPAVISOR_OLD: Final = re.compile(
     r"(?:^|(?<=[\s:\"'\[]))(?:"
     + "|".join(
@@ -298,11 +376,20 @@ class PgBouncerRefiner(ErrorRefiner):
     # which a pooled prepared statement or a relayed login fails.
     claims = RefinerClaims(
         codes=_PREPARED_STATES,
-        markers=(*(_signature(t) for t in _TEMPLATES), _ASYNCPG_NOTE),
+        markers=(
+            *(_signature(t) for t in _TEMPLATES),
+            _ASYNCPG_NOTE,
+            # Its log lines: a socket's prefix, and the lines that decide a kind.
+            "C-0x",
+            "S-0x",
+            *(opening.strip().rstrip(":") for opening, _ in _LOG_DECIDING),
+        ),
         # Also where the PostgreSQL mapper reads the pooler's "no such database: x"
-        # as an object of its own that does not exist.
-        kinds=PROXY_KINDS | {Kind.UNDEFINED_OBJECT},
+        # as an object of its own that does not exist, and the server's login
+        # failures PgBouncer logs ("database "x" does not exist").
+        kinds=PROXY_KINDS | {Kind.UNDEFINED_OBJECT} | _RELAYED,
     )
+    text_signs = TEXT_SIGNS
 
     def refine_error(self, error: ErrorInput, base: MappedError | None) -> MappedError | None:
         """
@@ -340,6 +427,9 @@ class PgBouncerRefiner(ErrorRefiner):
         if match is not None and match.lastgroup is not None:
             template = _TEMPLATES[int(match.lastgroup[1:])]
             return _answer(base, RULES[template], state)
+        logged = _log_line(error, base, state)
+        if logged is not None:
+            return logged
         if "(E" in error.message[:_SCAN] and _SUPAVISOR_CODE.search(error.message, 0, _SCAN):
             return None  # Supavisor's coded error: the supavisor refiner's
         prepared = _prepared(error, base, state, named)
@@ -356,6 +446,33 @@ class PgBouncerRefiner(ErrorRefiner):
             An empty mapping.
         """
         return {}
+
+
+def _log_line(error: ErrorInput, base: MappedError | None, state: str | None) -> MappedError | None:
+    """
+    PgBouncer's own log line: the kind its message decides, else the base's, as PgBouncer's.
+    """
+    message = error.message
+    match = _LOG_LINE.search(message, 0, _SCAN) or _SOCKET_LINE.search(message, 0, _SCAN)
+    if match is None:
+        return None
+    start = match.start("msg")
+    for opening, rule in _LOG_DECIDING:
+        if message.startswith(opening, start):
+            if rule == "reason":
+                at = start + len(opening)
+                for reason, template in _REASONS:
+                    if reason and message.startswith(reason, at):
+                        return _answer(base, RULES[template], state)
+                break
+            if isinstance(rule, tuple):
+                return _answer(base, rule, state)
+            relayed = _relayed(error, base)
+            if relayed is not None:
+                return relayed
+            break
+    # Another of its log lines: PgBouncer's, with the kind the text gives.
+    return None if base is None else base._replace(refine=None)
 
 
 def _relayed(error: ErrorInput, base: MappedError | None) -> MappedError | None:
@@ -382,7 +499,11 @@ class SupavisorRefiner(ErrorRefiner):
     # Its coded errors, "(EMAXCONN) ...", and its wording before it coded them.
     claims = RefinerClaims(
         codes=_PREPARED_STATES,
-        markers=(*(f"({code})" for code in SUPAVISOR_RULES), *_SUPAVISOR_OLD_TEXTS),
+        markers=(
+            *(f"({code})" for code in SUPAVISOR_RULES),
+            *_SUPAVISOR_OLD_TEXTS,
+            _SUPAVISOR_REASON_LEAD.rstrip(),
+        ),
         kinds=PROXY_KINDS,
     )
 
@@ -406,6 +527,8 @@ class SupavisorRefiner(ErrorRefiner):
                 code = match.group("code")
             else:
                 old = _SUPAVISOR_OLD.search(message, 0, _SCAN)
+                if old is None and _SUPAVISOR_REASON_LEAD in message[:_SCAN]:
+                    old = _SUPAVISOR_REASON.search(message, 0, _SCAN)
                 code = old.lastgroup if old is not None else None
         rule = SUPAVISOR_RULES.get(code) if code is not None else None
         return None if rule is None else _with_fix(error, _answer(base, rule, code))

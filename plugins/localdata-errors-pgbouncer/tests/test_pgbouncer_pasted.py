@@ -34,9 +34,60 @@ CASES = [
         None,
         Kind.UNDEFINED_DATABASE,
     ),
+    # PgBouncer's own log lines (its log_*/slog_* formats, generated from its source).
+    # https://github.com/pgbouncer/pgbouncer/issues/46 (up to 1.7: "<pid> LEVEL <message>")
+    (
+        '2015-04-20 19:36:42.886 29835 WARNING server login failed: FATAL database "iii" '
+        "does not exist",
+        None,
+        Kind.UNDEFINED_DATABASE,
+    ),
+    # https://github.com/pgbouncer/pgbouncer/issues/988
+    (
+        "2023-11-28 20:26:37.397 UTC [14907] LOG C-0x56384fed3ea0: (nodb)/(nouser)"
+        "@10.23.34.56:54596 no such user: this-is-my-db",
+        None,
+        Kind.INVALID_AUTHORIZATION,
+    ),
+    # https://github.com/pgbouncer/pgbouncer/issues/423 ("closing because: <its reason>")
+    (
+        "2019-10-30 11:14:58.916 EDT [1195] LOG C-0x562873edaf90: dbcred/devel@127.0.0.1:50486 "
+        "closing because: pgbouncer cannot connect to server (age=0s)",
+        None,
+        Kind.CONNECTION_FAILURE,
+    ),
 ]
 
 
 @pytest.mark.parametrize(("text", "code", "kind"), CASES)
 def test_a_pasted_text_names_pgbouncer(text: str, code: str | None, kind: Kind) -> None:
     assert check_pasted_text(text, "pgbouncer", kind, code) == []
+
+
+# Supavisor's wording before it coded its errors (its client_handler.ex and
+# helpers.ex at 357ca080), as users posted it.
+SUPAVISOR_CASES = [
+    # https://github.com/supabase/cli/issues/2440
+    (
+        "2024-07-02 12:26:39 16:26:39.435 region=local [error] ClientHandler: User not found: "
+        '"Either external_id or sni_hostname must be provided" {:single, "supabase_admin", nil}',
+        Kind.INVALID_AUTHORIZATION,
+    ),
+    # https://github.com/ski043/airbnb-yt/issues/1
+    (
+        'Error querying the database: FATAL: Authentication error, reason: "There is no user '
+        "'p ostgres' in the database. Please create it or change the user in the config\"",
+        Kind.INVALID_AUTHORIZATION,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "kind"), SUPAVISOR_CASES)
+def test_a_pasted_text_names_supavisor(text: str, kind: Kind) -> None:
+    assert check_pasted_text(text, "supavisor", kind) == []
+
+
+def test_a_postgresql_log_line_is_not_pgbouncer() -> None:
+    # PostgreSQL's own log prints "LOG:  " (a colon): not PgBouncer's format.
+    text = '2024-01-01 10:00:00.000 UTC [42] FATAL:  database "iii" does not exist'
+    assert check_pasted_text(text, "postgresql", Kind.UNDEFINED_DATABASE) == []

@@ -17,6 +17,17 @@ a message in neither, and on a rule for a message no release sends.
 templates; its kind comes from `SUPAVISOR_KINDS` (fails on a code
 without one, or a kind for a code the source lacks).
 
+PgBouncer's **log lines** are what its users paste most: every literal
+format of ``log_error``/``log_warning``/``log_info`` and of
+``slog_error``/``slog_warning``/``slog_info`` (the socket's
+``C-0x...: db/user@host:port`` prefix before it), and each
+``log_server_error("note", pkt)`` (logged as ``note: LEVEL: message``), of
+each release given, and of the older releases given with ``--pgbouncer-log``
+(read for their log lines only), is written to ``LOG_MESSAGES``.  A log
+template that opens with a client message of `PGBOUNCER_RULES` gets that
+message's rule; `RELAYED_LOGS` names the templates whose tail is the
+server's own error (its kind is read from that text).
+
 The sources are not kept in this repository.  Fetch them at the releases
 named in the generated header (PgBouncer's tags ``pgbouncer_1_18_0`` and
 ``pgbouncer_1_25_2``, https://github.com/pgbouncer/pgbouncer; Supavisor at the
@@ -26,6 +37,7 @@ at their directories.
 Usage::
 
     python tools/generate_messages.py --pgbouncer DIR [--pgbouncer DIR ...] --supavisor DIR
+        [--pgbouncer-log DIR ...]
     python tools/generate_messages.py --check [same sources]   # exit 1 if it would change
     python tools/generate_messages.py --check                  # without sources: the rules
                                                                # against the recorded tables
@@ -208,6 +220,19 @@ SUPAVISOR_KINDS: Final[Mapping[str, Rule]] = {
     "EPOOLTERMINATING": Rule(K.ADMIN_SHUTDOWN),
 }
 
+#: PgBouncer's log templates whose tail is the server's error, relayed: the
+#: server's message decides the kind (``server login failed: FATAL database
+#: "x" does not exist``).
+RELAYED_LOGS: Final[frozenset[str]] = frozenset(
+    {
+        "server login failed: %s %s",  # up to 1.7: log_warning(..., level, msg)
+        "S: login failed: %s: %s",  # log_server_error("S: login failed", pkt)
+    }
+)
+#: PgBouncer's log templates whose tail is its own reason for closing a
+#: connection: one of its client messages decides the kind.
+REASON_LOGS: Final[frozenset[str]] = frozenset({"closing because: %s (age=%s)"})
+
 # -- PgBouncer ------------------------------------------------------------------------------
 
 _CALLS: Final = re.compile(r"\b(disconnect_client|send_pooler_error)\(")
@@ -300,6 +325,47 @@ def pgbouncer_messages(tree: Path) -> tuple[str, set[str]]:
     return match.group(1), found
 
 
+_LOG_CALLS: Final = re.compile(r"\b(s?log_(?:error|warning|info)|log_server_error)\(")
+_PRI: Final = re.compile(r'"\s*PRI[a-zA-Z0-9]{1,8}\s*"')
+_VERSIONS: Final = (
+    re.compile(r"AC_INIT\(\[?[Pp]g[Bb]ouncer\]?,\s*\[?([0-9.]+)"),
+    re.compile(r"AC_INIT\(pgbouncer,\s*([0-9.]+)"),
+)
+
+
+def _release(tree: Path) -> str:
+    text = (tree / "configure.ac").read_text()
+    for pattern in _VERSIONS:
+        match = pattern.search(text)
+        if match is not None:
+            return match.group(1).rstrip(".")
+    raise SystemExit(f"{tree}: no AC_INIT version in configure.ac")
+
+
+def pgbouncer_log_messages(tree: Path) -> tuple[str, set[str]]:
+    """``(release, log templates)`` of one PgBouncer source tree."""
+    found: set[str] = set()
+    for path in sorted((tree / "src").glob("*.c")):
+        # `"(age=%" PRIu64 "s)"`: the macro adds a conversion's length, `%s` stays.
+        source = _PRI.sub("", path.read_text(errors="replace"))
+        for call in _LOG_CALLS.finditer(source):
+            try:
+                args = _split_args(_call_text(source, call.end() - 1))
+            except (ValueError, IndexError):
+                continue  # a macro's definition, not a call
+            name = call.group(1)
+            # slog_*(socket, fmt, ...); log_*(fmt, ...); log_server_error(note, pkt).
+            fmt = _literal(args[1] if name.startswith("slog_") and len(args) > 1 else args[0])
+            if fmt is None:
+                continue
+            if name == "log_server_error":
+                fmt = fmt.replace("%", "%%") + ": %s: %s"
+            template = _template(fmt.replace("%%", "\x00")).replace("\x00", "%")
+            if len(_FORMAT.sub("", template).strip()) >= 8:
+                found.add(template)
+    return _release(tree), found
+
+
 # -- Supavisor ------------------------------------------------------------------------------
 
 _EX_CODE: Final = re.compile(r'"(E[A-Z]{2,40})"')
@@ -339,6 +405,8 @@ class Sources(NamedTuple):
     supavisor_version: str
     supavisor_commit: str
     supavisor: dict[str, tuple[str, tuple[str, ...]]]
+    log_releases: tuple[str, ...] = ()  # read for their log lines only
+    logs: dict[str, tuple[str, ...]] = {}  # noqa: RUF012 - a NamedTuple's default, never mutated
 
 
 def _rule(rule: Rule) -> str:
@@ -362,6 +430,8 @@ def check_rules(sources: Sources) -> list[str]:
         # Older releases' wording, kept for clients of older PgBouncers.
         if m not in known and m not in _OLDER_WORDING
     ]
+    problems += [f"relayed log template no release logs: {m!r}"
+                 for m in sorted(RELAYED_LOGS | REASON_LOGS) if m not in sources.logs]  # fmt: skip
     problems += [f"Supavisor code without a kind: {c}" for c in sorted(sources.supavisor)
                  if c not in SUPAVISOR_KINDS]  # fmt: skip
     problems += [f"kind for a Supavisor code the source lacks: {c}"
@@ -373,6 +443,17 @@ def check_rules(sources: Sources) -> list[str]:
 _OLDER_WORDING: Final[frozenset[str]] = frozenset({"pgbouncer cannot connect to server"})
 
 
+def log_rules(logs: Mapping[str, object]) -> dict[str, Rule]:
+    """A log template opening with a client message (and a separator) gets its rule."""
+    rules: dict[str, Rule] = {}
+    for template in logs:
+        for message in sorted(PGBOUNCER_RULES, key=len, reverse=True):
+            if template == message or template.startswith((message + ":", message + " (")):
+                rules[template] = PGBOUNCER_RULES[message]
+                break
+    return rules
+
+
 def render(sources: Sources) -> str:
     """The generated block."""
     lines = [
@@ -382,6 +463,10 @@ def render(sources: Sources) -> str:
             f"#   PgBouncer {r}: src/*.c at tag pgbouncer_{r.replace('.', '_')},"
             " https://github.com/pgbouncer/pgbouncer"
             for r in sources.releases
+        ),
+        *(
+            f"#   PgBouncer {r} (log lines only): src/*.c at tag pgbouncer_{r.replace('.', '_')}"
+            for r in sources.log_releases
         ),
         f"#   Supavisor {sources.supavisor_version}: lib/supavisor/errors/*.ex at commit "
         f"{sources.supavisor_commit},",
@@ -396,6 +481,26 @@ def render(sources: Sources) -> str:
         "RULES: Final[dict[str, Rule]] = {",
         *(f"    {m!r}: {_rule(r)}," for m, r in sorted(PGBOUNCER_RULES.items())),
         "}",
+        "",
+        "#: Every template PgBouncer logs (log_*, slog_*, log_server_error) -> its releases.",
+        "LOG_MESSAGES: Final[dict[str, tuple[str, ...]]] = {",
+        *(f"    {m!r}: {sources.logs[m]!r}," for m in sorted(sources.logs)),
+        "}",
+        "",
+        "#: PgBouncer's log templates this pack classifies (a client message's rule).",
+        "LOG_RULES: Final[dict[str, Rule]] = {",
+        *(f"    {m!r}: {_rule(r)}," for m, r in sorted(log_rules(sources.logs).items())),
+        "}",
+        "",
+        "#: PgBouncer's log templates whose tail is the server's error.",
+        "RELAYED_LOGS: Final[frozenset[str]] = frozenset({",
+        *(f"    {m!r}," for m in sorted(RELAYED_LOGS)),
+        "})",
+        "",
+        "#: PgBouncer's log templates whose tail is its own reason (a client message).",
+        "REASON_LOGS: Final[frozenset[str]] = frozenset({",
+        *(f"    {m!r}," for m in sorted(REASON_LOGS)),
+        "})",
         "",
         "#: Supavisor's error codes -> (module, message templates).",
         "SUPAVISOR_ERRORS: Final[dict[str, tuple[str, tuple[str, ...]]]] = {",
@@ -432,7 +537,9 @@ Rule = tuple[Kind, RetrySafety | None, int | None]
 '''
 
 
-def read_sources(pgbouncer: Sequence[Path], supavisor: Path, commit: str) -> Sources:
+def read_sources(
+    pgbouncer: Sequence[Path], supavisor: Path, commit: str, log_only: Sequence[Path] = ()
+) -> Sources:
     """Read every source tree given."""
     releases: list[str] = []
     messages: dict[str, list[str]] = {}
@@ -441,6 +548,14 @@ def read_sources(pgbouncer: Sequence[Path], supavisor: Path, commit: str) -> Sou
         releases.append(release)
         for message in found:
             messages.setdefault(message, []).append(release)
+    logs: dict[str, list[str]] = {}
+    log_releases: list[str] = []
+    for tree in [*log_only, *pgbouncer]:
+        release, found = pgbouncer_log_messages(tree)
+        if tree in log_only:
+            log_releases.append(release)
+        for message in found:
+            logs.setdefault(message, []).append(release)
     version, errors = supavisor_errors(supavisor)
     return Sources(
         tuple(releases),
@@ -448,7 +563,13 @@ def read_sources(pgbouncer: Sequence[Path], supavisor: Path, commit: str) -> Sou
         version,
         commit,
         errors,
+        tuple(log_releases),
+        {m: tuple(sorted(set(r), key=_version_key)) for m, r in logs.items()},
     )
+
+
+def _version_key(release: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in release.split(".") if part.isdigit())
 
 
 def recorded_sources() -> Sources:
@@ -460,23 +581,27 @@ def recorded_sources() -> Sources:
     spec.loader.exec_module(module)
     text = TARGET.read_text()
     releases = tuple(re.findall(r"#   PgBouncer ([0-9.]+):", text))
+    log_releases = tuple(re.findall(r"#   PgBouncer ([0-9.]+) \(log lines only\):", text))
     found = re.search(r"#   Supavisor (\S+): .* at commit ([0-9a-f]{40}),", text)
     if found is None:
         raise SystemExit(f"{TARGET}: no Supavisor source line")
     return Sources(releases, module.MESSAGES, found.group(1), found.group(2),
-                   module.SUPAVISOR_ERRORS)  # fmt: skip
+                   module.SUPAVISOR_ERRORS, log_releases, module.LOG_MESSAGES)  # fmt: skip
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write (or ``--check``) the generated module."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pgbouncer", type=Path, action="append", default=[])
+    parser.add_argument("--pgbouncer-log", type=Path, action="append", default=[])
     parser.add_argument("--supavisor", type=Path)
     parser.add_argument("--supavisor-commit", default="")
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args(argv)
     if args.pgbouncer and args.supavisor:
-        sources = read_sources(args.pgbouncer, args.supavisor, args.supavisor_commit)
+        sources = read_sources(
+            args.pgbouncer, args.supavisor, args.supavisor_commit, args.pgbouncer_log
+        )
     elif args.check and not args.pgbouncer and not args.supavisor:
         sources = recorded_sources()
     else:

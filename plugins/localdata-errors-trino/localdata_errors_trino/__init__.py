@@ -29,7 +29,14 @@ from localdata_errors import (
 from localdata_errors_trino._codes import ERROR_CODES
 from localdata_errors_trino._rules import KINDS, NOT_NULL, RETRYABLE
 
-__all__ = ["ERROR_CODES", "KINDS", "TEXT_SIGNS", "TrinoMapper", "localdata_errors_mappers"]
+__all__ = [
+    "ENGINE_NAMES",
+    "ERROR_CODES",
+    "KINDS",
+    "TEXT_SIGNS",
+    "TrinoMapper",
+    "localdata_errors_mappers",
+]
 
 _NAMES_BY_CODE: Final[Mapping[int, str]] = MappingProxyType(
     {code: name for name, (code, _) in ERROR_CODES.items()}
@@ -67,6 +74,11 @@ _WORDINGS: Final[Mapping[str, re.Pattern[str]]] = MappingProxyType(
 _PATTERNS: Final[Mapping[Kind, re.Pattern[str]]] = MappingProxyType(
     {KINDS[name]: pattern for name, pattern in _WORDINGS.items() if pattern.groups}
 )
+#: Trino's error names of the engine's own types (`INTERNAL_ERROR`,
+#: `INSUFFICIENT_RESOURCES`, `EXTERNAL`): what no SQL dialect's catalogue holds.
+ENGINE_NAMES: Final = frozenset(
+    name for name, (_, kind) in ERROR_CODES.items() if kind != "USER_ERROR"
+)
 #: A query's id as the coordinator makes it (`20240911_103640_00175_snjt3`).
 _QUERY_ID = r"\d{8}_\d{6}_\d{5}_[a-z0-9]{5}"
 #: How Trino's errors are printed where a text names Trino (see `TextSign`).
@@ -86,6 +98,15 @@ TEXT_SIGNS: Final = (
     ),
     # The memory limit of a node, in the words only Trino's (and Presto's) message has.
     TextSign(_WORDINGS["EXCEEDED_LOCAL_MEMORY_LIMIT"].pattern, ("Query exceeded per-node ",)),
+    # An engine-side error name opening a line, as the web UI and wrappers print
+    # it (`CLUSTER_OUT_OF_MEMORY: Query killed ...`): the names of StandardErrorCode
+    # whose type is not USER_ERROR (the coordinator's and workers' own
+    # conditions, no SQL dialect's), each a literal of the sign.
+    TextSign(
+        r"^[ \t]{0,8}(?P<c>[A-Z][A-Z0-9_]{2,80}): ",
+        tuple(f"{name}: " for name in ENGINE_NAMES),
+        ENGINE_NAMES,
+    ),
 )
 
 

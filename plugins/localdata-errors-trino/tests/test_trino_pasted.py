@@ -101,3 +101,27 @@ CASES = [
 @pytest.mark.parametrize(("text", "code", "kind"), CASES)
 def test_a_pasted_text_names_trino(text: str, code: str | None, kind: Kind) -> None:
     assert check_pasted_text(text, "trino", kind, code) == []
+
+
+def test_an_engine_name_opening_a_text_names_trino() -> None:
+    # https://github.com/trinodb/trino/issues/25685: an INSUFFICIENT_RESOURCES
+    # name opening the text; Trino says to try again later (RETRYABLE).
+    from localdata_errors import classify_message
+
+    answer = classify_message(
+        "CLUSTER_OUT_OF_MEMORY: Query killed because the cluster is out of memory. "
+        "Please try again in a few minutes."
+    )
+    assert (answer.backend, answer.kind, answer.database_error_code, answer.is_retryable) == (
+        "trino",
+        Kind.OUT_OF_MEMORY,
+        "CLUSTER_OUT_OF_MEMORY",
+        True,
+    )
+
+
+def test_a_user_error_name_opening_a_text_names_no_one() -> None:
+    # USER_ERROR names (SYNTAX_ERROR, ...) are other catalogues' names too.
+    from localdata_errors import classify_message
+
+    assert classify_message("SYNTAX_ERROR: something went wrong").backend != "trino"
