@@ -105,8 +105,9 @@ def extract(
     return dict(sorted(found.items()))
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
+def arguments(doc: str, output: Path) -> tuple[dict[str, Path], list[str], Path]:
+    """The releases' unpacked locale folders by major, what their packages are, and the output."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n", 1)[0])
     parser.add_argument(
         "--locale",
         action="append",
@@ -116,17 +117,22 @@ def main() -> int:
     parser.add_argument(
         "--source", action="append", required=True, help="what each major's packages are"
     )
-    parser.add_argument("--output", type=Path, default=OUTPUT)
+    parser.add_argument("--output", type=Path, default=output)
     args = parser.parse_args()
     locales = {}
     for given in args.locale:
         major, _, folder = given.partition("=")
         locales[major] = Path(folder)
+    return locales, args.source, args.output
+
+
+def main() -> int:
+    locales, sources, output = arguments(__doc__, OUTPUT)
     skipped: list[str] = []
     found = extract(locales, skipped)
     lines = [
         "# PostgreSQL's server (postgres) and libpq (libpq5) message catalogues' msgids:",
-        *(f"#   {source}" for source in args.source),
+        *(f"#   {source}" for source in sources),
         f"# Not read (their header names a release before {OLDEST}, or none):",
         *(f"#   {' '.join(skipped[at : at + 8])}" for at in range(0, len(skipped), 8)),
         "# PostgreSQL License: postgresql.LICENSE.",
@@ -136,8 +142,8 @@ def main() -> int:
             for (catalogue, msgid), majors in found.items()
         ),
     ]
-    args.output.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print(f"{args.output}: {len(found)} msgids")
+    output.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"{output}: {len(found)} msgids")
     return 0
 
 

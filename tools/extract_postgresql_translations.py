@@ -34,7 +34,6 @@ packages are not needed there.
 
 from __future__ import annotations
 
-import argparse
 import glob
 import re
 import sys
@@ -45,7 +44,7 @@ TOOLS: Final = Path(__file__).resolve().parent
 if str(TOOLS) not in sys.path:  # run as a script: find the sibling tools
     sys.path.insert(0, str(TOOLS))
 
-from extract_postgresql_msgids import escape, header  # noqa: E402 - needs the sys.path line
+from extract_postgresql_msgids import arguments, escape, header  # noqa: E402 - needs the sys.path line
 from generate_libpq_messages import read_catalogue  # noqa: E402
 from generate_localized_messages import CATALOGUES, UPSTREAM_TRANSLATIONS, kept  # noqa: E402
 
@@ -113,28 +112,13 @@ def extract(
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
-    parser.add_argument(
-        "--locale",
-        action="append",
-        required=True,
-        help="MAJOR=DIR: a release's unpacked usr/share/locale",
-    )
-    parser.add_argument(
-        "--source", action="append", required=True, help="what each major's packages are"
-    )
-    parser.add_argument("--output", type=Path, default=UPSTREAM_TRANSLATIONS)
-    args = parser.parse_args()
-    locales = {}
-    for given in args.locale:
-        major, _, folder = given.partition("=")
-        locales[major] = Path(folder)
+    locales, sources, output = arguments(__doc__, UPSTREAM_TRANSLATIONS)
     headers: list[str] = []
     found = extract(locales, headers)
     lines = [
         "# PostgreSQL's server (postgres) and libpq (libpq5) message catalogues' translations",
         "# that the installed (15) catalogue of the same language does not write:",
-        *(f"#   {source}" for source in args.source),
+        *(f"#   {source}" for source in sources),
         "# The catalogues read (each header's Project-Id-Version):",
         *(f"#   {' '.join(headers[at : at + 4])}" for at in range(0, len(headers), 4)),
         "# PostgreSQL License: postgresql.LICENSE.",
@@ -145,8 +129,8 @@ def main() -> int:
             for (catalogue, language, msgid, msgstr), majors in found.items()
         ),
     ]
-    args.output.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print(f"{args.output}: {len(found)} translations")
+    output.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"{output}: {len(found)} translations")
     return 0
 
 
