@@ -217,3 +217,29 @@ def test_for_kind_fills_the_kind_tables_decisions() -> None:
     assert (stop.action, stop.retry_safety, stop.backend) == ("stop", "not_applicable", "tool")
     with pytest.raises(TypeError, match="not a field"):
         StructuredErrorResponse.for_kind(Kind.UNKNOWN, "x", colour="red")
+
+
+def test_a_record_built_by_its_own_new_is_the_one_its_class_builds() -> None:
+    # The hot paths build the answer, the mapper's answer and its input
+    # through `builder`: by keyword, a record equal to the class's own, of
+    # the class, defaults filled, and an unknown keyword refused as the
+    # class refuses it.
+    from localdata_errors._mapper import ErrorInput, MappedError, new_mapped_error
+    from localdata_errors._response import builder
+
+    mapped = new_mapped_error(Kind.UNIQUE_VIOLATION, code="23505", constraint="u_email")
+    assert type(mapped) is MappedError
+    assert mapped == MappedError(Kind.UNIQUE_VIOLATION, code="23505", constraint="u_email")
+    assert mapped.affected_resources == ()
+    assert mapped.retryable is None
+    given = builder(ErrorInput)(None, "boom", driver="psycopg")
+    assert given == ErrorInput(None, "boom", None, "psycopg", False)
+    answer = builder(StructuredErrorResponse)(
+        ErrorCategory.CONSTRAINT_ERROR, Kind.UNIQUE_VIOLATION, backend="postgresql"
+    )
+    assert answer == StructuredErrorResponse(
+        ErrorCategory.CONSTRAINT_ERROR, Kind.UNIQUE_VIOLATION, backend="postgresql"
+    )
+    assert type(answer) is StructuredErrorResponse
+    with pytest.raises(TypeError):
+        new_mapped_error(Kind.UNKNOWN, cod="x")  # type: ignore[call-arg]
