@@ -34,6 +34,7 @@ import argparse
 import re
 import struct
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -86,6 +87,21 @@ def extract(
     catalogues that are not current go to *skipped*.
     """
     found: dict[tuple[str, str], list[str]] = {}
+    for major, path in catalogues(locales):
+        if not current(path):
+            if skipped is not None:
+                skipped.append(f"{path.parts[-3]}/{path.name}")
+            continue
+        catalogue = path.name.rsplit("-", 1)[0]
+        for msgid in read_msgids(str(path)):
+            majors = found.setdefault((catalogue, msgid), [])
+            if major not in majors:
+                majors.append(major)
+    return dict(sorted(found.items()))
+
+
+def catalogues(locales: dict[str, Path]) -> Iterator[tuple[str, Path]]:
+    """Each release's server and libpq catalogues, (major, path), oldest release first."""
     for major, locale in sorted(locales.items(), key=lambda item: int(item[0])):
         paths = sorted(
             path for name in CATALOGUES for path in locale.glob(f"*/LC_MESSAGES/{name}-{major}.mo")
@@ -93,16 +109,7 @@ def extract(
         if not paths:
             raise SystemExit(f"no postgres-{major}.mo or libpq5-{major}.mo under {locale}")
         for path in paths:
-            if not current(path):
-                if skipped is not None:
-                    skipped.append(f"{path.parts[-3]}/{path.name}")
-                continue
-            catalogue = path.name.rsplit("-", 1)[0]
-            for msgid in read_msgids(str(path)):
-                majors = found.setdefault((catalogue, msgid), [])
-                if major not in majors:
-                    majors.append(major)
-    return dict(sorted(found.items()))
+            yield major, path
 
 
 def arguments(doc: str, output: Path) -> tuple[dict[str, Path], list[str], Path]:

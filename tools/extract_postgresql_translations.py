@@ -44,14 +44,13 @@ TOOLS: Final = Path(__file__).resolve().parent
 if str(TOOLS) not in sys.path:  # run as a script: find the sibling tools
     sys.path.insert(0, str(TOOLS))
 
-from extract_postgresql_msgids import arguments, escape, header  # noqa: E402 - needs the sys.path line
+from extract_postgresql_msgids import arguments, catalogues, escape, header  # noqa: E402 - needs the sys.path line
 from generate_libpq_messages import read_catalogue  # noqa: E402
 from generate_localized_messages import CATALOGUES, UPSTREAM_TRANSLATIONS, kept  # noqa: E402
 
 from localdata_errors import _localized  # noqa: E402 - after the tools' own imports
 
 #: The catalogues read, by their name's start.
-NAMES: Final = ("postgres", "libpq5")
 
 
 def normal(msgstr: str) -> str:
@@ -85,29 +84,23 @@ def extract(
     """
     known = installed()
     found: dict[tuple[str, str, str, str], list[str]] = {}
-    for major, locale in sorted(locales.items(), key=lambda item: int(item[0])):
-        paths = sorted(
-            path for name in NAMES for path in locale.glob(f"*/LC_MESSAGES/{name}-{major}.mo")
-        )
-        if not paths:
-            raise SystemExit(f"no postgres-{major}.mo or libpq5-{major}.mo under {locale}")
-        for path in paths:
-            language = path.parts[-3]
-            catalogue = path.name.rsplit("-", 1)[0]
-            if headers is not None:
-                headers.append(f"{language}/{path.name} ({release(path)})")
-            written = known.get(language, set())
-            for msgid, msgstr in read_catalogue(str(path)):
-                if (
-                    not msgstr
-                    or msgstr == msgid
-                    or not kept(msgid, catalogue == "libpq5")
-                    or normal(msgstr) in written
-                ):
-                    continue
-                majors = found.setdefault((catalogue, language, msgid, msgstr), [])
-                if major not in majors:
-                    majors.append(major)
+    for major, path in catalogues(locales):
+        language = path.parts[-3]
+        catalogue = path.name.rsplit("-", 1)[0]
+        if headers is not None:
+            headers.append(f"{language}/{path.name} ({release(path)})")
+        written = known.get(language, set())
+        for msgid, msgstr in read_catalogue(str(path)):
+            if (
+                not msgstr
+                or msgstr == msgid
+                or not kept(msgid, catalogue == "libpq5")
+                or normal(msgstr) in written
+            ):
+                continue
+            majors = found.setdefault((catalogue, language, msgid, msgstr), [])
+            if major not in majors:
+                majors.append(major)
     return dict(sorted(found.items()))
 
 
