@@ -443,16 +443,17 @@ def parse_message(class_name: str, text: str) -> _Extract | None:
     if rules is None:
         return None
     label = _LABEL.match(text)
-    start = label.end() if label is not None else 0
-    # The reason is on the first line; DependencyException names the dependent
-    # on the second, so two lines are read.
-    end = text.find("\n", start)
-    if end >= 0 and class_name == "DependencyException":
-        end = text.find("\n", end + 1)
-    body = text[start:end] if end >= 0 else text[start : start + 4096]
     if label is None:
         # Without its label, the message may follow a log's own lines and prefix.
         body = text[:4096]
+    else:
+        # The reason is on the first line after the label; DependencyException
+        # names the dependent on the second, so two lines are read.
+        start = label.end()
+        end = text.find("\n", start)
+        if end >= 0 and class_name == "DependencyException":
+            end = text.find("\n", end + 1)
+        body = text[start:end] if end >= 0 else text[start : start + 4096]
     for pattern, extract in rules:
         m = pattern.match(body) if label is not None else pattern.search(body)
         if m is not None:
