@@ -515,7 +515,6 @@ class _Names:
 
 #: The names of a message that names nothing: shared, never changed.
 _NO_NAMES: Final = _Names()
-#: Records built positionally, without the named tuple's keyword handling.
 
 
 def _split(raw: str) -> tuple[str, str | None]:

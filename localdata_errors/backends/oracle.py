@@ -67,7 +67,6 @@ _CODE_LINE: Final = re.compile(
 _WIDTHS: Final = {"ORA": 5, "PLS": 5, "DPY": 4, "DPI": 4, "NJS": 3}
 #: The drivers' own layers: a line of theirs gives way to the line it translates.
 _DRIVER_PREFIXES: Final = frozenset({"DPY", "NJS"})
-#: Records built positionally, without the named tuple's keyword handling.
 #: python-oracledb's listener refusal names the listener's own error.
 _SIMILAR: Final = re.compile(r"\(Similar to ORA-(\d{1,5})\)")
 #: What the operating system says when a host name does not resolve
