@@ -45,6 +45,7 @@ from localdata_errors._mapper import (
     ErrorRefiner,
     MappedError,
     answer_problems,
+    new_mapped_error,
 )
 from localdata_errors._redact import (
     credentials_in,
@@ -98,7 +99,6 @@ _INFO: Final[dict[Kind, KindInfo]] = dict(KIND_TABLE)
 # The records built on every call, by keyword (see `builder`).
 _ANSWER: Final = builder(StructuredErrorResponse)
 _INPUT: Final = builder(ErrorInput)
-_MAPPED: Final = builder(MappedError)
 
 
 def safe_text(obj: object, limit: int = _TEXT_LIMIT) -> str:
@@ -401,7 +401,7 @@ def _legacy(
     suggestion = (
         result.suggestion if isinstance(result.suggestion, str) and result.suggestion else None
     )
-    answer = _MAPPED(
+    answer = new_mapped_error(
         kind,
         code=code if isinstance(code, str) else None,
         message=message,
