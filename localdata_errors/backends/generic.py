@@ -229,6 +229,9 @@ _RULES: Final[Sequence[tuple[Kind, tuple[str, ...]]]] = (
             "connection error",
             "unable to establish connection",
             "could not establish connection",
+            # Oracle's JDBC driver: "IO Error: The Network Adapter could not
+            # establish the connection" (its ORA-17002, printed without the number).
+            "could not establish the connection",
             # SqlClient's "A network-related or instance-specific error occurred
             # while establishing a connection to SQL Server".
             "error occurred while establishing a connection",

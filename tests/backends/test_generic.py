@@ -135,6 +135,15 @@ def test_no_dependencies_without_a_foreign_key() -> None:
             "correct and that the postmaster is accepting TCP/IP connections.",
             Kind.CONNECTION_FAILURE,
         ),
+        # Oracle's JDBC driver's ORA-17002 ("Io exception"), as it prints it
+        # without the number (https://docs.oracle.com/en/database/oracle/
+        # oracle-database/19/jjdbc/JDBC-error-messages.html): a connect that
+        # found no listener.  Its "IO Error" is no file's input or output.
+        (
+            "java.sql.SQLRecoverableException: IO Error: The Network Adapter could not "
+            "establish the connection",
+            Kind.CONNECTION_FAILURE,
+        ),
         # BigQuery's quotaExceeded (https://cloud.google.com/bigquery/docs/error-messages):
         # "your project exceeds a BigQuery quota".
         (
