@@ -117,9 +117,27 @@ SIGNS: Final[tuple[Sign, ...]] = (
         "oracle",
         "oracle",
         # node-oracledb's own NJS- numbers have three digits.  After a word, or
-        # a log's escaped line break (`...sid=dbdev':\\nORA-01017: ...`).
-        r"(?:\b|(?<=\\n))(?P<c>(?:ORA|PLS|TNS|SP2|DPY|DPI)-\d{4,5}|NJS-\d{3})\b",
-        ("ORA-", "PLS-", "TNS-", "SP2-", "DPY-", "DPI-", "NJS-"),
+        # a log's escaped line break (`...sid=dbdev':\\nORA-01017: ...`).  Some
+        # more of the prefixes Oracle's error messages are filed under (OCI's,
+        # the Export and Import utilities', RMAN's, external tables' KUP-, PL/SQL
+        # warnings' PLW-), always written with five digits.
+        r"(?:\b|(?<=\\n))(?P<c>(?:ORA|PLS|TNS|SP2|DPY|DPI)-\d{4,5}|NJS-\d{3}"
+        r"|(?:OCI|EXP|IMP|RMAN|KUP|PLW)-\d{5})\b",
+        (
+            "ORA-",
+            "PLS-",
+            "TNS-",
+            "SP2-",
+            "DPY-",
+            "DPI-",
+            "NJS-",
+            "OCI-",
+            "EXP-",
+            "IMP-",
+            "RMAN-",
+            "KUP-",
+            "PLW-",
+        ),
         cut=True,
     ),
     Sign(

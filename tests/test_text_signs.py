@@ -65,6 +65,11 @@ from localdata_errors import Kind, classify_message, default_registry
         ),
         ("OperationalError: (1040, 'Too many connections')", "mysql", "1040"),
         ("Msg 208, Level 16, State 1, Line 1\nInvalid object name 'x'.", "mssql", "208"),
+        # Oracle's other message prefixes (Oracle Database Error Messages: OCI,
+        # the Export utility, external tables' KUP-), with their five digits.
+        ("OCI-22053: overflow error", "oracle", "OCI-22053"),
+        ("EXP-00056: ORACLE error 12154 encountered", "oracle", "EXP-00056"),
+        ("KUP-04040: file data.csv in EXT_DIR not found", "oracle", "KUP-04040"),
     ],
 )
 def test_sign_names_backend_and_code(text: str, backend: str, code: str | None) -> None:
@@ -278,3 +283,30 @@ def test_the_header_labels_are_go_sqlcmds_translations() -> None:
     english = classify_message("Msg 208, Level 16, State 1, Line 1\nInvalid object name 'x'.")
     assert (english.database_error_code, english.kind) == ("208", Kind.UNDEFINED_TABLE)
     assert classify_message("raised to 3, level 2 of the tree").database_error_code is None
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        # Oracle Net's tools print TNS- what the database reports as ORA- of the
+        # same number (Oracle Database Error Messages, "TNS-12541: TNS:no
+        # listener": no listener at the address, a refused connect).
+        ("TNS-12541: TNS:no listener", Kind.CONNECTION_FAILURE),
+        (
+            "TNS-12541: TNS:no listener\n TNS-12560: TNS:protocol adapter error\n"
+            "  TNS-00511: No listener\n   Linux Error: 111: Connection refused",
+            Kind.CONNECTION_FAILURE,
+        ),
+        # "Connect failed because target host or object does not exist": the
+        # address names no host; the same call cannot succeed.
+        (
+            "TNS-12545: Connect failed because target host or object does not exist",
+            Kind.CONNECTION_MISCONFIGURED,
+        ),
+    ],
+)
+def test_an_oracle_net_code_is_its_ora_twin(text: str, kind: Kind) -> None:
+    answer = classify_message(text)
+    assert (answer.backend, answer.kind) == ("oracle", kind)
+    assert answer.database_error_code is not None
+    assert answer.database_error_code.startswith("TNS-")

@@ -60,11 +60,11 @@ _SCAN: Final = 8192
 #: database (CONNECTION_ID=...). DPY-3010: ...``).
 _CODE_LINE: Final = re.compile(
     r"(?:^|(?<=\. )(?=DP[YI]-)|(?<=Error: )(?=NJS-))(?:PL/SQL: |ORA-06553: )?"
-    r"(ORA|PLS|DPY|DPI|NJS)-(\d{1,5}):",
+    r"(ORA|PLS|TNS|DPY|DPI|NJS)-(\d{1,5}):",
     re.MULTILINE,
 )
 #: How many digits each prefix's numbers are written with.
-_WIDTHS: Final = {"ORA": 5, "PLS": 5, "DPY": 4, "DPI": 4, "NJS": 3}
+_WIDTHS: Final = {"ORA": 5, "PLS": 5, "TNS": 5, "DPY": 4, "DPI": 4, "NJS": 3}
 #: The drivers' own layers: a line of theirs gives way to the line it translates.
 _DRIVER_PREFIXES: Final = frozenset({"DPY", "NJS"})
 #: python-oracledb's listener refusal names the listener's own error.
@@ -357,7 +357,11 @@ class OracleMapper(BackendMapper):
                         return None
                     given = error.code if isinstance(error.code, str) and error.code else None
                     return new_mapped_error(Kind.UNKNOWN, code=given)
-        kind = codes.get(code, Kind.UNKNOWN)
+        # Oracle Net's tools (lsnrctl, tnsping) print as TNS- what the database
+        # reports as ORA- of the same number (TNS-12541 is ORA-12541, "TNS:no
+        # listener"): one message, one kind.
+        kind = codes.get(code) or codes.get(f"ORA{code[3:]}" if code[:4] == "TNS-" else "")
+        kind = kind or Kind.UNKNOWN
         line = _line_at(message, start) if start >= 0 else ""
 
         if code == "DPY-6000":
