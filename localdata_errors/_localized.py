@@ -1,5 +1,5 @@
 """
-A PostgreSQL message in another language, read back in English.
+A PostgreSQL, MariaDB or SQL Server message in another language, read back in English.
 
 A server with `lc_messages` set and a libpq in a localized environment write
 their messages translated (`FEHLER:  Relation »foo« existiert nicht`,
@@ -7,6 +7,8 @@ their messages translated (`FEHLER:  Relation »foo« existiert nicht`,
 PostgreSQL as message catalogues, and `_localized_messages` holds them
 (generated from the catalogues: see `tools/generate_localized_messages.py`):
 each English msgid and each language's msgstr, printf placeholders and all.
+MariaDB's translated messages and SQL Server's (`对象名 'x' 无效。`, as its
+docs translate each message's page) are msgids and msgstrs of the same table.
 
 A text is read back by finding msgstrs in it, their placeholders read as the
 values there, and writing each found msgid in their place with the same
@@ -471,7 +473,7 @@ def may_be_translated(text: str) -> bool:
 
 def read_back(text: str) -> ReadBack | None:
     """
-    The text with each translated PostgreSQL message and label in English.
+    The text with each translated message and label in English.
 
     Args:
         text: Any text (`classify_message` asks for one that is not ASCII, or

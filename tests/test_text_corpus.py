@@ -40,12 +40,13 @@ MIN_CODE_FOUND = 96
 MIN_BACKEND_FOUND = 97
 #: The same on its texts in other languages (`localized (all)`), measured
 #: apart: most of them are SQL Server's server messages, whose translations
-#: ship with no package here, and adding such a text must not hide a fall of
-#: the English figures.
-MIN_LOCALIZED_CATEGORY_RIGHT = 67
-MIN_LOCALIZED_RETRY_RIGHT = 93
-MIN_LOCALIZED_CODE_FOUND = 67
-MIN_LOCALIZED_BACKEND_FOUND = 81
+#: ship with no package here (the read-back has its docs' translations, which
+#: word some messages otherwise than the server), and adding such a text must
+#: not hide a fall of the English figures.
+MIN_LOCALIZED_CATEGORY_RIGHT = 80
+MIN_LOCALIZED_RETRY_RIGHT = 97
+MIN_LOCALIZED_CODE_FOUND = 80
+MIN_LOCALIZED_BACKEND_FOUND = 88
 
 MIN_TEXTS = 400
 

@@ -1,5 +1,5 @@
 """
-Generate `localdata_errors/_localized_messages.py` from PostgreSQL's and MariaDB's translations.
+Generate `localdata_errors/_localized_messages.py` from the translations of three servers.
 
     python tools/generate_localized_messages.py           # write the module
     python tools/generate_localized_messages.py --check   # exit 1 when it is stale
@@ -41,6 +41,15 @@ sends them (`表 'db.t' 不存在`).  Each English text is a msgid of the same
 table, its translations the msgstrs of the catalogues' language names
 (`ger` is `de`, `chi` `zh_CN`).  All of MariaDB's one-line messages are
 kept: they add about 150 KB of xz (200 KB of the module).
+
+SQL Server's messages are translated too (a login whose language is not
+English reads `对象名 'x' 无效。` for `Invalid object name 'x'.`); the server
+ships them in no file, but its documentation translates each message's page
+(`tools/upstream/sqlserver-doc-messages.tsv`,
+`tools/extract_sqlserver_doc_messages.py`): each English text is a msgid,
+its conversions written as printf's (`%S_MSG` as `%s`, `%I64d` as `%lld`),
+its translation the msgstr of the language, and a message of several
+sentences each sentence too (`sqlserver_messages`).
 
 An ASCII text is asked about only when it holds two words of the
 translations written in ASCII alone that no English text of these sources
@@ -90,6 +99,15 @@ UPSTREAM_TRANSLATIONS: Final = ROOT / "tools" / "upstream" / "postgresql-transla
 #: `mariadb-server-core`, the source the server's `errmsg.sys` files are built from).
 MARIADB_MESSAGES: Final = Path("/usr/share/mysql/errmsg-utf8.txt")
 #: MariaDB's language names (its `languages` line) as the catalogues' locale names.
+#: SQL Server's messages as its docs translate them
+#: (`tools/extract_sqlserver_doc_messages.py`), in the catalogues' language names.
+SQLSERVER_MESSAGES: Final = ROOT / "tools" / "upstream" / "sqlserver-doc-messages.tsv"
+#: A conversion of SQL Server's message formats that printf does not write: a
+#: text the server formats itself (`%S_MSG`, `%S_PGID`: `%s`), the length `I64`
+#: (`%I64d`: `%lld`), an argument's number (`%4!s!`).
+SQLSERVER_CONVERSION: Final = re.compile(r"%(?:(?P<server>S_[A-Z]+)|\d+!\w+!|[-+ #0]*\d*I64)")
+#: Where a sentence ends: its period and spaces, or a CJK full stop, exclamation or question.
+SENTENCE_END: Final = re.compile("(?<=[.!?])\\s+(?=\\S)|(?<=[\u3002\uff01\uff1f])\\s*(?=\\S)")
 MARIADB_LANGUAGES: Final = {
     "bgn": "bg",
     "chi": "zh_CN",
@@ -210,6 +228,74 @@ def mariadb_messages() -> dict[str, dict[str, str]]:
     return found
 
 
+def _printf(template: str) -> str | None:
+    """
+    A SQL Server message format as printf writes it (`_localized._CONVERSION`).
+
+    `None` for one that numbers an argument (`%4!s!`): two pages' translations
+    do, where the English text numbers none, so their values cannot be told apart.
+    """
+
+    def written(found: re.Match[str]) -> str:
+        if found["server"] is not None:
+            return "%s"
+        return found.group().replace("I64", "ll")
+
+    if "!" in template and re.search(r"%\d+!", template):
+        return None
+    return SQLSERVER_CONVERSION.sub(written, template)
+
+
+def _conversions(template: str) -> list[str]:
+    return [found.group() for found in _localized._CONVERSION.finditer(template)]
+
+
+def _sentences(text: str) -> list[str]:
+    return SENTENCE_END.split(text)
+
+
+def sqlserver_messages() -> dict[str, list[tuple[str, str]]]:
+    """
+    Each language's SQL Server messages: the English format and its translation.
+
+    Read from `SQLSERVER_MESSAGES`, in its order, their conversions written as
+    printf's (`_printf`).  A translation is kept only when it has the English
+    text's conversions in the same order: SQL Server's formats number no
+    argument, so a server prints its values in the English order (a page
+    whose translation reorders, drops or breaks one, `%. * ls`, is left
+    out).  A text of several sentences, with as many in its translation, is
+    also kept sentence by sentence, where the two sentences' conversions
+    agree: a server's translation may word one sentence otherwise than the
+    docs (`请重新运行该事务` for the docs' `重新运行该事务` in 1205) and the
+    others are still read.  A text the read-back would take for a label
+    (upper-case words: `DBCC CHECKDB`) is left out.
+    """
+    unescape = {"\\\\": "\\", "\\t": "\t", "\\n": "\n"}
+    found: dict[str, list[tuple[str, str]]] = {}
+    for line in SQLSERVER_MESSAGES.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):
+            continue
+        _, language, english, text, _ = (
+            re.sub(r"\\[\\tn]", lambda m: unescape[m.group()], field) for field in line.split("\t")
+        )
+        msgid, msgstr = _printf(english), _printf(text)
+        if msgid is None or msgstr is None:
+            continue
+        pairs = [(msgid, msgstr)]
+        sentences = _sentences(msgid), _sentences(msgstr)
+        if len(sentences[0]) > 1 and len(sentences[0]) == len(sentences[1]):
+            pairs += zip(*sentences, strict=True)
+        into = found.setdefault(language, [])
+        for english_text, local in pairs:
+            if (
+                english_text != local
+                and not LABEL.fullmatch(english_text)
+                and _conversions(english_text) == _conversions(local)
+            ):
+                into.append((english_text, local))
+    return found
+
+
 def upstream_translations() -> dict[str, dict[str, list[str]]]:
     """
     Each language's translations by other releases: msgid -> its msgstrs.
@@ -243,15 +329,24 @@ def document() -> tuple[list[str], dict[str, list[str]]]:
         into = found.setdefault(language, {})
         for english, text in pairs.items():
             into.setdefault(english, text)
-    for language, translations in upstream_translations().items():
-        for msgid, texts in translations.items():
-            for text in texts:
-                into = found.setdefault(language, {})
-                column = 2
-                while msgid in into and into[msgid] != text:
-                    into = found.setdefault(f"{language} {column}", {})
-                    column += 1
-                into[msgid] = text
+    further = [
+        (language, msgid, text)
+        for language, translations in upstream_translations().items()
+        for msgid, texts in translations.items()
+        for text in texts
+    ]
+    further += [
+        (language, msgid, text)
+        for language, pairs in sqlserver_messages().items()
+        for msgid, text in pairs
+    ]
+    for language, msgid, text in further:
+        into = found.setdefault(language, {})
+        column = 2
+        while msgid in into and into[msgid] != text:
+            into = found.setdefault(f"{language} {column}", {})
+            column += 1
+        into[msgid] = text
     msgids = sorted({msgid for pairs in found.values() for msgid in pairs})
     msgstrs = {
         language: [pairs.get(msgid, "") for msgid in msgids]
@@ -275,6 +370,7 @@ def english_words(msgids: list[str]) -> set[str]:
         text = MARIADB_TEXT.fullmatch(line)
         if text is not None and text[1] == "eng":
             texts.append(text[2])
+    texts += (msgid for pairs in sqlserver_messages().values() for msgid, _ in pairs)
     return {word.lower() for text in texts for word in _localized.WORD.findall(_fixed_text(text))}
 
 
@@ -304,13 +400,14 @@ def translated_words(msgids: list[str], msgstrs: dict[str, list[str]]) -> list[s
 def render_words(words: list[str]) -> str:
     lines = [
         '"""',
-        "The words of PostgreSQL's and MariaDB's translations written in ASCII alone.",
+        "The words of PostgreSQL's, MariaDB's and SQL Server's translations in ASCII alone.",
         "",
         "Generated by `tools/generate_localized_messages.py` with `_localized_messages`;",
         "do not edit.  Each word (three ASCII letters or more, in lower case) of a msgstr",
         "whose fixed text is ASCII, that no English text of the same sources writes (the",
-        "catalogues' msgids, MariaDB's `eng` texts): what `_localized.may_be_translated`",
-        "looks for in an ASCII text before the table is decoded.",
+        "catalogues' msgids, MariaDB's `eng` texts, SQL Server's English pages): what",
+        "`_localized.may_be_translated` looks for in an ASCII text before the table is",
+        "decoded.",
         '"""',
         "",
         "from __future__ import annotations",
@@ -346,12 +443,13 @@ def render(msgids: list[str], msgstrs: dict[str, list[str]], payload: str) -> st
     ]
     lines = [
         '"""',
-        "PostgreSQL's and MariaDB's messages in English and as each translation writes them.",
+        "PostgreSQL's, MariaDB's and SQL Server's messages in English and as translated.",
         "",
         "Generated by `tools/generate_localized_messages.py` from PostgreSQL's server and",
-        "libpq message catalogues and MariaDB's message list; do not edit.  `PAYLOAD` is",
-        'base64 of an xz stream of the JSON `{"msgids": [...], "msgstrs": {language: [...]}}`:',
-        'each language\'s msgstr of each msgid, by position (`""`: not translated).',
+        "libpq message catalogues, MariaDB's message list and SQL Server's docs; do not",
+        "edit.  `PAYLOAD` is base64 of an xz stream of the JSON",
+        '`{"msgids": [...], "msgstrs": {language: [...]}}`: each language\'s msgstr of each',
+        'msgid, by position (`""`: not translated).',
         '"""',
         "",
         "from __future__ import annotations",
@@ -366,6 +464,8 @@ def render(msgids: list[str], msgstrs: dict[str, list[str]], payload: str) -> st
         "#   tools/upstream/postgresql-translations.tsv; a further one of a msgid in a",
         "#   language is a list of its own (`zh_CN 2`).",
         "#   MariaDB 10.11: /usr/share/mysql/errmsg-utf8.txt; its one-line messages.",
+        "#   SQL Server: tools/upstream/sqlserver-doc-messages.tsv (its docs' translations of",
+        "#   each message's page); each message, and each sentence of one of several.",
         f"# {len(msgids)} msgids; translated:",
     ]
     lines += [f"#   {', '.join(counts[at : at + 8])}" for at in range(0, len(counts), 8)]

@@ -1,0 +1,159 @@
+"""
+A SQL Server message in another language is classified as its English original.
+
+The texts are real, pasted in public issues (each with its address).  The
+expected number is the one whose page in SQL Server's documentation
+(https://learn.microsoft.com/en-us/sql/relational-databases/errors-events/)
+gives that text, and the kind is that number's meaning there: 208 `Invalid
+object name`, 207 `Invalid column name`, 1205 `chosen as the deadlock
+victim`.  The translations come from the translated docs
+(`tools/upstream/sqlserver-doc-messages.tsv`).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import pytest
+from generate_localized_messages import sqlserver_messages
+
+from localdata_errors import Kind, classify_message
+from localdata_errors._localized import _parse, may_be_translated, read_back
+
+# (text, where it was found, the message number, its kind, a name it holds).
+PASTED = [
+    pytest.param(
+        "System.Data.SqlClient.SqlException (0x80131904): 对象名 'JQUser' 无效。\n"
+        "   at SqlSugar.AdoProvider.GetDataReader(String sql, SugarParameter[] parameters)",
+        "https://github.com/DotNetNext/SqlSugar/issues/547",
+        208,
+        Kind.UNDEFINED_TABLE,
+        "JQUser",
+        id="zh-208",
+    ),
+    pytest.param(
+        '{"message":"对象名 \'siteserver_20200916_1\' 无效。","addDate":"2021-01-21 12:25:13"}',
+        "https://github.com/siteserver/cms/issues/2953",
+        208,
+        Kind.UNDEFINED_TABLE,
+        "siteserver_20200916_1",
+        id="zh-208-json",
+    ),
+    pytest.param(
+        "错误!   对象名 'siteserver_Table' 无效。",
+        "https://github.com/siteserver/cms/issues/1146",
+        208,
+        Kind.UNDEFINED_TABLE,
+        "siteserver_Table",
+        id="zh-208-page",
+    ),
+    pytest.param(
+        "Ungültiger Objektname 'sys.extended_properties'.",
+        "https://github.com/yiisoft/yii/issues/1916",
+        208,
+        Kind.UNDEFINED_TABLE,
+        "extended_properties",
+        id="de-208",
+    ),
+    pytest.param(
+        "rr :208 Nom d'objet '#prm' non valide. In procedure yExecNLog.LogAndOrExec: at line 222",
+        "https://github.com/pelsql/YourSqlDba/issues/11",
+        208,
+        Kind.UNDEFINED_TABLE,
+        "#prm",
+        id="fr-208-ascii",
+    ),
+    pytest.param(
+        "RootException: SqlException\n"
+        "El nombre de columna '$systemCreatedAt' no es válido.\n"
+        "El nombre de columna '$systemCreatedBy' no es válido.\n"
+        "No se puede preparar la instrucción o instrucciones.",
+        "https://github.com/MicrosoftDocs/dynamics365smb-devitpro-pb/issues/1940",
+        207,
+        Kind.UNDEFINED_COLUMN,
+        "$systemCreatedAt",
+        id="es-207",
+    ),
+    pytest.param(
+        "事务(进程 ID 897)与另一个进程被死锁在 锁 | 线程 资源上，"  # noqa: RUF001 - as pasted
+        "并且已被选作死锁牺牲品。请重新运行该事务",
+        "https://github.com/dotnetcore/FreeSql/issues/1696",
+        1205,
+        Kind.DEADLOCK_DETECTED,
+        None,
+        id="zh-1205",
+    ),
+    pytest.param(
+        "### Error updating database.  Cause: com.microsoft.sqlserver.jdbc.SQLServerException: "
+        "事务(进程 ID 70)与另一个进程被死锁在 锁 资源上，"  # noqa: RUF001 - as pasted
+        "并且已被选作死锁牺牲品。请重新运行该事务。\n"
+        "### The error may involve defaultParameterMap",
+        "https://github.com/xuxueli/xxl-job/issues/3488",
+        1205,
+        Kind.DEADLOCK_DETECTED,
+        None,
+        id="zh-1205-jdbc",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "source", "number", "kind", "name"), PASTED)
+def test_a_pasted_translated_message_is_classified_by_its_number(
+    text: str, source: str, number: int, kind: Kind, name: str | None
+) -> None:
+    answer = classify_message(text)
+    assert answer.backend == "mssql", source
+    assert answer.database_error_code == str(number), source
+    assert answer.kind is kind, source
+    assert answer.is_retryable is (kind is Kind.DEADLOCK_DETECTED)
+    if name is not None:
+        assert name in answer.affected_resources
+    # The message is the text as given (its part the mapper reads), not the English.
+    assert answer.message in text
+
+
+def _filled(template: str) -> str:
+    parts, values = _parse(template)
+    return parts[0] + "".join(
+        f"v{value}x" + part for value, part in zip(values, parts[1:], strict=True)
+    )
+
+
+def test_every_extracted_translation_reads_back_to_its_english_text() -> None:
+    pairs = sqlserver_messages()
+    # The same translation of two English texts reads back as one of them.
+    english: defaultdict[str, set[str]] = defaultdict(set)
+    for translated in pairs.values():
+        for msgid, msgstr in translated:
+            english[msgstr].add(_filled(msgid))
+    read = 0
+    for language, translated in pairs.items():
+        for _, msgstr in translated:
+            parts, _ = _parse(msgstr)
+            # Not readable by construction: a literal `%%` (kept out of the table)
+            # and two values side by side (where one ends is not known).
+            if "%%" in msgstr or "" in parts[1:-1]:
+                continue
+            back = read_back(_filled(msgstr))
+            assert back is not None, (language, msgstr)
+            assert back.english in english[msgstr], (language, msgstr, back.english)
+            read += 1
+    assert read >= 6000
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Invalid object name 'foo'.",
+        "Invalid column name 'x'.",
+        "Login failed for user 'sa'.",
+        "Incorrect syntax near the keyword 'and'.",
+        "Transaction (Process ID 52) was deadlocked on lock resources with another process"
+        " and has been chosen as the deadlock victim. Rerun the transaction.",
+        "String or binary data would be truncated.",
+    ],
+)
+def test_an_english_sqlserver_text_is_not_read_back(text: str) -> None:
+    assert not may_be_translated(text)
+    back = read_back(text)
+    assert back is None or back.english == text
