@@ -7348,9 +7348,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("valid units for this parameter are b kb mb gb", "postgresql", None),
     ),
     "general": (
-        ("general adaptive server error check messages from the server", "mssql", "20018"),
+        ("general sql server error check messages from the sql server", "mssql", "20018"),
         ("the statement is unsafe because it uses the general log", "mysql", "1670"),
-        ("general adaptive server error", "mssql", "20018"),
+        ("general sql server error", "mssql", "20018"),
     ),
     "generate": (
         ("unimplemented type for generate sequence", "duckdb", "NotImplementedException"),
@@ -10609,7 +10609,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "messages": (
         ("more error messages can be found in the mariadb error", "mysql", "1201"),
         ("sets the time zone to use in log messages", "postgresql", None),
-        ("check messages from the server", "mssql", "20018"),
+        ("check messages from the sql server", "mssql", "20018"),
     ),
     "metadata": (
         ("parquet metadata is corrupt column has invalid number of values", "duckdb", "InvalidInputException"),

@@ -14,7 +14,12 @@ the program's error handler with the error's severity class:
 prints it after `DB-Lib error message 20003, severity 6:`, PHP's pdo_dblib
 as `20003 Adaptive Server connection timed out [20003] (severity 6)`.  A
 text may hold placeholders (`%1!`, `%2!`: `dbstrbuild`'s), filled where it
-is printed; the format string after the text's `\\0` is left out.
+is printed; the format string after the text's `\\0` is left out.  One
+error does not go through that table: SYBESMSG, which the library raises
+for each server message of severity 11 and up, calling the handler itself
+with a text of its own (`src/dblib/dbutil.c`: `General SQL Server error:
+Check messages from the SQL Server`, and the server message's severity);
+where such a call hands an error a text, that text is the error's.
 
 This reads the table, the numbers of `include/sybdb.h` and the severity
 classes' values of `include/syberror.h` of the same tree, and writes each
@@ -40,6 +45,8 @@ from _generated import source_missing
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "tools" / "upstream" / "freetds-dblib-messages.tsv"
 DBLIB_C = "src/dblib/dblib.c"
+#: Where DB-Library calls the error handler itself, not through the table.
+DBUTIL_C = "src/dblib/dbutil.c"
 SYBDB_H = "include/sybdb.h"
 SYBERROR_H = "include/syberror.h"
 
@@ -48,6 +55,12 @@ _ENTRY = re.compile(r'\{\s*(SYBE\w+)\s*,\s*(EX\w+)\s*,\s*((?:"(?:[^"\\\n]|\\.)*"
 _LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 _ESCAPE = re.compile(r"\\(.)")
 _ESCAPES = {"0": "\0", "n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'"}
+# `static const char message[] = "...";` then
+# `(*_dblib_err_handler)(dbproc, sev, SYBESMSG, ..., message, ...)`.
+_DIRECT = re.compile(
+    r'static const char (\w+)\[\] = ((?:"(?:[^"\\\n]|\\.)*"\s*)+);'
+    r"\s*\(\*_dblib_err_handler\)\([^,]+,[^,]+,\s*(SYBE\w+),[^,]+,\s*\(char \*\)\s*\1\b"
+)
 _NUMBER = re.compile(r"^#define\s+(SYBE\w+)\s+(\d+)\b", re.M)
 _CLASS = re.compile(r"^#define\s+(EX[A-Z]+)\s+(\d+)\b", re.M)
 
@@ -68,13 +81,20 @@ def _c_string(literals: str) -> str:
     return "".join(_ESCAPE.sub(one, m.group(1)) for m in _LITERAL.finditer(literals))
 
 
-def read(dblib_c: str, sybdb_h: str, syberror_h: str) -> list[tuple[str, int, str, int, str]]:
+def read(
+    dblib_c: str, dbutil_c: str, sybdb_h: str, syberror_h: str
+) -> list[tuple[str, int, str, int, str]]:
     """
-    `(symbol, number, class, severity, text)` of every entry of the table, in its order.
+    `(symbol, number, class, severity, text)` of every entry of the table, in
+    its order; the text a direct call of the handler gives an error, where one does.
 
     Fails on a symbol `sybdb.h` does not number, a class `syberror.h` does
-    not define, a symbol listed twice, or too few entries (not the table).
+    not define, a symbol listed twice, too few entries (not the table), or
+    no direct call found (the source's form changed).
     """
+    direct = {m.group(3): _c_string(m.group(2)) for m in _DIRECT.finditer(dbutil_c)}
+    if "SYBESMSG" not in direct:
+        raise SystemExit(f"{DBUTIL_C}: no call of the error handler with SYBESMSG's own text")
     table = _TABLE.search(dblib_c)
     if table is None:
         raise SystemExit(f"{DBLIB_C}: no dblib_error_messages[] table")
@@ -89,7 +109,7 @@ def read(dblib_c: str, sybdb_h: str, syberror_h: str) -> list[tuple[str, int, st
         if symbol not in numbers or severity_class not in classes:
             raise SystemExit(f"{symbol}, {severity_class}: not defined in {SYBDB_H}/{SYBERROR_H}")
         seen.add(symbol)
-        text = _c_string(literals).partition("\0")[0]
+        text = direct.get(symbol) or _c_string(literals).partition("\0")[0]
         found.append((symbol, numbers[symbol], severity_class, classes[severity_class], text))
     if len(found) < 200 or table.group(1).count("{ SYBE") != len(found):
         raise SystemExit(f"{DBLIB_C}: {len(found)} entries read; the table's form changed?")
@@ -107,7 +127,8 @@ def _git(git_dir: str, *args: str) -> str:
 
 def build(rows: list[tuple[str, int, str, int, str]], source: str) -> str:
     lines = [
-        f"# FreeTDS ({source}): the table dblib_error_messages[] of {DBLIB_C},",
+        f"# FreeTDS ({source}): the table dblib_error_messages[] of {DBLIB_C}",
+        f"# (SYBESMSG's text: the one {DBUTIL_C} passes the error handler),",
         f"# each error's number from {SYBDB_H} and its severity class's value from {SYBERROR_H}.",
         "# GNU Library General Public License, version 2 or later: freetds.LICENSE.",
         "# Extracted by tools/extract_freetds_messages.py."
@@ -130,12 +151,12 @@ def main(argv: list[str] | None = None) -> int:
         commit = _git(args.git_dir, "rev-parse", f"{args.ref}^{{commit}}").strip()
         files = [
             _git(args.git_dir, "show", f"{commit}:{path}")
-            for path in (DBLIB_C, SYBDB_H, SYBERROR_H)
+            for path in (DBLIB_C, DBUTIL_C, SYBDB_H, SYBERROR_H)
         ]
         source = args.source or f"github.com/FreeTDS/freetds, {args.ref}, commit {commit}"
     else:
         tree = Path(args.tree)
-        paths = [tree / path for path in (DBLIB_C, SYBDB_H, SYBERROR_H)]
+        paths = [tree / path for path in (DBLIB_C, DBUTIL_C, SYBDB_H, SYBERROR_H)]
         if not all(path.exists() for path in paths):
             source_missing(f"{tree} is no FreeTDS source tree")
         files = [path.read_text(encoding="latin-1") for path in paths]

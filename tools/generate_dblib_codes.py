@@ -94,7 +94,8 @@ def build() -> str:
     lines += [
         "}",
         "",
-        f"# {len(printed)} texts of dblib.c's dblib_error_messages[] (FreeTDS {_release()}):",
+        f"# {len(printed)} texts of dblib.c's dblib_error_messages[] (FreeTDS {_release()};",
+        "# SYBESMSG's, the one dbutil.c passes the handler itself):",
         "# what DB-Library prints, with the severity it passes (`%1!`: a value filled in).",
         "MESSAGES: Final[dict[str, tuple[int, str]]] = {",
     ]

@@ -322,7 +322,8 @@ ERRORS: Final[dict[str, tuple[int, str]]] = {
     'SYBECOLSIZE': (22000, 'Invalid column information structure size'),
 }
 
-# 270 texts of dblib.c's dblib_error_messages[] (FreeTDS v1.3.17):
+# 270 texts of dblib.c's dblib_error_messages[] (FreeTDS v1.3.17;
+# SYBESMSG's, the one dbutil.c passes the handler itself):
 # what DB-Library prints, with the severity it passes (`%1!`: a value filled in).
 MESSAGES: Final[dict[str, tuple[int, str]]] = {
     'SYBEVERDOWN': (1, 'TDS version downgraded to 7.1!'),
@@ -349,7 +350,7 @@ MESSAGES: Final[dict[str, tuple[int, str]]] = {
     'SYBEOPIN': (3, 'Could not open interface file'),
     'SYBEINLN': (2, 'Interface file: unexpected end-of-line'),
     'SYBESEOF': (9, 'Unexpected EOF from the server'),
-    'SYBESMSG': (5, 'General Adaptive Server error: Check messages from the server'),
+    'SYBESMSG': (5, 'General SQL Server error: Check messages from the SQL Server'),
     'SYBERPND': (7, 'Attempt to initiate a new Adaptive Server operation with results pending'),
     'SYBEBTOK': (9, 'Bad token from the server: Datastream processing out of sync'),
     'SYBEITIM': (7, 'Illegal timeout value specified'),
