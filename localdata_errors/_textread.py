@@ -278,6 +278,17 @@ SIGNS: Final[tuple[Sign, ...]] = (
     ),
     Sign("odbc-sqlserver", "any", "mssql", None, r"SQL Server\]", ("SQL Server]",)),
     Sign("dblib", "python-driver", "mssql", None, r"\bDB-Lib error message \d", ("DB-Lib",)),
+    # PHP's pdo_dblib: `<text> [<number>] (severity <n>) [<statement>]`, the
+    # number the one DB-Library's handlers last gave (20003; SYBESMSG's 20018
+    # beside the server's text; a server message's, 208, in older releases).
+    Sign(
+        "pdo-dblib",
+        "php",
+        "mssql",
+        "number",
+        r"\[(?P<c>\d{1,6})\] \(severity \d{1,3}\) \[",
+        ("] (severity ",),
+    ),
     Sign(
         "sqlclient",
         "dotnet",
