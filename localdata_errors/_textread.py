@@ -296,6 +296,17 @@ SIGNS: Final[tuple[Sign, ...]] = (
     ),
     Sign("odbc-sqlserver", "any", "mssql", None, r"SQL Server\]", ("SQL Server]",)),
     Sign("dblib", "python-driver", "mssql", None, r"\bDB-Lib error message \d", ("DB-Lib",)),
+    # PHP's pdo_dblib: `<text> [<number>] (severity <n>) [<statement>]`, the
+    # number the one DB-Library's handlers last gave (20003; SYBESMSG's 20018
+    # beside the server's text; a server message's, 208, in older releases).
+    Sign(
+        "pdo-dblib",
+        "php",
+        "mssql",
+        "number",
+        r"\[(?P<c>\d{1,6})\] \(severity \d{1,3}\) \[",
+        ("] (severity ",),
+    ),
     Sign(
         "sqlclient",
         "dotnet",
@@ -1513,10 +1524,15 @@ def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) 
         code, start = chosen[2], chosen[4] if SIGNS[chosen[5]].cut else 0
         sign = sign if sign is not None else chosen[5]
     state_only = chosen is not None and chosen[1] == "sqlstate" and accepts[0] != "sqlstate"
-    if code is None or state_only:
+    deferring = (
+        code is not None and named is not None and _defers(backend_base(registry, named), code)
+    )
+    if code is None or state_only or deferring:
         # No code printed, or only a SQLSTATE where the backend has codes of its
-        # own (`SQLSTATE[42S02]: ...Invalid object name 'x'` is message 208):
-        # the wording's (its template's code), where it gives one.
+        # own (`SQLSTATE[42S02]: ...Invalid object name 'x'` is message 208), or
+        # a code that only points at the server's message (pdo_dblib's
+        # `20018 Invalid object name 'x'.`): the wording's (its template's
+        # code), where it gives one.
         worded_start, worded_code = (
             (worded.start, worded.code)
             if worded.backend is not None
@@ -1601,14 +1617,48 @@ def _by_code(found: list[_Found]) -> str | None:
 
 def _by_pdo_number(found: list[_Found]) -> str | None:
     """
-    MySQL, for PHP PDO's driver number of 1000 and up where nothing else named
-    a backend: pdo_mysql's errno (of MySQL or a server speaking its protocol);
-    pdo_oci's and pdo_dblib's texts name their backend otherwise.
+    The backend of PHP PDO's driver number where nothing else named one.
+
+    A number DB-Library defines (FreeTDS's `sybdb.h`) is pdo_dblib's, which
+    talks to SQL Server; another of 1000 and up, pdo_mysql's errno (of MySQL,
+    whose list `_by_code` reads first, or of a server speaking its protocol:
+    TiDB's 9007).  pdo_oci's texts name their backend otherwise.
     """
     for _backend, kind, code, _state, _start, n in found:
         if kind == "number" and SIGNS[n].code == "pdo" and code is not None and code.isdigit():
+            if _is_dblib_number(code):
+                return "mssql"
             return "mysql" if int(code) >= 1000 else None
     return None
+
+
+def _is_dblib_number(code: str) -> bool:
+    """Whether DB-Library defines the number (`_dblib_codes`, from FreeTDS's `sybdb.h`)."""
+    from localdata_errors.backends import _dblib_codes  # noqa: PLC0415 - on first use
+
+    if not _DBLIB:
+        _DBLIB.update(number for number, _text in _dblib_codes.ERRORS.values())
+    return int(code) in _DBLIB
+
+
+_DBLIB: set[int] = set()
+
+
+def _defers(backend: str, code: str) -> bool:
+    """
+    Whether *code* is no error of its own but says the server's message is the error.
+
+    DB-Library's SYBESMSG ("General SQL Server error: Check messages from the
+    SQL Server") is raised for every message the server sends; PHP's
+    pdo_dblib prints its number with the server's text
+    (`General error: 20018 Invalid object name 't_user'. [20018] (severity 16)`),
+    whose own number the wording gives.
+    """
+    if backend != "mssql":
+        return False
+    from localdata_errors.backends import _dblib_codes  # noqa: PLC0415 - on first use
+
+    return code == str(_dblib_codes.ERRORS["SYBESMSG"][0])
 
 
 def _is_mysql_number(code: str) -> bool:

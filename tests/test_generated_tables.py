@@ -129,6 +129,17 @@ def test_the_dblib_decisions_name_only_symbols_sybdb_h_defines() -> None:
     assert sorted(set(_dblib_kinds.KINDS) - set(_dblib_codes.ERRORS)) == []
 
 
+def test_the_dblib_texts_are_what_freetds_prints() -> None:
+    # dblib.c's table (not sybdb.h's comments, Sybase's wordings), and for
+    # SYBESMSG the text dbutil.c hands the error handler itself.
+    assert sorted(set(_dblib_codes.MESSAGES) - set(_dblib_codes.ERRORS)) == []
+    assert _dblib_codes.ERRORS["SYBETIME"][1] == "SQL Server connection timed out."
+    assert _dblib_codes.MESSAGES["SYBETIME"] == (6, "Adaptive Server connection timed out")
+    assert _dblib_codes.MESSAGES["SYBESMSG"][1] == (
+        "General SQL Server error: Check messages from the SQL Server"
+    )
+
+
 def test_every_oracledb_error_about_the_connection_has_a_kind() -> None:
     assert _oracledb_kinds.unjudged(_oracledb_codes.ERRORS) == []
     assert sorted(set(_oracledb_kinds.OVERRIDES) - set(_oracledb_codes.ERRORS)) == []

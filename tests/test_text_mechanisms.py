@@ -250,6 +250,46 @@ def test_pdo_dblibs_number_leaves_the_backend_to_the_wording() -> None:
     assert answer.kind is Kind.UNDEFINED_TABLE
 
 
+def test_sybesmsgs_number_gives_way_to_the_server_messages() -> None:
+    # 20018 is SYBESMSG, "Check messages from the SQL Server" (sybdb.h): the
+    # server's message that follows is the error, 208 "Invalid object name".
+    assert classify_message(PDO_DBLIB).database_error_code == "208"
+
+
+# https://github.com/doctrine/dbal/issues/4331 (SYBETIME, 20003 in sybdb.h)
+PDO_DBLIB_TIMEOUT = (
+    "PDOException: SQLSTATE[HY000]: General error: 20003 Adaptive Server connection timed out"
+    " [20003] (severity 6)"
+)
+# https://github.com/yiisoft/yii2/issues/13395 (an older pdo_dblib: SYBESMSG's
+# text, the server message's number in pdo_dblib's brackets)
+PDO_DBLIB_OLD = (
+    "General SQL Server error: Check messages from the SQL Server [208] (severity 16) [(null)]"
+)
+
+
+def test_pdo_dblibs_db_library_number_is_sql_servers_not_mysqls() -> None:
+    answer = classify_message(PDO_DBLIB_TIMEOUT)
+    assert (answer.backend, answer.database_error_code) == ("mssql", "20003")
+    assert answer.kind is Kind.CONNECTION_LOST
+
+
+def test_a_db_library_number_alone_in_pdos_form_is_sql_servers() -> None:
+    # Every number sybdb.h defines is DB-Library's (pdo_dblib's), none MySQL's.
+    from localdata_errors.backends import _dblib_codes
+
+    number = _dblib_codes.ERRORS["SYBEDDNE"][0]
+    answer = classify_message(f"SQLSTATE[HY000]: General error: {number} it broke")
+    assert (answer.backend, answer.database_error_code) == ("mssql", str(number))
+    assert answer.kind is Kind.CONNECTION_LOST
+
+
+def test_pdo_dblibs_bracketed_number_is_read() -> None:
+    answer = classify_message(PDO_DBLIB_OLD)
+    assert (answer.backend, answer.database_error_code) == ("mssql", "208")
+    assert answer.kind is Kind.UNDEFINED_TABLE
+
+
 # -- a SQLSTATE gives way to the wording's code where the backend has its own --
 
 # https://github.com/microsoft/msphpsql/issues/1272 (pdo_sqlsrv)

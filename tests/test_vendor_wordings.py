@@ -168,6 +168,45 @@ def test_the_wording_gives_its_templates_code(
     assert answer.kind == classify_message(text, backend, code).kind
 
 
+# What FreeTDS's DB-Library prints (its dblib.c table, not sybdb.h's older
+# wordings), as tiny_tds and ctds raise it: no number, no `DB-Lib` label.
+_FREETDS = "https://www.freetds.org/reference/a00341.html"
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "source"),
+    [
+        (
+            "TinyTds::Error: Adaptive Server connection timed out",
+            "20003",  # SYBETIME
+            "https://github.com/rails-sqlserver/tiny_tds/issues/383",
+        ),
+        (
+            "ActiveRecord::StatementInvalid: Adaptive Server connection timed out",
+            "20003",
+            "https://github.com/rails-sqlserver/activerecord-sqlserver-adapter/issues/525",
+        ),
+        (
+            "_tds.DatabaseError: DBPROCESS is dead or not enabled",
+            "20047",  # SYBEDDNE
+            "https://github.com/opensafely-core/cohort-extractor/issues/514",
+        ),
+        (
+            "TinyTds::Error: Unable to connect: Adaptive Server is unavailable or does not exist",
+            "20009",  # SYBECONN
+            "https://github.com/rails-sqlserver/tiny_tds/issues/28",
+        ),
+    ],
+)
+def test_db_librarys_printed_text_names_sql_server_and_its_number(
+    text: str, code: str, source: str
+) -> None:
+    answer = classify_message(text)
+    assert (answer.backend, answer.database_error_code) == ("mssql", code), (source, _FREETDS)
+    assert answer.error_type.value == "connection_error"
+    assert answer.is_retryable
+
+
 @pytest.mark.parametrize(
     ("text", "code", "source"),
     [

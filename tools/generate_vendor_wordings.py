@@ -106,9 +106,9 @@ MOST_CODES = 6
 Template = tuple[str, str | None]
 
 # A placeholder, quoted or not: printf's (%s, %-.64s, %.*ls, %lu, %m),
-# Python's ({}, {name}), PostgreSQL's ($1).
+# Python's ({}, {name}), PostgreSQL's ($1), Sybase's numbered ones (%1!, DB-Library's).
 _PLACEHOLDER = re.compile(
-    r"""['"`]?(?:%[-#0 +'`]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|z|j|t|I64)?[a-zA-Z%]
+    r"""['"`]?(?:%\d+!|%[-#0 +'`]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|z|j|t|I64)?[a-zA-Z%]
     |\{[^{}]{0,40}\}|\$\d+)['"`]?""",
     re.VERBOSE,
 )
@@ -411,15 +411,24 @@ def duckdb_formats() -> list[Template]:
 
 
 def mssql_texts() -> list[Template]:
-    """The `sys.messages` texts the SQL Server table quotes, with their numbers; DB-Library's."""
+    """
+    The `sys.messages` texts the SQL Server table quotes, with their numbers;
+    the texts FreeTDS's DB-Library prints, with theirs (`backends/_dblib_codes.py`'s
+    `MESSAGES`: pymssql, PHP's pdo_dblib, DBD::Sybase and tiny_tds show them).
+    Not `sybdb.h`'s comments: Sybase's old wordings, which no library prints.
+    """
+    from localdata_errors.backends import _dblib_codes  # noqa: PLC0415
+
     backends = ROOT / "localdata_errors" / "backends"
     # "208: K.UNDEFINED_TABLE,  # Invalid object name '%.*ls'." (cut where the comment is)
     server = (backends / "_mssql_codes.py").read_text(encoding="utf-8")
-    dblib = (backends / "_dblib_codes.py").read_text(encoding="utf-8")
     return [
         (m.group(2).split("...")[0], m.group(1))
         for m in re.finditer(r"^\s+(\d+): K\.\w+,\s+# (.+)$", server, re.M)
-    ] + [(m.group(1).split("...")[0], None) for m in re.finditer(r"# SYBE\w+: (.+)$", dblib, re.M)]
+    ] + [
+        (text, str(_dblib_codes.ERRORS[symbol][0]))
+        for symbol, (_severity, text) in _dblib_codes.MESSAGES.items()
+    ]
 
 
 def sqlclient_texts() -> list[Template]:
