@@ -37,6 +37,7 @@ void f(void)
     ereport(ERROR, (errcode_for_file_access(), errmsg("could not open file \"%s\": %m", p)));
     ereport(ERROR, (errmsg("no errcode at ERROR")));
     ereport(NOTICE, (errmsg("relation \"%s\" does not exist, skipping", name)));
+    ereport(LOG, (errcode_for_socket_access(), errmsg("could not send data to client: %m")));
     ereport(ERROR, (errcode(ERRCODE_UNDEFINED_OBJECT), errmsg("twice, two codes")));
     ereport(ERROR, (errcode(ERRCODE_UNDEFINED_TABLE), errmsg("twice, two codes")));
     ereport(ERROR, (errcode(ERRCODE_UNDEFINED_OBJECT), errmsg("also in an elog")));

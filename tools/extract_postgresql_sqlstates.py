@@ -21,7 +21,8 @@ of a level below `ERROR` (a constant) without `errcode` states its level's
 (`elog.c`'s `errstart`: `WARNING` 01000, `NOTICE` and lower 00000).  A call
 site that names no constant (an `elog`, an `ereport` of `ERROR` or higher, or
 of a level given by a variable, without `errcode`, an errcode given by a
-variable or `errcode_for_file_access()`, an `errmsg` outside an `ereport`)
+variable, `errcode_for_file_access()` or `errcode_for_socket_access()`, whose
+SQLSTATE follows `errno` at any level, an `errmsg` outside an `ereport`)
 states no SQLSTATE.  A format a function chooses through a variable
 (`msg = gettext_noop("permission denied for table %s")` in a switch, or
 `err = _("...")`) is paired with the constant of each ereport of that
@@ -318,10 +319,10 @@ def _stated(inside: str, name: str) -> str:
         return ELOG
     m = _ERRCODE.search(inside)
     if m is None:
+        if _ACCESS.search(inside):  # the SQLSTATE follows errno, at any level
+            return ACCESS
         level = arguments(inside)[0].strip()
         default = _LEVEL_DEFAULTS.get(level) if name == "ereport" else None
-        if default is None and _ACCESS.search(inside):
-            return ACCESS
         return default or NO_ERRCODE
     argument = inside[m.end() : closing(inside, m.end() - 1) - 1].strip()
     return argument if _CONSTANT.fullmatch(argument) else VARIABLE
