@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
-# 12352 phrases: duckdb 2837, mssql 242, mysql 1553, oracle 244, postgresql 7448, sqlite 28.
-# Of one code's templates: duckdb 2728, mssql 175, mysql 1439, oracle 234, postgresql 3922, sqlite 26; of a few codes': duckdb 36, mssql 14, mysql 108, oracle 10, postgresql 181.
+# 12350 phrases: duckdb 2837, mssql 242, mysql 1553, oracle 244, postgresql 7446, sqlite 28.
+# Of one code's templates: duckdb 2728, mssql 175, mysql 1439, oracle 234, postgresql 3936, sqlite 26; of a few codes': duckdb 36, mssql 14, mysql 108, oracle 10, postgresql 179.
 # rarest word -> ((phrase, backend, code or codes or None), ...); a gapped phrase's
 # runs, joined by '|', are found in order (a first '' where a message goes).
 WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
@@ -1962,7 +1962,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("expected an integer as array bound instead of", "duckdb", "BinderException"),
         ("empty range bound specified for partition", "postgresql", "42P17"),
         ("cannot use subquery in partition bound", "postgresql", "0A000"),
-        ("array bound is out of integer range", "postgresql", None),
+        ("array bound is out of integer range", "postgresql", "54000"),
         ("cannot specify null in range bound", "postgresql", "42P17"),
         ("could not be bound", "mssql", "4104"),
     ),
@@ -4044,7 +4044,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("the current user must have the", "postgresql", None),
         ("the current user is invalid", "mysql", "1960"),
         ("sets the current role", "postgresql", None),
-        ("s current path", "postgresql", None),
+        ("s current path", "postgresql", "00000"),
     ),
     "currently": (
         ("cannot change the tablespace of the currently open database", "postgresql", "55006"),
@@ -4888,11 +4888,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "dimensions": (
         ("array length for lists with dimensions other than 1 not", "duckdb", "NotImplementedException"),
-        ("number of array dimensions exceeds the maximum allowed", "postgresql", None),
-        ("number of array dimensions|exceeds the maximum allowed", "postgresql", "- 54000"),
+        ("number of array dimensions exceeds the maximum allowed", "postgresql", "54000"),
         ("list dimensions must be equal got left length", "duckdb", "InvalidInputException"),
         ("invalid number of dimensions", "postgresql", None),
-        ("number of array dimensions", "postgresql", None),
+        ("number of array dimensions", "postgresql", "54000"),
         ("too many array dimensions", "postgresql", "54000"),
         ("after array dimensions", "postgresql", None),
     ),
@@ -5439,7 +5438,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "elapsed": (
         ("connection timeout expired the timeout period elapsed at the start", "mssql", None),
         ("the timeout period elapsed at the start of the login", "mssql", None),
-        ("redo in progress elapsed time", "postgresql", None),
+        ("redo in progress elapsed time", "postgresql", "00000"),
     ),
     "elastic": (
         ("the request limit for the elastic pool", "mssql", "10936"),
@@ -9767,7 +9766,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("pg lsn out of range", "postgresql", "22023"),
         ("missing start lsn", "postgresql", None),
         ("missing end lsn", "postgresql", None),
-        ("s current lsn", "postgresql", None),
+        ("s current lsn", "postgresql", "00000"),
         ("and end lsn", "postgresql", "00000"),
     ),
     "lttb": (
@@ -14474,8 +14473,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "resetting": (
         ("lost synchronization with server resetting connection", "postgresql", None),
-        ("resetting unlogged relations cleanup elapsed time", "postgresql", None),
-        ("resetting unlogged relations init elapsed time", "postgresql", None),
+        ("resetting unlogged relations cleanup elapsed time", "postgresql", "00000"),
+        ("resetting unlogged relations init elapsed time", "postgresql", "00000"),
         ("resetting existing statistics for kind|db|oid", "postgresql", "- 01000"),
         ("resetting existing statistics for kind", "postgresql", None),
     ),
@@ -17016,7 +17015,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("s sync files", "postgresql", None),
     ),
     "syncfs": (
-        ("syncing data directory syncfs elapsed time", "postgresql", None),
+        ("syncing data directory syncfs elapsed time", "postgresql", "00000"),
     ),
     "synchronization": (
         ("replication slot synchronization worker will restart because of a parameter", "postgresql", "00000"),
@@ -17048,8 +17047,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("synchronous standby names parser failed", "postgresql", None),
     ),
     "syncing": (
-        ("syncing data directory pre fsync elapsed time", "postgresql", None),
-        ("syncing data directory fsync elapsed time", "postgresql", None),
+        ("syncing data directory pre fsync elapsed time", "postgresql", "00000"),
+        ("syncing data directory fsync elapsed time", "postgresql", "00000"),
     ),
     "synonym": (
         ("unrecognized synonym parameter", "postgresql", "22023"),
@@ -17907,8 +17906,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("tsquery is too large", "postgresql", "54000"),
     ),
     "tsvector": (
-        ("string is too long for tsvector|bytes max|bytes", "postgresql", "- 54000"),
-        ("string is too long for tsvector", "postgresql", None),
+        ("string is too long for tsvector", "postgresql", "54000"),
         ("wrong position info in tsvector", "postgresql", "42601"),
         ("tsvector column|does not exist", "postgresql", "42703"),
         ("syntax error in tsvector", "postgresql", "42601"),
@@ -18190,7 +18188,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "unicode": (
         ("unicode escape values cannot be used for code point values", "postgresql", None),
-        ("could not convert unicode to server encoding", "postgresql", None),
+        ("could not convert unicode to server encoding", "postgresql", "42601"),
         ("unsupported unicode escape sequence", "postgresql", "22P05"),
         ("invalid unicode escape character", "postgresql", None),
         ("invalid unicode escape sequence", "postgresql", None),
@@ -18528,7 +18526,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("upper bound cannot be less than lower bound", "postgresql", "2202E"),
         ("is greater than or equal to upper bound", "postgresql", None),
         ("lower bound cannot equal upper bound", "postgresql", "2201G"),
-        ("array upper bound is too large", "postgresql", None),
+        ("array upper bound is too large", "postgresql", "54000"),
         ("upper bound cannot be nan", "postgresql", "2201G 22023"),
     ),
     "upstream": (
@@ -19916,7 +19914,7 @@ TEMPLATES: Final[dict[str, dict[str, tuple[str, ...]]]] = {
         "DPY-6003": ("sid|is not registered with the listener at host|port|similar to ora 12505",),
     },
     "postgresql": {
-        "-": ("cache|must be greater than zero", "cannot cast type|to|in column|", "column|is a generated column", "conversion between|and|is not supported", "create the publication if it does not exist", "explain option serialize requires analyze", "explain options analyze and generic plan cannot be used together", "maxvalue|is out of range for sequence data type", "minvalue|is out of range for sequence data type", "minvalue|must be less than maxvalue|", "restart value|cannot be greater than maxvalue|", "restart value|cannot be less than minvalue|", "role|does not exist", "start value|cannot be greater than maxvalue|", "start value|cannot be less than minvalue|", "table access method|does not exist", "tablespace|does not exist", "the publication does not exist at this point in the", "argument|of jsonpath item method|is invalid for type bigint", "argument|of jsonpath item method|is invalid for type boolean", "argument|of jsonpath item method|is invalid for type double precision", "argument|of jsonpath item method|is invalid for type integer", "argument|of jsonpath item method|is invalid for type numeric", "backend with pid|did not terminate within|millisecond", "checkpoint complete wrote|buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb lsn|redo lsn|", "could not fork new process for connection", "foreign table|does not exist skipping", "index|out of valid range 0", "language with oid|does not exist", "new oid has been assigned in relation|after|retry", "number of array dimensions exceeds the maximum allowed|", "private key file|has group or world access file must have permissions u", "private key file|has group or world access permissions should be u rw", "resetting existing statistics for kind|db|oid", "restartpoint complete wrote|buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb lsn|redo lsn|", "role|does not exist skipping", "setval value|is out of bounds for sequence", "string buffer exceeds maximum allowed length|bytes cannot enlarge string buffer containing|bytes by|more bytes", "string is too long for tsvector|bytes max|bytes", "table|removed|dead item identifiers in|pages", "template database|has a collation version mismatch", "transaction id|is in the future",),
+        "-": ("cache|must be greater than zero", "cannot cast type|to|in column|", "column|is a generated column", "conversion between|and|is not supported", "create the publication if it does not exist", "explain option serialize requires analyze", "explain options analyze and generic plan cannot be used together", "maxvalue|is out of range for sequence data type", "minvalue|is out of range for sequence data type", "minvalue|must be less than maxvalue|", "restart value|cannot be greater than maxvalue|", "restart value|cannot be less than minvalue|", "role|does not exist", "start value|cannot be greater than maxvalue|", "start value|cannot be less than minvalue|", "table access method|does not exist", "tablespace|does not exist", "the publication does not exist at this point in the", "argument|of jsonpath item method|is invalid for type bigint", "argument|of jsonpath item method|is invalid for type boolean", "argument|of jsonpath item method|is invalid for type double precision", "argument|of jsonpath item method|is invalid for type integer", "argument|of jsonpath item method|is invalid for type numeric", "backend with pid|did not terminate within|millisecond", "checkpoint complete wrote|buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb lsn|redo lsn|", "could not fork new process for connection", "foreign table|does not exist skipping", "index|out of valid range 0", "language with oid|does not exist", "new oid has been assigned in relation|after|retry", "private key file|has group or world access file must have permissions u", "private key file|has group or world access permissions should be u rw", "resetting existing statistics for kind|db|oid", "restartpoint complete wrote|buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb lsn|redo lsn|", "role|does not exist skipping", "setval value|is out of bounds for sequence", "string buffer exceeds maximum allowed length|bytes cannot enlarge string buffer containing|bytes by|more bytes", "table|removed|dead item identifiers in|pages", "template database|has a collation version mismatch", "transaction id|is in the future",),
         "00000": ("ldap user|is not unique", "access method|does not exist skipping", "aggregate|does not exist skipping", "cast from type|to type|does not exist skipping", "certificate authentication failed for user|client certificate contains no user name", "certificate authentication failed for user|unable to retrieve subject dn", "checkpoint complete wrote|buffers|wrote|slru buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb lsn|redo lsn|", "checkpoint complete wrote|buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb", "column|of relation|does not exist skipping", "column|of relation|is not a generated column skipping", "column|of relation|is not a stored generated column skipping", "column|of relation|is not an identity column skipping", "constraint|of domain|does not exist skipping", "constraint|of relation|does not exist skipping", "conversion|does not exist skipping", "could not fork|process", "could not fork wal receiver process", "could not fork wal writer process", "could not fork archiver process", "could not fork autovacuum launcher process", "could not fork autovacuum worker process", "could not fork background worker process", "could not fork background writer process", "could not fork checkpointer process", "could not fork new process for connection", "could not fork process", "could not fork startup process", "could not fork worker process", "event trigger|does not exist skipping", "extension|does not exist skipping", "fetching timeline history file for timeline|from primary server", "foreign data wrapper|does not exist skipping", "invalid checkpoint location", "language|does not exist skipping", "logical replication apply worker for subscription|has started", "logical replication apply worker for subscription|will not start because the subscription was disabled during startup", "logical replication apply worker for subscription|will restart because of a parameter change", "logical replication apply worker for subscription|will restart so that two phase can be enabled", "logical replication apply worker for subscription|will stop because the subscription was disabled", "logical replication apply worker for subscription|will stop because the subscription was removed", "logical replication apply worker for subscription|will not start because the subscription was removed during startup", "logical replication parallel apply worker for subscription|has finished", "logical replication parallel apply worker for subscription|will stop because of a parameter change", "logical replication parallel apply worker for subscription|will stop because the subscription owner s superuser privileges have", "logical replication table synchronization worker for subscription|table|has finished", "logical replication table synchronization worker for subscription|table|has started", "mapping for token type|does not exist skipping", "new oid has been assigned in relation|after|retry", "operator class|does not exist for access method|skipping", "operator family|does not exist for access method|skipping", "policy|for relation|does not exist skipping", "procedure|does not exist skipping", "process|still waiting for|on|after|ms", "publication|does not exist skipping", "relation|does not exist skipping", "restartpoint complete wrote|buffers|wrote|slru buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb lsn|redo lsn|", "restartpoint complete wrote|buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb", "rule|for relation|does not exist skipping", "statistics object|does not exist skipping", "still waiting for backend with pid|to accept procsignalbarrier", "table|removed|dead item identifiers in|pages", "tablespace|does not exist skipping", "text search configuration|does not exist skipping", "text search dictionary|does not exist skipping", "text search parser|does not exist skipping", "text search template|does not exist skipping", "transform for type|language|does not exist skipping", "trigger|for relation|does not exist skipping", "user mapping for|does not exist for server|skipping",),
         "01000": ("total checksum verification failure", "backend with pid|did not terminate within|millisecond", "database|has a collation version mismatch", "database|must be vacuumed before|more multixactid is used", "database with oid|must be vacuumed before|more multixactid is used", "file|has a total of|checksum verification failure", "resetting existing statistics for kind|db|oid", "still waiting for all required wal segments to be archived|seconds elapsed",),
         "08006": ("apply worker for subscription|could not connect to the publisher", "table synchronization worker for subscription|could not connect to the publisher",),
@@ -19974,7 +19972,7 @@ TEMPLATES: Final[dict[str, dict[str, tuple[str, ...]]]] = {
         "42P19": ("aggregate functions are not allowed in a recursive query s", "recursive query|must not contain data modifying statements",),
         "42P20": ("window functions are not allowed in partition key expressions",),
         "53400": ("could not find free replication state slot for replication origin",),
-        "54000": ("bit string length exceeds the maximum allowed|", "database with oid|must be vacuumed before|more multixact member is used", "number of array dimensions|exceeds the maximum allowed|", "replication origin name is too long", "string buffer exceeds maximum allowed length|bytes", "string is too long for tsvector|bytes max|bytes",),
+        "54000": ("bit string length exceeds the maximum allowed|", "database with oid|must be vacuumed before|more multixact member is used", "replication origin name is too long", "string buffer exceeds maximum allowed length|bytes",),
         "55000": ("is not a directory or symbolic link", "cannot delete from table|because it does not have a replica identity and publishes", "cannot update table|because it does not have a replica identity and publishes", "column|of relation|is not a generated column", "column|of relation|is not a stored generated column", "column|of relation|is not an identity column", "could not convert table|to a view because it is not empty", "currval of sequence|is not yet defined in this session", "large object descriptor|was not opened for reading", "large object descriptor|was not opened for writing", "lastval is not yet defined in this session", "logical replication parallel apply worker for subscription|will stop", "logical replication target relation|does not exist", "physical replication slot|specified in parameter|has been invalidated", "prepared transaction with identifier|is busy", "replication slot|specified in parameter|does not have active pid", "specified data directory|is not a directory", "still waiting for wal summarization through|after|second", "tablespace|is not empty",),
         "55006": ("aborting because lock on relation|is not available", "could not drop replication origin with id|in use by pid", "replication origin with id|is already active for pid",),
         "55P03": ("skipping vacuum of|lock not available",),

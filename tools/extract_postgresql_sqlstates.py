@@ -16,13 +16,20 @@ site:
 Every `errmsg`, `errmsg_internal` and `errmsg_plural` format (adjacent string
 literals joined, C escapes read) is paired with the `ERRCODE_*` constant the
 `errcode(...)` of its `ereport(...)` call names; the constant is read as its
-SQLSTATE by the source's own `src/backend/utils/errcodes.txt`.  An `ereport`
+SQLSTATE by the source's own `src/backend/utils/errcodes.txt`.  The soft-error
+reports of `elog.h` (since PostgreSQL 16: a datatype input function's
+`ereturn(escontext, ...)`, `errsave(escontext, ...)` and their `_domain`
+forms) are read as `ereport(ERROR, ...)`: so they report when the context is
+not an `ErrorSaveContext`, and one that is keeps the same SQLSTATE and
+message for its caller (`errsave_start` defaults the code to ERROR's
+`XX000`, as `errstart` does).  `startup.h`'s `ereport_startup_progress(msg,
+...)` is `ereport(LOG, errmsg(msg, ...))`.  An `ereport`
 of a level below `ERROR` (a constant) without `errcode` states its level's
 (`elog.c`'s `errstart`: `WARNING` 01000, `NOTICE` and lower 00000).  A call
 site that names no constant (an `elog`, an `ereport` of `ERROR` or higher, or
 of a level given by a variable, without `errcode`, an errcode given by a
 variable, `errcode_for_file_access()` or `errcode_for_socket_access()`, whose
-SQLSTATE follows `errno` at any level, an `errmsg` outside an `ereport`)
+SQLSTATE follows `errno` at any level, an `errmsg` outside a report)
 states no SQLSTATE.  A format a function chooses through a variable
 (`msg = gettext_noop("permission denied for table %s")` in a switch, or
 `err = _("...")`) is paired with the constant of each ereport of that
@@ -56,9 +63,15 @@ FOLDERS = ("src/backend", "src/common", "src/port")
 SUFFIXES = (".c", ".y", ".l")
 ERRCODES = "src/backend/utils/errcodes.txt"
 
-#: The reporting macros (`elog.h`): their calls bound the errcode and errmsg calls inside.
-_REPORTS = ("ereport", "ereport_domain")
-_CALL = re.compile(r"\b(ereport|ereport_domain|elog|errmsg|errmsg_internal|errmsg_plural)\s*\(")
+#: The reporting macros (`elog.h`): their calls bound the errcode and errmsg calls
+#: inside.  `errsave`, `ereturn` (and their `_domain` forms) report at ERROR
+#: unless given a soft-error context, which keeps the same fields for its caller.
+_REPORTS = ("ereport", "ereport_domain", "errsave", "errsave_domain", "ereturn", "ereturn_domain")
+#: `startup.h`'s `ereport_startup_progress(msg, ...)`: `ereport(LOG, errmsg(msg, ...))`.
+_PROGRESS = "ereport_startup_progress"
+_CALL = re.compile(
+    rf"\b({'|'.join(_REPORTS)}|{_PROGRESS}|elog|errmsg|errmsg_internal|errmsg_plural)\s*\("
+)
 _ERRCODE = re.compile(r"\berrcode\s*\(")
 _CONSTANT = re.compile(r"ERRCODE_[A-Z0-9_]+")
 _SQLSTATE = re.compile(r"[0-9A-Z]{5}")
@@ -227,7 +240,9 @@ def sites(source: str) -> Iterator[Site]:
         args = arguments(source[open_at + 1 : end - 1])
         formats = args[:2] if name == "errmsg_plural" else args[:1]
         texts = [t for t in (literal(a) for a in formats) if t is not None]
-        if texts:
+        if texts and name == _PROGRESS:
+            yield texts, _LEVEL_DEFAULTS["LOG"], True
+        elif texts:
             messages.append((m.start(), texts, name != "errmsg_internal"))
     for at, texts, translated in messages:
         inside = [s for s in spans if s[0] < at < s[1] and s[2] != ELOG]
