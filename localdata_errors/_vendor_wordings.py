@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
-# 12687 phrases: duckdb 2833, mssql 587, mysql 1552, oracle 244, postgresql 7443, sqlite 28.
-# Of one code's templates: duckdb 2725, mssql 512, mysql 1439, oracle 234, postgresql 3952, sqlite 26; of a few codes': duckdb 36, mssql 21, mysql 107, oracle 10, postgresql 178.
+# 12683 phrases: duckdb 2833, mssql 587, mysql 1552, oracle 244, postgresql 7439, sqlite 28.
+# Of one code's templates: duckdb 2725, mssql 512, mysql 1439, oracle 234, postgresql 3935, sqlite 26; of a few codes': duckdb 36, mssql 21, mysql 107, oracle 10, postgresql 175.
 # rarest word -> ((phrase, backend, code or codes or None), ...); a gapped phrase's
 # runs, joined by '|', are found in order (a first '' where a message goes).
 WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
@@ -237,8 +237,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("could not accept gssapi security context", "postgresql", None),
         ("functions cannot accept set arguments", "postgresql", "42P13"),
         ("does not accept a compression level", "postgresql", None),
-        ("could not accept new connection", "postgresql", "00000"),
-        ("could not accept ssl connection", "postgresql", "00000 08P01"),
+        ("could not accept new connection", "postgresql", None),
+        ("could not accept ssl connection", "postgresql", None),
         ("does not accept a worker count", "postgresql", None),
         ("cannot accept a value of type", "postgresql", "0A000"),
         ("multiple accept parameters", "postgresql", "22023"),
@@ -479,8 +479,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("multiple values specified for host address", "postgresql", "F0000"),
         ("ssl certificate s address entry is missing", "postgresql", None),
         ("could not get client address from socket", "postgresql", None),
-        ("|failed for|address", "postgresql", "00000"),
-        ("socket for address", "postgresql", "00000"),
+        ("socket for address", "postgresql", None),
     ),
     "addresses": (
         ("no addresses are defined in connect descriptor", "oracle", "DPY-2049"),
@@ -933,9 +932,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("anyone can copy to stdout or from stdin psql s", "postgresql", None),
         ("psql s copy command also works for anyone", "postgresql", None),
         ("anyone can copy to stdout or from stdin", "postgresql", None),
-    ),
-    "anyway": (
-        ("could not open file|continuing anyway", "postgresql", "00000"),
     ),
     "apache": (
         ("conversion from apache arrow list with child format", "oracle", "DPY-3033"),
@@ -1796,7 +1792,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("unrecognized constraint type in bind", "duckdb", "NotImplementedException"),
         ("can not bind to parameter number", "duckdb", "InvalidInputException"),
         ("bind message has", "postgresql", "08P01"),
-        ("could not bind", "postgresql", "00000"),
+        ("could not bind", "postgresql", None),
     ),
     "bindalteraddindex": (
         ("bindalteraddindex not supported by this catalog", "duckdb", "NotImplementedException"),
@@ -2002,7 +1998,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("expected an integer as array bound instead of", "duckdb", "BinderException"),
         ("empty range bound specified for partition", "postgresql", "42P17"),
         ("cannot use subquery in partition bound", "postgresql", "0A000"),
-        ("array bound is out of integer range", "postgresql", None),
+        ("array bound is out of integer range", "postgresql", "54000"),
         ("cannot specify null in range bound", "postgresql", "42P17"),
         ("could not be bound", "mssql", "4104"),
     ),
@@ -2814,7 +2810,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("could not clone file", "postgresql", None),
     ),
     "close": (
-        ("could not close temporary statistics file", "postgresql", "00000"),
+        ("could not close temporary statistics file", "postgresql", None),
         ("could not close shared memory segment", "postgresql", None),
         ("bcp unable to close format file", "mssql", "20099"),
         ("bcp unable to close error file", "mssql", "20087"),
@@ -4146,7 +4142,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("the current user must have the", "postgresql", None),
         ("the current user is invalid", "mysql", "1960"),
         ("sets the current role", "postgresql", None),
-        ("s current path", "postgresql", None),
+        ("s current path", "postgresql", "00000"),
     ),
     "currently": (
         ("cannot change the tablespace of the currently open database", "postgresql", "55006"),
@@ -4728,7 +4724,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("update or delete on table", "postgresql", "23001 23503"),
         ("cannot delete from table", "postgresql", "42P10 55000"),
         ("cannot delete from view", "postgresql", "55000"),
-        ("could not delete file", "postgresql", "00000"),
+        ("could not delete file", "postgresql", None),
         ("error on delete of", "mysql", "1011"),
     ),
     "deleted": (
@@ -5147,11 +5143,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "dimensions": (
         ("array length for lists with dimensions other than 1 not", "duckdb", "NotImplementedException"),
-        ("number of array dimensions exceeds the maximum allowed", "postgresql", None),
-        ("number of array dimensions|exceeds the maximum allowed", "postgresql", "- 54000"),
+        ("number of array dimensions exceeds the maximum allowed", "postgresql", "54000"),
         ("list dimensions must be equal got left length", "duckdb", "InvalidInputException"),
         ("invalid number of dimensions", "postgresql", None),
-        ("number of array dimensions", "postgresql", None),
+        ("number of array dimensions", "postgresql", "54000"),
         ("too many array dimensions", "postgresql", "54000"),
         ("after array dimensions", "postgresql", None),
     ),
@@ -5204,7 +5199,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("vacuum cost for a page dirtied by vacuum", "postgresql", None),
     ),
     "dirty": (
-        ("could not determine dirty data size", "postgresql", "01000"),
+        ("could not determine dirty data size", "postgresql", None),
         ("could not flush dirty data", "postgresql", None),
     ),
     "disable": (
@@ -5719,7 +5714,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("timeout attempting to open the connection the time period elapsed", "mssql", None),
         ("the time period elapsed prior to attempting to open the", "mssql", None),
         ("the timeout period elapsed at the start of the login", "mssql", None),
-        ("redo in progress elapsed time", "postgresql", None),
+        ("redo in progress elapsed time", "postgresql", "00000"),
     ),
     "elastic": (
         ("the request limit for the elastic pool", "mssql", "10936"),
@@ -7640,7 +7635,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("group name list must be non empty", "duckdb", "BinderException"),
         ("cannot group on a window clause", "duckdb", "BinderException"),
         ("invalid use of group function", "mysql", "1111"),
-        ("could not set group of file", "postgresql", "00000"),
+        ("could not set group of file", "postgresql", None),
         ("values but row group has", "duckdb", "InvalidInputException"),
         ("duplicate group name|in", "duckdb", "BinderException"),
         ("group|does not exist", "postgresql", "00000"),
@@ -8069,10 +8064,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("transaction process id", "mssql", "1205"),
     ),
     "ident": (
-        ("could not receive response from ident server at address", "postgresql", "00000"),
-        ("could not send query to ident server at address", "postgresql", "00000"),
-        ("could not connect to ident server at address", "postgresql", "00000"),
-        ("could not create socket for ident connection", "postgresql", "00000"),
+        ("could not receive response from ident server at address", "postgresql", None),
+        ("could not send query to ident server at address", "postgresql", None),
+        ("could not connect to ident server at address", "postgresql", None),
+        ("could not create socket for ident connection", "postgresql", None),
         ("sets the server s ident configuration file", "postgresql", None),
         ("this can be specified as ident file in", "postgresql", None),
         ("ident authentication failed for user", "postgresql", "28000"),
@@ -8631,7 +8626,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("initial privileges for", "postgresql", None),
     ),
     "initialization": (
-        ("could not create relation cache initialization file", "postgresql", "01000"),
+        ("could not create relation cache initialization file", "postgresql", None),
     ),
     "initialize": (
         ("cannot initialize the same database with a different block size", "duckdb", "InvalidInputException"),
@@ -9727,7 +9722,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "listen": (
         ("could not create listen socket for", "postgresql", "01000"),
-        ("could not listen on", "postgresql", "00000"),
+        ("could not listen on", "postgresql", None),
     ),
     "listener": (
         ("could not create signal listener pipe error code", "postgresql", None),
@@ -9828,7 +9823,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "local": (
         ("connect local is not yet implemented", "duckdb", "NotImplementedException"),
         ("no active connect already on local", "duckdb", "InvalidInputException"),
-        ("could not bind to local address", "postgresql", "00000"),
+        ("could not bind to local address", "postgresql", None),
         ("no empty local buffer available", "postgresql", "53000"),
         ("set local is not implemented", "duckdb", "NotImplementedException"),
         ("but the local slot has lsn", "postgresql", None),
@@ -9944,7 +9939,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("sets the type of statements logged", "postgresql", None),
     ),
     "logger": (
-        ("could not read from logger pipe", "postgresql", "00000"),
+        ("could not read from logger pipe", "postgresql", None),
         ("could not fork system logger", "postgresql", "00000"),
         ("system logger process", "postgresql", None),
     ),
@@ -10122,7 +10117,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("pg lsn out of range", "postgresql", "22023"),
         ("missing start lsn", "postgresql", None),
         ("missing end lsn", "postgresql", None),
-        ("s current lsn", "postgresql", None),
+        ("s current lsn", "postgresql", "00000"),
         ("and end lsn", "postgresql", "00000"),
     ),
     "lttb": (
@@ -11276,9 +11271,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("received invalid response to gssapi negotiation", "postgresql", None),
         ("received invalid protocol negotiation message", "postgresql", None),
         ("received invalid response to ssl negotiation", "postgresql", None),
-        ("failed to send gssapi negotiation response", "postgresql", "00000"),
+        ("failed to send gssapi negotiation response", "postgresql", None),
         ("could not send gssapi negotiation packet", "postgresql", None),
-        ("failed to send ssl negotiation response", "postgresql", "00000"),
+        ("failed to send ssl negotiation response", "postgresql", None),
         ("scram channel binding negotiation error", "postgresql", "28000"),
         ("could not send ssl negotiation packet", "postgresql", None),
     ),
@@ -12707,7 +12702,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("could not read permissions of directory", "postgresql", None),
         ("sets the file permissions for log files", "postgresql", None),
         ("could not set permissions on directory", "postgresql", None),
-        ("could not set permissions of file", "postgresql", "00000"),
+        ("could not set permissions of file", "postgresql", None),
         ("has incorrect permissions", "duckdb", "IOException"),
         ("has invalid permissions", "postgresql", "55000"),
     ),
@@ -13130,7 +13125,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("writes the postmaster pid to the specified file", "postgresql", None),
         ("is another postmaster already running on port", "postgresql", None),
         ("failed to send signal to postmaster", "postgresql", "01000"),
-        ("select failed in postmaster", "postgresql", "00000"),
+        ("select failed in postmaster", "postgresql", None),
         ("is another postmaster pid", "postgresql", None),
     ),
     "potential": (
@@ -14066,7 +14061,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("could not receive timeline history file from the primary server", "postgresql", "08P01"),
         ("sets the maximum wait time to receive data from the", "postgresql", None),
         ("type receive function|must return type", "postgresql", "42P17"),
-        ("could not receive data from client", "postgresql", "00000"),
+        ("could not receive data from client", "postgresql", None),
         ("could not receive data from server", "postgresql", None),
         ("type receive function", "postgresql", "42725 42P17"),
     ),
@@ -14640,7 +14635,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("use alter view rename column to change name of view", "postgresql", None),
         ("failed to rename database|database not found", "duckdb", "BinderException"),
         ("rename the trigger on the partitioned table", "postgresql", None),
-        ("could not rename temporary statistics file", "postgresql", "00000"),
+        ("could not rename temporary statistics file", "postgresql", None),
         ("permission denied to rename database", "postgresql", "42501"),
         ("attribute may rename roles with the", "postgresql", None),
         ("cannot rename columns of relation", "postgresql", "42809"),
@@ -14905,8 +14900,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "resetting": (
         ("lost synchronization with server resetting connection", "postgresql", None),
-        ("resetting unlogged relations cleanup elapsed time", "postgresql", None),
-        ("resetting unlogged relations init elapsed time", "postgresql", None),
+        ("resetting unlogged relations cleanup elapsed time", "postgresql", "00000"),
+        ("resetting unlogged relations init elapsed time", "postgresql", "00000"),
         ("resetting existing statistics for kind|db|oid", "postgresql", "- 01000"),
         ("resetting existing statistics for kind", "postgresql", None),
     ),
@@ -15828,7 +15823,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("can t send long data for non string non binary", "mysql", "2035"),
         ("cannot send request event to server", "mysql", "2046"),
         ("cannot send a message of size", "postgresql", "54000"),
-        ("could not send data to client", "postgresql", "00000"),
+        ("could not send data to client", "postgresql", None),
         ("could not send data to server", "postgresql", None),
         ("type send function", "postgresql", "42P17"),
     ),
@@ -16825,16 +16820,16 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("cannot create statistics on the specified relation", "postgresql", None),
         ("cannot alter statistics on non expression column", "postgresql", "0A000"),
         ("statistics object|already exists in schema", "postgresql", "42710"),
-        ("could not write temporary statistics file", "postgresql", "00000"),
+        ("could not write temporary statistics file", "postgresql", None),
         ("statistics object|already exists skipping", "postgresql", "42710"),
         ("statistics object|does not exist skipping", "postgresql", "00000"),
         ("alter statistics on table column instead", "postgresql", None),
-        ("could not open temporary statistics file", "postgresql", "00000"),
+        ("could not open temporary statistics file", "postgresql", None),
         ("permission denied for statistics object", "postgresql", "42501"),
         ("sets the default statistics target", "postgresql", None),
         ("statistics object|already exists", "postgresql", "42710"),
         ("statistics object|does not exist", "postgresql", "00000 42704"),
-        ("could not open statistics file", "postgresql", "00000"),
+        ("could not open statistics file", "postgresql", None),
         ("columns in statistics", "postgresql", "54011"),
     ),
     "stats": (
@@ -16858,8 +16853,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("sets the current transaction s read only status", "postgresql", None),
         ("create external resource status function", "duckdb", "IOException InvalidInputException"),
         ("could not access status of transaction", "postgresql", None),
-        ("could not create archive status file", "postgresql", "00000"),
-        ("could not write archive status file", "postgresql", "00000"),
+        ("could not create archive status file", "postgresql", None),
+        ("could not write archive status file", "postgresql", None),
         ("could not get socket error status", "postgresql", None),
         ("can t get status of", "mysql", "1013"),
     ),
@@ -17500,7 +17495,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("s sync files", "postgresql", None),
     ),
     "syncfs": (
-        ("syncing data directory syncfs elapsed time", "postgresql", None),
+        ("syncing data directory syncfs elapsed time", "postgresql", "00000"),
     ),
     "synchronization": (
         ("replication slot synchronization worker will restart because of a parameter", "postgresql", "00000"),
@@ -17514,7 +17509,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "synchronize": (
         ("cannot synchronize replication slots from a standby server", "postgresql", "0A000"),
         ("cannot synchronize replication slots concurrently", "postgresql", "55000"),
-        ("could not synchronize file system for file", "postgresql", "00000"),
+        ("could not synchronize file system for file", "postgresql", None),
         ("could not synchronize replication slot", "postgresql", None),
     ),
     "synchronized": (
@@ -17530,8 +17525,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("synchronous standby names parser failed", "postgresql", None),
     ),
     "syncing": (
-        ("syncing data directory pre fsync elapsed time", "postgresql", None),
-        ("syncing data directory fsync elapsed time", "postgresql", None),
+        ("syncing data directory pre fsync elapsed time", "postgresql", "00000"),
+        ("syncing data directory fsync elapsed time", "postgresql", "00000"),
     ),
     "synonym": (
         ("unrecognized synonym parameter", "postgresql", "22023"),
@@ -18419,8 +18414,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("tsquery is too large", "postgresql", "54000"),
     ),
     "tsvector": (
-        ("string is too long for tsvector|bytes max|bytes", "postgresql", "- 54000"),
-        ("string is too long for tsvector", "postgresql", None),
+        ("string is too long for tsvector", "postgresql", "54000"),
         ("wrong position info in tsvector", "postgresql", "42601"),
         ("tsvector column|does not exist", "postgresql", "42703"),
         ("syntax error in tsvector", "postgresql", "42601"),
@@ -18712,7 +18706,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "unicode": (
         ("unicode escape values cannot be used for code point values", "postgresql", None),
-        ("could not convert unicode to server encoding", "postgresql", None),
+        ("could not convert unicode to server encoding", "postgresql", "42601"),
         ("unsupported unicode escape sequence", "postgresql", "22P05"),
         ("invalid unicode escape character", "postgresql", None),
         ("invalid unicode escape sequence", "postgresql", None),
@@ -18795,7 +18789,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "unlink": (
         ("cannot determine oid of function lo unlink", "postgresql", None),
-        ("could not unlink permanent statistics file", "postgresql", "00000"),
+        ("could not unlink permanent statistics file", "postgresql", None),
         ("could not unlink temporary file", "postgresql", None),
     ),
     "unlist": (
@@ -19058,7 +19052,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("upper bound cannot be less than lower bound", "postgresql", "2202E"),
         ("is greater than or equal to upper bound", "postgresql", None),
         ("lower bound cannot equal upper bound", "postgresql", "2201G"),
-        ("array upper bound is too large", "postgresql", None),
+        ("array upper bound is too large", "postgresql", "54000"),
         ("upper bound cannot be nan", "postgresql", "2201G 22023"),
     ),
     "upstream": (
@@ -20478,11 +20472,11 @@ TEMPLATES: Final[dict[str, dict[str, tuple[str, ...]]]] = {
         "DPY-6003": ("sid|is not registered with the listener at host|port|similar to ora 12505",),
     },
     "postgresql": {
-        "-": ("cache|must be greater than zero", "cannot cast type|to|in column|", "column|is a generated column", "conversion between|and|is not supported", "create the publication if it does not exist", "explain option serialize requires analyze", "explain options analyze and generic plan cannot be used together", "maxvalue|is out of range for sequence data type", "minvalue|is out of range for sequence data type", "minvalue|must be less than maxvalue|", "restart value|cannot be greater than maxvalue|", "restart value|cannot be less than minvalue|", "role|does not exist", "start value|cannot be greater than maxvalue|", "start value|cannot be less than minvalue|", "table access method|does not exist", "tablespace|does not exist", "the publication does not exist at this point in the", "argument|of jsonpath item method|is invalid for type bigint", "argument|of jsonpath item method|is invalid for type boolean", "argument|of jsonpath item method|is invalid for type double precision", "argument|of jsonpath item method|is invalid for type integer", "argument|of jsonpath item method|is invalid for type numeric", "backend with pid|did not terminate within|millisecond", "checkpoint complete wrote|buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb lsn|redo lsn|", "could not fork new process for connection", "foreign table|does not exist skipping", "index|out of valid range 0", "language with oid|does not exist", "new oid has been assigned in relation|after|retry", "number of array dimensions exceeds the maximum allowed|", "private key file|has group or world access file must have permissions u", "private key file|has group or world access permissions should be u rw", "resetting existing statistics for kind|db|oid", "restartpoint complete wrote|buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb lsn|redo lsn|", "role|does not exist skipping", "setval value|is out of bounds for sequence", "string buffer exceeds maximum allowed length|bytes cannot enlarge string buffer containing|bytes by|more bytes", "string is too long for tsvector|bytes max|bytes", "table|removed|dead item identifiers in|pages", "template database|has a collation version mismatch", "transaction id|is in the future",),
-        "00000": ("ldap user|is not unique", "access method|does not exist skipping", "aggregate|does not exist skipping", "cast from type|to type|does not exist skipping", "certificate authentication failed for user|client certificate contains no user name", "certificate authentication failed for user|unable to retrieve subject dn", "checkpoint complete wrote|buffers|wrote|slru buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb lsn|redo lsn|", "checkpoint complete wrote|buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb", "column|of relation|does not exist skipping", "column|of relation|is not a generated column skipping", "column|of relation|is not a stored generated column skipping", "column|of relation|is not an identity column skipping", "constraint|of domain|does not exist skipping", "constraint|of relation|does not exist skipping", "could not accept ssl connection", "could not fork|process", "could not fork wal receiver process", "could not fork wal writer process", "could not fork archiver process", "could not fork autovacuum launcher process", "could not fork autovacuum worker process", "could not fork background worker process", "could not fork background writer process", "could not fork checkpointer process", "could not fork new process for connection", "could not fork process", "could not fork startup process", "could not fork worker process", "event trigger|does not exist skipping", "extension|does not exist skipping", "fetching timeline history file for timeline|from primary server", "foreign data wrapper|does not exist skipping", "invalid checkpoint location", "language|does not exist skipping", "logical replication apply worker for subscription|has started", "logical replication apply worker for subscription|will not start because the subscription was disabled during startup", "logical replication apply worker for subscription|will restart because of a parameter change", "logical replication apply worker for subscription|will restart so that two phase can be enabled", "logical replication apply worker for subscription|will stop because the subscription was disabled", "logical replication apply worker for subscription|will stop because the subscription was removed", "logical replication apply worker for subscription|will not start because the subscription was removed during startup", "logical replication parallel apply worker for subscription|has finished", "logical replication parallel apply worker for subscription|will stop because of a parameter change", "logical replication parallel apply worker for subscription|will stop because the subscription owner s superuser privileges have", "logical replication table synchronization worker for subscription|table|has finished", "logical replication table synchronization worker for subscription|table|has started", "mapping for token type|does not exist skipping", "new oid has been assigned in relation|after|retry", "operator class|does not exist for access method|skipping", "operator family|does not exist for access method|skipping", "policy|for relation|does not exist skipping", "procedure|does not exist skipping", "process|still waiting for|on|after|ms", "publication|does not exist skipping", "relation|does not exist skipping", "restartpoint complete wrote|buffers|wrote|slru buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb lsn|redo lsn|", "restartpoint complete wrote|buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb", "rule|for relation|does not exist skipping", "statistics object|does not exist skipping", "still waiting for backend with pid|to accept procsignalbarrier", "table|removed|dead item identifiers in|pages", "tablespace|does not exist skipping", "text search configuration|does not exist skipping", "text search dictionary|does not exist skipping", "text search parser|does not exist skipping", "text search template|does not exist skipping", "transform for type|language|does not exist skipping", "trigger|for relation|does not exist skipping", "user mapping for|does not exist for server|skipping",),
+        "-": ("cache|must be greater than zero", "cannot cast type|to|in column|", "column|is a generated column", "conversion between|and|is not supported", "create the publication if it does not exist", "explain option serialize requires analyze", "explain options analyze and generic plan cannot be used together", "maxvalue|is out of range for sequence data type", "minvalue|is out of range for sequence data type", "minvalue|must be less than maxvalue|", "restart value|cannot be greater than maxvalue|", "restart value|cannot be less than minvalue|", "role|does not exist", "start value|cannot be greater than maxvalue|", "start value|cannot be less than minvalue|", "table access method|does not exist", "tablespace|does not exist", "the publication does not exist at this point in the", "argument|of jsonpath item method|is invalid for type bigint", "argument|of jsonpath item method|is invalid for type boolean", "argument|of jsonpath item method|is invalid for type double precision", "argument|of jsonpath item method|is invalid for type integer", "argument|of jsonpath item method|is invalid for type numeric", "backend with pid|did not terminate within|millisecond", "checkpoint complete wrote|buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb lsn|redo lsn|", "could not fork new process for connection", "foreign table|does not exist skipping", "index|out of valid range 0", "language with oid|does not exist", "new oid has been assigned in relation|after|retry", "private key file|has group or world access file must have permissions u", "private key file|has group or world access permissions should be u rw", "resetting existing statistics for kind|db|oid", "restartpoint complete wrote|buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb lsn|redo lsn|", "role|does not exist skipping", "setval value|is out of bounds for sequence", "string buffer exceeds maximum allowed length|bytes cannot enlarge string buffer containing|bytes by|more bytes", "table|removed|dead item identifiers in|pages", "template database|has a collation version mismatch", "transaction id|is in the future",),
+        "00000": ("ldap user|is not unique", "access method|does not exist skipping", "aggregate|does not exist skipping", "cast from type|to type|does not exist skipping", "certificate authentication failed for user|client certificate contains no user name", "certificate authentication failed for user|unable to retrieve subject dn", "checkpoint complete wrote|buffers|wrote|slru buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb lsn|redo lsn|", "checkpoint complete wrote|buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb", "column|of relation|does not exist skipping", "column|of relation|is not a generated column skipping", "column|of relation|is not a stored generated column skipping", "column|of relation|is not an identity column skipping", "constraint|of domain|does not exist skipping", "constraint|of relation|does not exist skipping", "could not fork|process", "could not fork wal receiver process", "could not fork wal writer process", "could not fork archiver process", "could not fork autovacuum launcher process", "could not fork autovacuum worker process", "could not fork background worker process", "could not fork background writer process", "could not fork checkpointer process", "could not fork new process for connection", "could not fork process", "could not fork startup process", "could not fork worker process", "event trigger|does not exist skipping", "extension|does not exist skipping", "fetching timeline history file for timeline|from primary server", "foreign data wrapper|does not exist skipping", "invalid checkpoint location", "language|does not exist skipping", "logical replication apply worker for subscription|has started", "logical replication apply worker for subscription|will not start because the subscription was disabled during startup", "logical replication apply worker for subscription|will restart because of a parameter change", "logical replication apply worker for subscription|will restart so that two phase can be enabled", "logical replication apply worker for subscription|will stop because the subscription was disabled", "logical replication apply worker for subscription|will stop because the subscription was removed", "logical replication apply worker for subscription|will not start because the subscription was removed during startup", "logical replication parallel apply worker for subscription|has finished", "logical replication parallel apply worker for subscription|will stop because of a parameter change", "logical replication parallel apply worker for subscription|will stop because the subscription owner s superuser privileges have", "logical replication table synchronization worker for subscription|table|has finished", "logical replication table synchronization worker for subscription|table|has started", "mapping for token type|does not exist skipping", "new oid has been assigned in relation|after|retry", "operator class|does not exist for access method|skipping", "operator family|does not exist for access method|skipping", "policy|for relation|does not exist skipping", "procedure|does not exist skipping", "process|still waiting for|on|after|ms", "publication|does not exist skipping", "relation|does not exist skipping", "restartpoint complete wrote|buffers|wrote|slru buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb lsn|redo lsn|", "restartpoint complete wrote|buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb", "rule|for relation|does not exist skipping", "statistics object|does not exist skipping", "still waiting for backend with pid|to accept procsignalbarrier", "table|removed|dead item identifiers in|pages", "tablespace|does not exist skipping", "text search configuration|does not exist skipping", "text search dictionary|does not exist skipping", "text search parser|does not exist skipping", "text search template|does not exist skipping", "transform for type|language|does not exist skipping", "trigger|for relation|does not exist skipping", "user mapping for|does not exist for server|skipping",),
         "01000": ("total checksum verification failure", "backend with pid|did not terminate within|millisecond", "database|has a collation version mismatch", "database|must be vacuumed before|more multixactid is used", "database with oid|must be vacuumed before|more multixactid is used", "file|has a total of|checksum verification failure", "resetting existing statistics for kind|db|oid", "still waiting for all required wal segments to be archived|seconds elapsed",),
         "08006": ("apply worker for subscription|could not connect to the publisher", "table synchronization worker for subscription|could not connect to the publisher",),
-        "08P01": ("could not accept ssl connection", "could not accept ssl connection eof detected", "invalid response from primary server",),
+        "08P01": ("invalid response from primary server",),
         "0A000": ("declare cursor must not contain data modifying statements in with", "with query name|appears in both a rule action and the query being", "access method|does not support asc desc options", "access method|does not support nulls first last options", "cannot alter type|because column|uses it", "cannot alter type of a column used by a function", "cannot alter type of a column used by a generated", "cannot alter type of a column used by a publication", "cannot alter type of a column used by a view", "cannot alter type of a column used in a policy", "cannot alter type of a column used in a trigger", "cannot alter type of column|twice", "cannot create exclusion constraints on partitioned table", "cannot create index on partitioned table|concurrently", "cannot use subquery in column generation expression", "cannot use subquery in partition key expression", "column|cannot be used in statistics because its type|has no default btree operator class", "conversion between|and|is not supported", "expression cannot be used in multivariate statistics because its type|has no default btree operator class", "not null constraint|on partitioned table|cannot be no inherit", "row expansion via is not supported here", "rules on select must not contain data modifying statements in", "set returning functions are not allowed in partition key expressions", "unique constraint on partitioned table must include all partitioning columns", "views must not contain data modifying statements in with",),
         "0LP01": ("invalid privilege type|for foreign server", "invalid privilege type|for foreign data wrapper", "invalid privilege type|for large object",),
         "22000": ("range constructor flags argument must not be null",),
@@ -20536,7 +20530,7 @@ TEMPLATES: Final[dict[str, dict[str, tuple[str, ...]]]] = {
         "42P19": ("recursive query|must not contain data modifying statements",),
         "42P20": ("window functions are not allowed in partition key expressions",),
         "53400": ("could not find free replication state slot for replication origin",),
-        "54000": ("bit string length exceeds the maximum allowed|", "database with oid|must be vacuumed before|more multixact member is used", "number of array dimensions|exceeds the maximum allowed|", "replication origin name is too long", "string buffer exceeds maximum allowed length|bytes", "string is too long for tsvector|bytes max|bytes",),
+        "54000": ("bit string length exceeds the maximum allowed|", "database with oid|must be vacuumed before|more multixact member is used", "replication origin name is too long", "string buffer exceeds maximum allowed length|bytes",),
         "55000": ("is not a directory or symbolic link", "cannot delete from table|because it does not have a replica identity and publishes", "cannot update table|because it does not have a replica identity and publishes", "column|of relation|is not a generated column", "column|of relation|is not a stored generated column", "column|of relation|is not an identity column", "could not convert table|to a view because it is not empty", "currval of sequence|is not yet defined in this session", "large object descriptor|was not opened for reading", "large object descriptor|was not opened for writing", "lastval is not yet defined in this session", "logical replication parallel apply worker for subscription|will stop", "logical replication target relation|does not exist", "physical replication slot|specified in parameter|has been invalidated", "prepared transaction with identifier|is busy", "replication slot|specified in parameter|does not have active pid", "specified data directory|is not a directory", "still waiting for wal summarization through|after|second", "tablespace|is not empty",),
         "55006": ("could not drop replication origin with id|in use by pid", "replication origin with id|is already active for pid",),
         "55P03": ("skipping vacuum of|lock not available",),
@@ -20775,14 +20769,13 @@ KNOWN: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("cannot use in schema clause when using grant revoke on", "- 0LP01"),
         ("checkpoint starting", "00000"),
         ("conversion|does not exist", "42704"),
+        ("could not accept ssl connection", "- 08P01"),
         ("could not create replication slot", "08P01"),
         ("could not enable user right", "42501"),
         ("could not find free replication state increase max replication slots", "- 53400"),
         ("could not fork new process for connection", "- 00000"),
-        ("could not get peer credentials", "- 00000"),
         ("could not look up local user id", "- 00000"),
         ("could not remove directory", "- 01000"),
-        ("could not rename file", "00000"),
         ("database|already exists", "42P04"),
         ("database|does not exist", "3D000"),
         ("deadlock detected", "40P01"),

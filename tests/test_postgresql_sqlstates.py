@@ -5,9 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from extract_postgresql_sqlstates import extract
+from extract_postgresql_sqlstates import extract, why
 
-_TSV = Path(__file__).resolve().parent.parent / "tools" / "upstream" / "postgresql-sqlstates.tsv"
+_UPSTREAM = Path(__file__).resolve().parent.parent / "tools" / "upstream"
+_TSV = _UPSTREAM / "postgresql-sqlstates.tsv"
+_TSV_18 = _UPSTREAM / "postgresql-18-sqlstates.tsv"
+
+
+def _rows(path: Path) -> dict[str, str]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return dict(line.rsplit("\t", 1) for line in lines if line and not line.startswith("#"))
+
 
 _ERRCODES = """\
 Section: Class 00 - Successful Completion
@@ -37,6 +45,7 @@ void f(void)
     ereport(ERROR, (errcode_for_file_access(), errmsg("could not open file \"%s\": %m", p)));
     ereport(ERROR, (errmsg("no errcode at ERROR")));
     ereport(NOTICE, (errmsg("relation \"%s\" does not exist, skipping", name)));
+    ereport(LOG, (errcode_for_socket_access(), errmsg("could not send data to client: %m")));
     ereport(ERROR, (errcode(ERRCODE_UNDEFINED_OBJECT), errmsg("twice, two codes")));
     ereport(ERROR, (errcode(ERRCODE_UNDEFINED_TABLE), errmsg("twice, two codes")));
     ereport(ERROR, (errcode(ERRCODE_UNDEFINED_OBJECT), errmsg("also in an elog")));
@@ -145,6 +154,54 @@ def test_a_message_chosen_through_a_variable_gets_the_sqlstate_of_its_ereports()
     }
 
 
+_SOFT = r"""
+bool pg_strtoint32_safe(const char *s, Node *escontext)
+{
+    ereturn(escontext, 0,
+            (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+             errmsg("value \"%s\" is out of range for type %s", s, "integer")));
+    errsave(escontext,
+            (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+             errmsg("invalid input syntax for type %s: \"%s\"", "integer", s)));
+    errsave_domain(escontext, TEXTDOMAIN,
+                   (errcode(ERRCODE_UNDEFINED_OBJECT), errmsg("type \"%s\" does not exist", s)));
+    ereturn(escontext, false, (errmsg("soft, no errcode")));
+    ereport(ERROR, (errcode(ERRCODE_UNDEFINED_TABLE), errmsg("soft and hard, two codes")));
+    errsave(escontext, (errcode(ERRCODE_UNDEFINED_OBJECT), errmsg("soft and hard, two codes")));
+    ereport_startup_progress("syncing data directory (fsync), elapsed time: %ld.%02d s", path);
+}
+"""
+
+_SOFT_ERRCODES = (
+    _ERRCODES
+    + """Section: Class 22 - Data Exception
+22003    E    ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE      numeric_value_out_of_range
+22P02    E    ERRCODE_INVALID_TEXT_REPRESENTATION     invalid_text_representation
+"""
+)
+
+
+def test_a_soft_error_report_is_read_as_an_ereport_of_error() -> None:
+    # errsave/ereturn (elog.h, PostgreSQL 16 on) report at ERROR unless given
+    # an ErrorSaveContext, which keeps the same fields for its caller.
+    assert extract({"f.c": _SOFT}, _SOFT_ERRCODES) == {
+        'value "%s" is out of range for type %s': "22003",
+        'invalid input syntax for type %s: "%s"': "22P02",
+        'type "%s" does not exist': "42704",
+        "syncing data directory (fsync), elapsed time: %ld.%02d s": "00000",  # LOG
+    }
+
+
+def test_why_counts_the_dropped_formats_by_reason() -> None:
+    assert why({"f.c": _SOURCE}, _ERRCODES) == {
+        "no site states one: errcode given a variable": 1,
+        "no site states one: errcode_for_file_access or errcode_for_socket_access": 2,
+        "no site states one: no errcode (level ERROR or higher, or a variable)": 1,
+        "one SQLSTATE, a site states none: elog": 1,
+        "sites state different SQLSTATEs": 1,
+    }
+
+
 # The vendored formats, and the SQLSTATE PostgreSQL's Appendix A gives the
 # condition each reports (https://www.postgresql.org/docs/15/errcodes-appendix.html).
 @pytest.mark.parametrize(
@@ -165,9 +222,25 @@ def test_a_message_chosen_through_a_variable_gets_the_sqlstate_of_its_ereports()
     ],
 )
 def test_the_vendored_table_holds_the_appendix_sqlstate(text: str, sqlstate: str) -> None:
-    rows = dict(
-        line.rsplit("\t", 1)
-        for line in _TSV.read_text(encoding="utf-8").splitlines()
-        if line and not line.startswith("#")
-    )
-    assert rows[text] == sqlstate
+    assert _rows(_TSV)[text] == sqlstate
+
+
+# Formats PostgreSQL 18 reports only through errsave/ereturn (datatype input
+# functions), or also through them, and the SQLSTATE Appendix A gives their
+# condition (https://www.postgresql.org/docs/18/errcodes-appendix.html).
+@pytest.mark.parametrize(
+    ("text", "sqlstate"),
+    [
+        ("value too long for type character varying(%d)", "22001"),  # string_data_right_truncation
+        ("integer out of range", "22003"),  # numeric_value_out_of_range
+        ('value "%s" is out of range for type %s', "22003"),  # numeric_value_out_of_range
+        ('malformed array literal: "%s"', "22P02"),  # invalid_text_representation
+        ('invalid input value for enum %s: "%s"', "22P02"),  # invalid_text_representation
+        ('date/time field value out of range: "%s"', "22008"),  # datetime_field_overflow
+        ('function "%s" does not exist', "42883"),  # undefined_function
+        ('schema "%s" does not exist', "3F000"),  # invalid_schema_name
+        ("domain %s does not allow null values", "23502"),  # not_null_violation
+    ],
+)
+def test_the_18_table_holds_the_appendix_sqlstate_of_soft_errors(text: str, sqlstate: str) -> None:
+    assert _rows(_TSV_18)[text] == sqlstate

@@ -3,6 +3,7 @@ Extract `tools/upstream/postgresql-sqlstates.tsv`: server messages' SQLSTATEs, f
 
     python tools/extract_postgresql_sqlstates.py --git-dir PATH/postgres.git --ref REL_15_STABLE
     python tools/extract_postgresql_sqlstates.py --tree PATH/postgresql-15.x
+    python tools/extract_postgresql_sqlstates.py --tree PATH/postgresql-15.x --why
 
 PostgreSQL's message catalogues (`postgres-15.mo`) give the server's message
 formats without their SQLSTATE; the server's source gives both, at each call
@@ -15,12 +16,20 @@ site:
 Every `errmsg`, `errmsg_internal` and `errmsg_plural` format (adjacent string
 literals joined, C escapes read) is paired with the `ERRCODE_*` constant the
 `errcode(...)` of its `ereport(...)` call names; the constant is read as its
-SQLSTATE by the source's own `src/backend/utils/errcodes.txt`.  An `ereport`
+SQLSTATE by the source's own `src/backend/utils/errcodes.txt`.  The soft-error
+reports of `elog.h` (since PostgreSQL 16: a datatype input function's
+`ereturn(escontext, ...)`, `errsave(escontext, ...)` and their `_domain`
+forms) are read as `ereport(ERROR, ...)`: so they report when the context is
+not an `ErrorSaveContext`, and one that is keeps the same SQLSTATE and
+message for its caller (`errsave_start` defaults the code to ERROR's
+`XX000`, as `errstart` does).  `startup.h`'s `ereport_startup_progress(msg,
+...)` is `ereport(LOG, errmsg(msg, ...))`.  An `ereport`
 of a level below `ERROR` (a constant) without `errcode` states its level's
 (`elog.c`'s `errstart`: `WARNING` 01000, `NOTICE` and lower 00000).  A call
 site that names no constant (an `elog`, an `ereport` of `ERROR` or higher, or
 of a level given by a variable, without `errcode`, an errcode given by a
-variable or `errcode_for_file_access()`, an `errmsg` outside an `ereport`)
+variable, `errcode_for_file_access()` or `errcode_for_socket_access()`, whose
+SQLSTATE follows `errno` at any level, an `errmsg` outside a report)
 states no SQLSTATE.  A format a function chooses through a variable
 (`msg = gettext_noop("permission denied for table %s")` in a switch, or
 `err = _("...")`) is paired with the constant of each ereport of that
@@ -29,7 +38,9 @@ function that gives the variable to `errmsg` (`errmsg(msg, name)`,
 it states none.  A format is kept only when every call site
 of it states the same SQLSTATE, and only an `errmsg`/`errmsg_plural` one
 (what the catalogues translate).  The files are the catalogue's
-(`src/backend/nls.mk`: `src/backend`, `src/common`, `src/port`).
+(`src/backend/nls.mk`: `src/backend`, `src/common`, `src/port`).  `--why`
+counts the catalogue formats dropped instead, by why: sites that state
+different SQLSTATEs, or the reasons of the sites that state none.
 
 The output is a TSV, one format a line (`\\`, a tab and a line break written
 `\\\\`, `\\t`, `\\n`), after `#` lines naming the source.  It is read by
@@ -41,6 +52,7 @@ from __future__ import annotations
 import argparse
 import re
 import subprocess
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -51,9 +63,19 @@ FOLDERS = ("src/backend", "src/common", "src/port")
 SUFFIXES = (".c", ".y", ".l")
 ERRCODES = "src/backend/utils/errcodes.txt"
 
-_CALL = re.compile(r"\b(ereport|ereport_domain|elog|errmsg|errmsg_internal|errmsg_plural)\s*\(")
+#: The reporting macros (`elog.h`): their calls bound the errcode and errmsg calls
+#: inside.  `errsave`, `ereturn` (and their `_domain` forms) report at ERROR
+#: unless given a soft-error context, which keeps the same fields for its caller.
+_REPORTS = ("ereport", "ereport_domain", "errsave", "errsave_domain", "ereturn", "ereturn_domain")
+#: `startup.h`'s `ereport_startup_progress(msg, ...)`: `ereport(LOG, errmsg(msg, ...))`.
+_PROGRESS = "ereport_startup_progress"
+_CALL = re.compile(
+    rf"\b({'|'.join(_REPORTS)}|{_PROGRESS}|elog|errmsg|errmsg_internal|errmsg_plural)\s*\("
+)
 _ERRCODE = re.compile(r"\berrcode\s*\(")
 _CONSTANT = re.compile(r"ERRCODE_[A-Z0-9_]+")
+_SQLSTATE = re.compile(r"[0-9A-Z]{5}")
+_ACCESS = re.compile(r"\berrcode_for_(?:file|socket)_access\s*\(")
 #: The SQLSTATE an ereport of a level below ERROR states without errcode (`errstart`).
 _LEVEL_DEFAULTS = {
     **dict.fromkeys(
@@ -186,41 +208,52 @@ def _unescape(body: str) -> str:
     return "".join(out)
 
 
-#: A call site: the formats it prints, and the constant its errcode names (`None`: none).
-Site = tuple[list[str], str | None, bool]
+#: Why a call site states no SQLSTATE (`--why` counts the formats they drop).
+ELOG = "elog"
+NO_ERRCODE = "no errcode (level ERROR or higher, or a variable)"
+VARIABLE = "errcode given a variable"
+ACCESS = "errcode_for_file_access or errcode_for_socket_access"
+OUTSIDE = "errmsg outside a report"
+OTHER_CALL = "chosen format given to another call"
+UNKNOWN = "constant not in errcodes.txt"
+
+#: A call site: the formats it prints, the `ERRCODE_*` constant it states
+#: (else why it states none), and whether they are catalogue ones.
+Site = tuple[list[str], str, bool]
 
 
 def sites(source: str) -> Iterator[Site]:
     """
     Each message call site of a C file: its formats, the `ERRCODE_*` constant
-    stated for them (`None` where none is), and whether they are catalogue
-    ones (`errmsg`, `errmsg_plural`).
+    stated for them (else why none is), and whether they are catalogue ones
+    (`errmsg`, `errmsg_plural`).
     """
     source = blank_comments(source)
-    spans: list[tuple[int, int, str | None]] = []  # each ereport/elog: start, end, its constant
+    spans: list[tuple[int, int, str]] = []  # each report/elog: start, end, its constant
     messages: list[tuple[int, list[str], bool]] = []
     for m in _CALL.finditer(source):
         name, open_at = m.group(1), m.end() - 1
         end = closing(source, open_at)
-        if name in ("ereport", "ereport_domain", "elog"):
+        if name in (*_REPORTS, "elog"):
             spans.append((m.start(), end, _stated(source[open_at + 1 : end - 1], name)))
             continue
         args = arguments(source[open_at + 1 : end - 1])
         formats = args[:2] if name == "errmsg_plural" else args[:1]
         texts = [t for t in (literal(a) for a in formats) if t is not None]
-        if texts:
+        if texts and name == _PROGRESS:
+            yield texts, _LEVEL_DEFAULTS["LOG"], True
+        elif texts:
             messages.append((m.start(), texts, name != "errmsg_internal"))
     for at, texts, translated in messages:
-        inside = [s for s in spans if s[0] < at < s[1] and s[2] != "elog"]
-        constant = inside[-1][2] if inside else None
-        yield texts, constant, translated
+        inside = [s for s in spans if s[0] < at < s[1] and s[2] != ELOG]
+        yield texts, inside[-1][2] if inside else OUTSIDE, translated
     yield from _chosen(source, spans)
     for start, end, constant in spans:
-        if constant == "elog":
+        if constant == ELOG:
             args = arguments(source[source.index("(", start) + 1 : end - 1])
             text = literal(args[1]) if len(args) > 1 else None
             if text is not None:
-                yield [text], None, False
+                yield [text], ELOG, False
 
 
 #: A message chosen through a variable: `msg = gettext_noop("...")` (or `_("...")`).
@@ -249,7 +282,7 @@ def bodies(source: str) -> Iterator[tuple[int, int]]:
         i += 1
 
 
-def _chosen(source: str, spans: list[tuple[int, int, str | None]]) -> Iterator[Site]:
+def _chosen(source: str, spans: list[tuple[int, int, str]]) -> Iterator[Site]:
     """
     The formats a function chooses through a variable (`msg = gettext_noop("...")`,
     in a switch), each with the constant of every ereport of the function
@@ -267,7 +300,7 @@ def _chosen(source: str, spans: list[tuple[int, int, str | None]]) -> Iterator[S
                 chosen.setdefault(m.group(1), []).append(text)
         if not chosen:
             continue
-        stated: dict[str, set[str | None]] = {}
+        stated: dict[str, set[str]] = {}
         for m in _GIVEN.finditer(body):
             name = m.group(1)
             if name == "errcode":
@@ -281,28 +314,33 @@ def _chosen(source: str, spans: list[tuple[int, int, str | None]]) -> Iterator[S
             if variable not in chosen:
                 continue
             at = start + m.start()
-            inside = [s for s in spans if s[0] < at < s[1] and s[2] != "elog"]
-            primary = name in ("errmsg", "errmsg_internal", "errmsg_plural")
-            constant = inside[-1][2] if inside and primary else None
+            inside = [s for s in spans if s[0] < at < s[1] and s[2] != ELOG]
+            if name not in ("errmsg", "errmsg_internal", "errmsg_plural"):
+                constant = OTHER_CALL
+            else:
+                constant = inside[-1][2] if inside else OUTSIDE
             stated.setdefault(variable, set()).add(constant)
         for variable, texts in chosen.items():
             for constant in stated.get(variable, ()):
                 yield texts, constant, True
 
 
-def _stated(inside: str, name: str) -> str | None:
+def _stated(inside: str, name: str) -> str:
     """
-    The `ERRCODE_*` constant an ereport states (its errcode's, else its level's
-    below ERROR), `None` if none; `"elog"` for an elog.
+    The `ERRCODE_*` constant a report states (its errcode's, else its level's
+    below ERROR), else why it states none (`ELOG` for an elog).
     """
     if name == "elog":
-        return "elog"
+        return ELOG
     m = _ERRCODE.search(inside)
     if m is None:
+        if _ACCESS.search(inside):  # the SQLSTATE follows errno, at any level
+            return ACCESS
         level = arguments(inside)[0].strip()
-        return _LEVEL_DEFAULTS.get(level) if name == "ereport" else None
+        default = _LEVEL_DEFAULTS.get(level) if name == "ereport" else None
+        return default or NO_ERRCODE
     argument = inside[m.end() : closing(inside, m.end() - 1) - 1].strip()
-    return argument if _CONSTANT.fullmatch(argument) else None
+    return argument if _CONSTANT.fullmatch(argument) else VARIABLE
 
 
 def sqlstates(errcodes: str) -> dict[str, str]:
@@ -315,22 +353,46 @@ def sqlstates(errcodes: str) -> dict[str, str]:
     return found
 
 
-def extract(files: dict[str, str], errcodes: str) -> dict[str, str]:
-    """Format -> SQLSTATE, for the catalogue formats whose every call site states the same one."""
+def stated(files: dict[str, str], errcodes: str) -> dict[str, set[str]]:
+    """
+    Each catalogue format -> what its call sites state: SQLSTATEs, and for a
+    site that states none, why (`ELOG`, `NO_ERRCODE`, ...).
+    """
     states = sqlstates(errcodes)
-    seen: dict[str, set[str | None]] = {}
+    seen: dict[str, set[str]] = {}
     translated: set[str] = set()
     for path in sorted(files):
         for texts, constant, catalogue in sites(files[path]):
+            state = states.get(constant, UNKNOWN if constant.startswith("ERRCODE_") else constant)
             for text in texts:
-                seen.setdefault(text, set()).add(states.get(constant or ""))
+                seen.setdefault(text, set()).add(state)
                 if catalogue:
                     translated.add(text)
+    return {text: seen[text] for text in sorted(translated)}
+
+
+def extract(files: dict[str, str], errcodes: str) -> dict[str, str]:
+    """Format -> SQLSTATE, for the catalogue formats whose every call site states the same one."""
     return {
         text: next(iter(codes))
-        for text, codes in sorted(seen.items())
-        if text in translated and len(codes) == 1 and None not in codes
+        for text, codes in stated(files, errcodes).items()
+        if len(codes) == 1 and _SQLSTATE.fullmatch(next(iter(codes)))
     }
+
+
+def why(files: dict[str, str], errcodes: str) -> Counter[str]:
+    """The catalogue formats `extract` drops, counted by why."""
+    counts: Counter[str] = Counter()
+    for codes in stated(files, errcodes).values():
+        found = {c for c in codes if _SQLSTATE.fullmatch(c)}
+        reasons = ", ".join(sorted(codes - found))
+        if len(found) > 1:
+            counts["sites state different SQLSTATEs"] += 1
+        elif found and reasons:
+            counts[f"one SQLSTATE, a site states none: {reasons}"] += 1
+        elif not found:
+            counts[f"no site states one: {reasons}"] += 1
+    return counts
 
 
 def _escape(text: str) -> str:
@@ -370,8 +432,9 @@ def main() -> int:
     parser.add_argument("--git-dir", help="a PostgreSQL git directory")
     parser.add_argument("--ref", default="HEAD", help="the commit, branch or tag to read")
     parser.add_argument("--tree", type=Path, help="an unpacked PostgreSQL source tree instead")
-    parser.add_argument("--source", required=True, help="the source to record (version, commit)")
+    parser.add_argument("--source", help="the source to record (version, commit)")
     parser.add_argument("--output", type=Path, default=OUTPUT)
+    parser.add_argument("--why", action="store_true", help="count the dropped formats by why")
     args = parser.parse_args()
     if args.git_dir:
         files, errcodes, _commit = read_git(args.git_dir, args.ref)
@@ -379,6 +442,10 @@ def main() -> int:
         files, errcodes = read_tree(args.tree)
     else:
         parser.error("give --git-dir or --tree")
+    if args.why:
+        for reason, count in sorted(why(files, errcodes).items(), key=lambda r: (-r[1], r[0])):
+            print(f"{count}\t{reason}")
+        return 0
     found = extract(files, errcodes)
     lines = [
         f"# PostgreSQL {args.source}: server message formats, each with the",
