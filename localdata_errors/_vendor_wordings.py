@@ -18744,7 +18744,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("cannot use non unique index", "postgresql", "42809"),
         ("function name|is not unique", "postgresql", "42725"),
         ("column name|is not unique", "postgresql", "42601"),
-        ("unique constraint failed", "sqlite", "SQLITE_CONSTRAINT_UNIQUE"),
+        ("unique constraint failed", "sqlite", "SQLITE_CONSTRAINT"),
         ("function|is not unique", "postgresql", "42725"),
         ("operator is not unique", "postgresql", "42725"),
         ("is not a unique index", "postgresql", "42809"),

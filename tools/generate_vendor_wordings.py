@@ -285,12 +285,6 @@ def _triggered(run: Iterable[str], execute: object) -> list[Template]:
     return texts
 
 
-def _says(text: str, name: str) -> bool:
-    """Whether *text* says what the extended result *name* adds to its primary's (`_UNIQUE`)."""
-    _, _, added = name.partition("_CONSTRAINT_")
-    return bool(added) and re.search(rf"\b{added}\b", text) is not None
-
-
 def sqlite_texts() -> list[Template]:
     """
     `sqlite3_errstr` of every result code, named by the SQLite mapper's list
@@ -322,19 +316,11 @@ def sqlite_texts() -> list[Template]:
         printed.setdefault(text, set()).add(owner_name)
     for text, owners in printed.items():
         # One text of several extended results (`UNIQUE constraint failed` is
-        # SQLITE_CONSTRAINT_UNIQUE's and _PRIMARYKEY's) is the one whose name
-        # the text says (SQLite's result codes say each "indicating that a
-        # UNIQUE constraint failed", "... a PRIMARY KEY constraint failed");
-        # else their primary result's, which each of them is (an extended
-        # code's low byte).
-        said = {o for o in owners if o is not None and _says(text, o)}
+        # SQLITE_CONSTRAINT_UNIQUE's and _PRIMARYKEY's) is their primary
+        # result's, which each of them is (an extended code's low byte).
         primaries = {names.get(RESULT_CODES[o] & 0xFF) if o in RESULT_CODES else o for o in owners}
         owner = primaries.pop() if len(primaries) == 1 else None
-        if len(owners) == 1:
-            owner = owners.pop()
-        elif len(said) == 1:
-            owner = said.pop()
-        texts.add((text, owner))
+        texts.add((text, owners.pop() if len(owners) == 1 else owner))
     return sorted(texts, key=lambda t: (t[0], t[1] or ""))
 
 
