@@ -120,11 +120,15 @@ SIGNS: Final[tuple[Sign, ...]] = (
         # a log's escaped line break (`...sid=dbdev':\\nORA-01017: ...`).  Some
         # more of the prefixes Oracle's error messages are filed under (OCI's,
         # the Export and Import utilities', RMAN's, external tables' KUP-, PL/SQL
-        # warnings' PLW-), always written with five digits.
+        # warnings' PLW-), always written with five digits; a person retyping
+        # one writes it in lower case too (`ora-00942`).
         r"(?:\b|(?<=\\n))(?P<c>(?:ORA|PLS|TNS|SP2|DPY|DPI)-\d{4,5}|NJS-\d{3}"
-        r"|(?:OCI|EXP|IMP|RMAN|KUP|PLW)-\d{5})\b",
+        r"|(?:OCI|EXP|IMP|RMAN|KUP|PLW|ora|pls|tns)-\d{5})\b",
         (
             "ORA-",
+            "ora-",
+            "pls-",
+            "tns-",
             "PLS-",
             "TNS-",
             "SP2-",

@@ -70,6 +70,8 @@ from localdata_errors import Kind, classify_message, default_registry
         ("OCI-22053: overflow error", "oracle", "OCI-22053"),
         ("EXP-00056: ORACLE error 12154 encountered", "oracle", "EXP-00056"),
         ("KUP-04040: file data.csv in EXT_DIR not found", "oracle", "KUP-04040"),
+        # Retyped in lower case; the code is Oracle's (ORA-00942) all the same.
+        ("getting ora-00942: table or view does not exist", "oracle", "ORA-00942"),
     ],
 )
 def test_sign_names_backend_and_code(text: str, backend: str, code: str | None) -> None:
