@@ -21,7 +21,7 @@ from typing import Final
 
 from localdata_errors._kinds import Kind
 
-__all__ = ["KINDS", "UNDECIDED", "prisma_kind"]
+__all__ = ["KINDS", "UNDECIDED", "is_prisma_code", "prisma_kind"]
 
 K = Kind
 
@@ -49,7 +49,8 @@ KINDS: Final[Mapping[str, Kind]] = {
     "P1018": K.INVALID_TRANSACTION_STATE,  # (TransactionAlreadyClosed) {message}
     "P1019": K.FEATURE_NOT_SUPPORTED,  # (UnsupportedFeatureError) {message}
     # P2xxx, the query engine.
-    "P2000": K.STRING_DATA_RIGHT_TRUNCATION,  # The provided value ... is too long for the column's type
+    # The provided value for the column is too long for the column's type.
+    "P2000": K.STRING_DATA_RIGHT_TRUNCATION,
     # The value stored in the database for the field is invalid for the field's type.
     "P2005": K.DATATYPE_MISMATCH,
     "P2006": K.INVALID_PARAMETER,  # The provided value ... for `m` field `f` is not valid
@@ -154,3 +155,16 @@ def prisma_kind(code: object) -> Kind | None:
         The decided kind; `None` for another code and an undecided one.
     """
     return KINDS.get(code) if isinstance(code, str) else None
+
+
+def is_prisma_code(code: object) -> bool:
+    """
+    Whether a code is one of Prisma's own (decided or not), no backend's.
+
+    Args:
+        code: A native code as the mapper was given it.
+
+    Returns:
+        Whether this module decides it or lists it as undecided.
+    """
+    return isinstance(code, str) and (code in KINDS or code in UNDECIDED)
