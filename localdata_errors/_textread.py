@@ -110,9 +110,13 @@ DEFAULT_PORTS: Final = (
 
 
 def _opening(pattern: str) -> str:
-    """The literal two words a generated Prisma pattern opens with (its trigger)."""
+    """
+    The literal text a generated Prisma pattern opens with, up to its first
+    value (its trigger): the whole run, so that the sign is tried only on a
+    text that holds it (``The table ` `` with its backquote, not `The`).
+    """
     first = pattern.split("[^\\n]", 1)[0]
-    return " ".join(re.sub(r"\\(.)", r"\1", word) for word in first.split(r"\s+")[:2])
+    return " ".join(re.sub(r"\\(.)", r"\1", word) for word in first.split(r"\s+")).strip()
 
 
 #: Every format, most specific first (at one position the first that matches wins).
