@@ -523,10 +523,16 @@ def _scan(text: str, table: _Table, budget: list[int], depth: int) -> list[_Foun
 
 
 def _rebuilt(text: str, found: list[_Found]) -> ReadBack:
-    """The text with the most specific of overlapping spans replaced."""
+    """
+    The text with the most specific of overlapping spans replaced.
+
+    Of two as specific that start at one place, the longer: `数据库 'x' 不存在。`
+    is SQL Server's `Database 'x' does not exist.`, not PostgreSQL's `数据库 %s 不存在`
+    (the value `'x'`) followed by `。`.
+    """
     starts: list[int] = []  # the spans taken, in order, none overlapping
     taken: dict[int, tuple[int, Callable[[], str]]] = {}
-    for start, end, _, write in sorted(found, key=lambda f: (-f[2], f[0], f[1])):
+    for start, end, _, write in sorted(found, key=lambda f: (-f[2], f[0], -f[1])):
         at = bisect.bisect_left(starts, start)
         if at and taken[starts[at - 1]][0] > start:
             continue
