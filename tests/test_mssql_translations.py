@@ -121,11 +121,12 @@ def _filled(template: str) -> str:
 
 def test_every_extracted_translation_reads_back_to_its_english_text() -> None:
     pairs = sqlserver_messages()
-    # The same translation of two English texts reads back as one of them.
-    english: defaultdict[str, set[str]] = defaultdict(set)
+    # The same translation of two English texts reads back as one of them; so does
+    # one that differs only in its conversions' types (`%f`, `%ld`: 232 and 220).
+    english: defaultdict[tuple[str, ...], set[str]] = defaultdict(set)
     for translated in pairs.values():
         for msgid, msgstr in translated:
-            english[msgstr].add(_filled(msgid))
+            english[_parse(msgstr)[0]].add(_filled(msgid))
     read = 0
     for language, translated in pairs.items():
         for _, msgstr in translated:
@@ -136,7 +137,7 @@ def test_every_extracted_translation_reads_back_to_its_english_text() -> None:
                 continue
             back = read_back(_filled(msgstr))
             assert back is not None, (language, msgstr)
-            assert back.english in english[msgstr], (language, msgstr, back.english)
+            assert back.english in english[parts], (language, msgstr, back.english)
             read += 1
     assert read >= 6000
 
