@@ -46,13 +46,13 @@ name it: `zh_CN`, `de`, `pt_BR`), the English text, the translated text,
 the translation's source (`owner/repo@commit:path` of its page or list) and
 the English text's (its page's, or `_mssql_codes.py:<number>`); then, where
 the list's translation is another and has an English text, a line for it:
-tab-separated (`\\`, a tab
-and a line break written `\\\\`, `\\t`, `\\n`), after `#` lines naming each
-repository.  The table's cell is read as Markdown writes it: `\\|`, `\\*`,
-`\\_` and the other backslash escapes, and HTML's character references
-(`&lt;`), are read as the characters, emphasis (`**@stmt**`) as its words
-and an include (`[!INCLUDE[ssNoVersion](...)]`) as the included file's
-text.  The docs are licensed CC-BY-4.0 (`sql-docs.LICENSE`).  The file is read by
+tab-separated (`\\`, a tab and a line break written `\\\\`, `\\t`, `\\n`),
+after `#` lines naming each repository.  The table's cell is read as
+Markdown writes it: `\\|`, `\\*`, `\\_` and the other backslash escapes, and
+HTML's character references (`&lt;`), are read as the characters, emphasis
+(`**@stmt**`) as its words and an include (`[!INCLUDE[ssNoVersion](...)]`)
+as the included file's text.  The docs are licensed CC-BY-4.0
+(`sql-docs.LICENSE`).  The file is read by
 `tools/generate_localized_messages.py`; the repositories are not needed
 there.  `--check` compares instead of writing (exit 1 when it differs; 3
 when a repository is not given).
