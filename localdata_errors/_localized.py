@@ -80,6 +80,8 @@ _LABEL_LONGEST: Final = 32
 #: quote or a bracket (a line's start or end too).
 _OPENS: Final = frozenset("\n\r:\uff1a'\"«„“\u2018([{<>|│")
 _CLOSES: Final = frozenset("\n\r'\"»“”\u2019)]}<>|│.,;:\uff1a\\(")
+#: The CJK full stop, exclamation and question marks: a sentence ends there.
+_SENTENCE_ENDS: Final = frozenset("\u3002\uff01\uff1f")
 #: The double quotes the catalogues write (`»%s«`, `« %s »`, `„%s“`), read as
 #: `"`: one character for one, so that a text's offsets stay.
 _QUOTE_MARKS: Final = "\u00bb\u00ab\u201e\u201c\u201d\u201f\u300c\u300d\u300e\u300f\uff02"
@@ -423,10 +425,17 @@ def _english(
 
 
 def _alone(text: str, start: int, end: int) -> bool:
-    """Whether *text*[start:end] is a message of its own (not words inside another)."""
+    """
+    Whether *text*[start:end] is a message of its own (not words inside another).
+
+    A CJK full stop, exclamation or question mark ends a sentence, so a message
+    may follow one, and one that ends with one may be followed by another
+    sentence (`将截断字符串或二进制数据。 语句已终止。`).
+    """
     before = text[max(0, start - _LABEL_LONGEST) : start].rstrip(" \t")
     after = text[end : end + _LABEL_LONGEST].lstrip(" \t")
-    return (not before or before[-1] in _OPENS) and (not after or after[0] in _CLOSES)
+    opened = not before or before[-1] in _OPENS or before[-1] in _SENTENCE_ENDS
+    return opened and (not after or after[0] in _CLOSES or text[end - 1] in _SENTENCE_ENDS)
 
 
 def _labels(text: str, labels: dict[str, str]) -> list[_Found]:
