@@ -967,12 +967,16 @@ def _names(registry: MapperRegistry) -> _NameTable:
         claims = getattr(info.mapper, "claims", None)
         markers = getattr(claims, "markers", ())
         if isinstance(refines, tuple | list) and refines and isinstance(markers, tuple | list):
-            # Only a marker that says something alone: two words or more, or
-            # one long name (an error class); "quota" alone names no product.
+            # Only a marker that says something alone: three words or more,
+            # as a vendor's phrase (`tools/generate_vendor_wordings.py`), or one
+            # long name (an error class, `TransactionRetryWithProtoRefreshError`):
+            # "quota" alone names no product, nor "not allowed" or "is disabled",
+            # which every vendor's messages say.
             owned += [
                 (m, str(refines[0]))
                 for m in markers
-                if isinstance(m, str) and (len(_words(m.lower())) > 1 or len(m) >= 16)
+                if isinstance(m, str)
+                and (len(_words(m.lower())) > 2 or (" " not in m.strip() and len(m) >= 16))
             ]
         for name, owner in owned:
             lowered = name.lower().strip()

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
-# 12683 phrases: duckdb 2833, mssql 587, mysql 1552, oracle 244, postgresql 7439, sqlite 28.
-# Of one code's templates: duckdb 2725, mssql 512, mysql 1439, oracle 234, postgresql 3935, sqlite 26; of a few codes': duckdb 36, mssql 21, mysql 107, oracle 10, postgresql 175.
+# 12687 phrases: duckdb 2833, mssql 587, mysql 1556, oracle 244, postgresql 7439, sqlite 28.
+# Of one code's templates: duckdb 2725, mssql 512, mysql 1441, oracle 234, postgresql 3935, sqlite 26; of a few codes': duckdb 36, mssql 21, mysql 109, oracle 10, postgresql 175.
 # rarest word -> ((phrase, backend, code or codes or None), ...); a gapped phrase's
 # runs, joined by '|', are found in order (a first '' where a message goes).
 WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
@@ -135,9 +135,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "54": (
         ("precision for type float must be less than 54 bits", "postgresql", "22023"),
-    ),
-    "6": (
-        ("this option will be removed in mariadb 5 6", "mysql", "1315 1316"),
     ),
     "64": (
         ("grouping statement cannot have more than 64 groups", "duckdb", "BinderException"),
@@ -469,9 +466,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("overflow in addition of", "duckdb", "OutOfRangeException"),
     ),
     "additional": (
-        ("additional error messages can be found in the mariadb error", "mysql", "1794 1803 1804"),
         ("prefix for parquet additional authenticated data is not set", "duckdb", "InvalidInputException"),
         ("prefix for additional authenticated data is empty", "duckdb", "InvalidInputException"),
+        ("additional error messages can be found in the", "mysql", "1794 1803 1804"),
         ("server sent additional oauth data after error", "postgresql", None),
         ("server sent unexpected additional oauth data", "postgresql", None),
     ),
@@ -779,6 +776,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "alternating": (
         ("must consist of alternating keys and values", "postgresql", None),
     ),
+    "alternatives": (
+        ("manual for more about this issue and possible alternatives", "mysql", "1760"),
+    ),
     "altertableinfo": (
         ("unsupported type for deserialization of altertableinfo", "duckdb", "SerializationException"),
     ),
@@ -868,7 +868,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("no anchors for recursive with element", "mysql", "4005"),
     ),
     "anonymous": (
-        ("you are using mariadb as an anonymous user and anonymous", "mysql", "1131"),
+        ("as an anonymous user and anonymous users are not allowed", "mysql", "1131"),
         ("input of anonymous composite types is not implemented", "postgresql", "0A000"),
         ("gtid next cannot be set to anonymous when gtid mode", "mysql", "1782"),
         ("the password for anonymous user cannot be expired", "mysql", "3016"),
@@ -2119,7 +2119,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("the server was not built with row based replication", "mysql", "1574"),
         ("must be superuser to specify a non built in join", "postgresql", "42501"),
         ("there is no built in function named", "postgresql", "42883"),
-        ("you need mariadb built with", "mysql", "1289"),
     ),
     "builtin": (
         ("builtin locale cannot be specified unless locale provider is builtin", "postgresql", "42P17"),
@@ -2331,6 +2330,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("db library capabilities not accepted by the server", "mssql", "20203"),
     ),
     "capability": (
+        ("server or client has disabled the local infile capability", "mysql", "4166"),
         ("unexpected capability type in capability datastream", "mssql", "20213"),
     ),
     "capable": (
@@ -3039,6 +3039,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("missing comma after lower bound", "postgresql", None),
     ),
     "command": (
+        ("the used command is not allowed because the", "mysql", "4166"),
+        ("the used command is not allowed with this", "mysql", "1148"),
         ("could not read from command", "postgresql", None),
         ("using recovery command file", "postgresql", None),
         ("invalid command name", "postgresql", "22023"),
@@ -3169,6 +3171,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("but the server was compiled with index max keys", "postgresql", None),
         ("invalid when gssapi support is not compiled in", "postgresql", None),
         ("invalid when ssl support is not compiled in", "postgresql", None),
+        ("slave was compiled without ssl support", "mysql", "1274"),
         ("but the server was compiled with", "postgresql", None),
     ),
     "complete": (
@@ -3474,6 +3477,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("unable to connect to foreign data source", "mysql", "1429"),
         ("could not connect to the primary server", "postgresql", "08006"),
         ("cannot connect to invalid database", "postgresql", "55000"),
+        ("is not allowed to connect to this", "mysql", "1130"),
         ("cannot parse connect string", "oracle", "DPY-4018"),
         ("could not connect to server", "postgresql", None),
     ),
@@ -3883,7 +3887,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("does not match corresponding attribute of type", "postgresql", None),
     ),
     "corresponds": (
-        ("check the manual that corresponds to your mariadb server version", "mysql", "1149"),
+        ("check the manual that corresponds to your", "mysql", "1149"),
     ),
     "corrupt": (
         ("corrupt database file unrecognized catalog type in checkpoint", "duckdb", None),
@@ -4837,10 +4841,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("depends on column", "postgresql", None),
     ),
     "deprecated": (
+        ("the syntax|is deprecated and will be removed in|please use|instead", "mysql", "1554"),
         ("the per index column family option has been deprecated", "mysql", "4071"),
         ("attempted to force a deprecated compression type", "duckdb", "ParserException"),
         ("global is deprecated in temporary table creation", "postgresql", "01000"),
-        ("is deprecated and will be removed in mariadb", "mysql", "1554"),
         ("i enable tcp ip connections deprecated", "postgresql", None),
         ("deprecated serialization version", "duckdb", "InvalidInputException"),
         ("column type is deprecated", "mysql", "1818"),
@@ -5394,6 +5398,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("doesn t exist in engine", "mysql", "1932"),
         ("database doesn t exist", "mysql", "1008"),
         ("doesn t exist in table", "mysql", "1072 1176"),
+        ("doesn t yet support", "mysql", "1235"),
         ("table|doesn t exist", "mysql", "1146"),
         ("doesn t exist for", "mysql", "1029"),
         ("it doesn t exist", "mysql", "1974 1976"),
@@ -6721,9 +6726,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "feature": (
         ("this feature is not yet supported on partitioned tables", "postgresql", None),
-        ("feature is disabled you need mariadb built with", "mysql", "1289"),
         ("this feature is not implemented yet", "mysql", "2054"),
         ("a value of 1 disables this feature", "postgresql", None),
+        ("feature is disabled you need", "mysql", "1289"),
         ("unsupported xml feature", "postgresql", "0A000"),
         ("feature is disabled", "mysql", "1289"),
     ),
@@ -6930,9 +6935,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("btree in range functions must have five arguments", "postgresql", "42P17"),
     ),
     "fix": (
-        ("column count of|is wrong expected|found|created with mariadb|now running|please use mariadb upgrade to fix this error", "mysql", "3009"),
         ("the server is not configured as slave fix in config", "mysql", "1200"),
-        ("please use mariadb upgrade to fix this error", "mysql", "1558 3009"),
         ("fix in config file or with change master to", "mysql", "1200"),
         ("to fix this do reindex index", "postgresql", None),
     ),
@@ -8173,7 +8176,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("a primary key cannot be marked as ignore", "mysql", "4174"),
     ),
     "ignored": (
-        ("ssl parameters in change master are ignored because this mariadb", "mysql", "1274"),
+        ("ssl parameters in change master are ignored because this", "mysql", "1274"),
         ("order by clause ignored because there is other order by", "mysql", "1926"),
         ("cast will be ignored because the source data type is", "postgresql", "42809"),
         ("cast will be ignored because the target data type is", "postgresql", "42809"),
@@ -9105,7 +9108,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "issue": (
         ("issue disconnect to clear the connection before running further sql", "duckdb", "InvalidInputException"),
-        ("please see the mariadb manual for more about this issue", "mysql", "1760"),
     ),
     "issued": (
         ("analyze explain show can not be issued", "mysql", "1345"),
@@ -9429,8 +9431,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "later": (
         ("starts is later than query time first history partition may", "mysql", "4164"),
-        ("they can be used later if mariadb slave with ssl", "mysql", "1274"),
         ("failed too many times will try again later", "postgresql", "01000"),
+        ("they can be used later if", "mysql", "1274"),
     ),
     "lateral": (
         ("does not support lateral join column parameters cannot use column", "duckdb", "BinderException"),
@@ -10310,14 +10312,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("failed system call was mapviewoffileex", "postgresql", None),
     ),
     "mariadb": (
-        ("the used command is not allowed because the mariadb server", "mysql", "4166"),
-        ("the used command is not allowed with this mariadb version", "mysql", "1148"),
-        ("is not allowed to connect to this mariadb server", "mysql", "1130"),
-        ("this version of mariadb doesn t yet support", "mysql", "1235"),
-        ("the mariadb server is running with the", "mysql", "1290"),
-        ("too many tables mariadb can only use", "mysql", "1116"),
-        ("created with mariadb", "mysql", "1558 3009"),
-        ("mariadb can only use", "mysql", "1116"),
+        ("column count of|is wrong expected|found|created with|now running|please use mariadb upgrade to fix this error", "mysql", "3009"),
+        ("please use mariadb upgrade to fix this error", "mysql", "1558 3009"),
     ),
     "mariadbd": (
         ("stack use mariadbd thread stack to specify a bigger stack", "mysql", "1119"),
@@ -10602,8 +10598,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("the message is empty", "postgresql", None),
     ),
     "messages": (
-        ("more error messages can be found in the mariadb error", "mysql", "1201"),
         ("sets the time zone to use in log messages", "postgresql", None),
+        ("more error messages can be found in the", "mysql", "1201"),
         ("check messages from the sql server", "mssql", "20018"),
     ),
     "metadata": (
@@ -12940,6 +12936,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("please do alter table", "mysql", "1707"),
         ("please change column", "mysql", "1121"),
         ("please check if", "mysql", "4064"),
+        ("please see the", "mysql", "1760"),
     ),
     "plugin": (
         ("two phase commit requested but not supported by output plugin", "postgresql", "22023"),
@@ -13768,7 +13765,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("failed purging old relay logs", "mysql", "1371"),
     ),
     "purposes": (
-        ("syntax is reserved for purposes internal to the mariadb server", "mysql", "1382"),
+        ("syntax is reserved for purposes internal to the", "mysql", "1382"),
     ),
     "pushdown": (
         ("virtual columns require projection pushdown", "duckdb", "NotImplementedException"),
@@ -13890,7 +13887,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("to base radix must be between 2 and 36", "duckdb", "InvalidInputException"),
     ),
     "raid": (
-        ("this version of mariadb is not compiled with raid support", "mysql", "1174"),
+        ("is not compiled with raid support", "mysql", "1174"),
     ),
     "raised": (
         ("zero raised to a negative power is undefined", "postgresql", "2201F"),
@@ -14616,6 +14613,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("could not remove file", "postgresql", None),
     ),
     "removed": (
+        ("this option will be removed in", "mysql", "1315 1316"),
         ("has already been removed", "postgresql", None),
         ("could not be removed", "postgresql", None),
     ),
@@ -14801,6 +14799,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "repository": (
         ("slave failed to initialize master info structure from the repository", "mysql", "1871"),
+        ("user name or password information in the master info repository", "mysql", "1760"),
         ("failure while changing the type of replication repository", "mysql", "1750"),
         ("are you trying to query from a repository by path", "duckdb", "BinderException"),
         ("cannot pass both a repository and a full path url", "duckdb", "InvalidInputException"),
@@ -14920,11 +14919,11 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "resolve": (
         ("to resolve the conflict specify a generation expression explicitly", "postgresql", None),
         ("the metadata of the extension appears invalid to resolve this", "duckdb", "IOException"),
-        ("mariadb is started in skip name resolve mode you must", "mysql", "1285"),
+        ("is started in skip name resolve mode you must restart", "mysql", "1285"),
         ("to resolve the conflict specify a default explicitly", "postgresql", None),
         ("could not resolve client ip address to a host name", "postgresql", None),
-        ("mariadb is started in skip name resolve mode", "mysql", "1285"),
         ("resolve these transactions and try again", "postgresql", None),
+        ("is started in skip name resolve mode", "mysql", "1285"),
         ("could not resolve path", "postgresql", None),
     ),
     "resolved": (
@@ -15218,6 +15217,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("specified in using clause does not exist in right table", "postgresql", "42703"),
         ("operator right argument type must be specified", "postgresql", "42P13"),
         ("right argument can not contain null values", "duckdb", "InvalidInputException"),
+        ("server version for the right syntax to use", "mysql", "1149"),
         ("with different left and right input types", "postgresql", "42P17"),
         ("could not enable user right", "postgresql", None),
     ),
@@ -15420,6 +15420,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("this operation requires a running slave", "mysql", "1199"),
         ("is the server running on host", "postgresql", None),
         ("failed process was running", "postgresql", None),
+        ("server is running with the", "mysql", "1290"),
         ("running in data directory", "postgresql", None),
         ("running in read only mode", "mysql", "1836"),
         ("slave is already running", "mysql", "1254"),
@@ -16755,6 +16756,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("started streaming wal from primary at", "postgresql", "00000"),
         ("before the database is started", "duckdb", "InvalidInputException"),
         ("internal error started field", "postgresql", None),
+        ("slave with ssl is started", "mysql", "1274"),
     ),
     "starting": (
         ("either another server is starting or the lock file is", "postgresql", None),
@@ -16970,9 +16972,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("is not a stored generated column", "postgresql", "00000 55000"),
         ("invalid size stored in file", "postgresql", "XX001"),
         ("can be stored", "postgresql", None),
-    ),
-    "storing": (
-        ("storing mariadb user name or password information in the master", "mysql", "1760"),
     ),
     "str": (
         ("select array to string str split string begin end step", "duckdb", "NotImplementedException"),
@@ -17892,6 +17891,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("use different names for these tables", "duckdb", "BinderException"),
     ),
     "they": (
+        ("slave was compiled without ssl support they can be used", "mysql", "1274"),
         ("but they are in tables that cannot be referenced from", "postgresql", None),
         ("because they are required by the database system", "postgresql", "2BP01"),
         ("but they do not have the same on commit setting", "postgresql", None),
@@ -18291,8 +18291,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "tried": (
         ("the client tried to connect to an unsupported version of", "mssql", None),
         ("you are using safe update mode and you tried to", "mysql", "1175"),
-        ("mariadb tried to use the", "mysql", "4185"),
         ("tried to read blob of", "duckdb", "SerializationException"),
+        ("tried to use the", "mysql", "4185"),
     ),
     "trigger": (
         ("cannot alter type of a column used in a trigger", "postgresql", "0A000"),
@@ -19036,9 +19036,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("pg type oid value not set when in binary upgrade", "postgresql", "22023"),
         ("must be set to 1 during binary upgrade mode", "postgresql", None),
     ),
-    "upgrading": (
-        ("consider upgrading mariadb client", "mysql", "1251"),
-    ),
     "upload": (
         ("must upload manifest before performing an incremental base backup", "postgresql", "55000"),
     ),
@@ -19094,6 +19091,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "use": (
         ("cannot use type", "postgresql", "42804"),
+        ("can only use", "mysql", "1116 1646"),
     ),
     "used": (
         ("is a table function but it was used as a", "duckdb", "BinderException"),
@@ -19125,8 +19123,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("foreign key uses period on the referenced table but not", "postgresql", "42830"),
         ("the statement is unsafe because it uses a limit clause", "mysql", "1668"),
         ("protocol version not supported by server client uses", "postgresql", None),
-        ("uses an extension that doesn t exist in this mariadb", "mysql", "1112"),
         ("uses system columns in replica identity index", "postgresql", "55000"),
+        ("uses an extension that doesn t exist in this", "mysql", "1112"),
         ("cannot alter type|because column|uses it", "postgresql", "0A000"),
         ("a value of 0 uses the system default", "postgresql", None),
         ("uses an invalid format", "postgresql", None),
@@ -19137,6 +19135,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("can t be used in the using key clause", "duckdb", "BinderException"),
         ("cannot partition using more than", "postgresql", "54011"),
         ("using expression for table", "postgresql", "42501"),
+        ("you are using", "mysql", "1131 1175"),
     ),
     "usual": (
         ("unix domain sockets use the usual unix file system permission", "postgresql", None),
@@ -19422,6 +19421,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "version": (
         ("failed to read wal of version", "duckdb", "IOException"),
         ("server is version", "postgresql", None),
+        ("this version of", "mysql", "1174 1235 1497"),
     ),
     "versioned": (
         ("|must be of type|for system versioned table", "mysql", "4110"),
@@ -20241,19 +20241,23 @@ TEMPLATES: Final[dict[str, dict[str, tuple[str, ...]]]] = {
         "1089": ("incorrect prefix key the used key part isn t a",),
         "1090": ("you can t delete all columns with alter table use",),
         "1091": ("can t drop|check that it exists",),
+        "1116": ("too many tables|can only use|tables in a join",),
         "1118": ("row size too large the maximum row size for the|this includes storage overhead check the manual you have to",),
         "1119": ("thread stack overrun used|of a|stack use mariadbd thread stack to specify a bigger stack",),
         "1128": ("function|is not defined",),
+        "1131": ("you are using|as an anonymous user and anonymous users are not allowed",),
         "1135": ("can t create a new thread errno|if you are not out of available memory you can",),
         "1136": ("column count doesn t match value count at row",),
         "1141": ("there is no such grant defined for user|on host",),
         "1142": ("command denied to user|for table|",),
         "1143": ("command denied to user|for column|in table",),
         "1147": ("there is no such grant defined for user|on host|on table",),
-        "1149": ("you have an error in your sql syntax check the",),
+        "1149": ("you have an error in your sql syntax check the|server version for the right syntax to use",),
         "1167": ("the storage engine|can t index column",),
         "1168": ("unable to open underlying table which is differently defined or",),
         "1169": ("can t write because of unique constraint to table",),
+        "1174": ("this version of|is not compiled with raid support",),
+        "1175": ("you are using safe update mode and you tried to",),
         "1176": ("key|doesn t exist in table",),
         "1178": ("the storage engine for the table doesn t support",),
         "1198": ("this operation cannot be performed as you have a running",),
@@ -20265,6 +20269,7 @@ TEMPLATES: Final[dict[str, dict[str, tuple[str, ...]]]] = {
         "1217": ("cannot delete or update a parent row a foreign key",),
         "1218": ("error connecting to master",),
         "1230": ("variable|doesn t have a default value",),
+        "1235": ("this version of|doesn t yet support",),
         "1237": ("slave sql thread ignored the query because of replicate table",),
         "1256": ("uncompressed data size too large the maximum size is|probably length of uncompressed data was corrupted",),
         "1258": ("zlib not enough room in the output buffer probably length",),
@@ -20275,8 +20280,8 @@ TEMPLATES: Final[dict[str, dict[str, tuple[str, ...]]]] = {
         "1293": ("incorrect table definition there can be only one timestamp column",),
         "1303": ("can t create a|from within another stored routine",),
         "1306": ("failed to drop",),
-        "1315": ("the update log is deprecated and replaced by the binary",),
-        "1316": ("the update log is deprecated and replaced by the binary",),
+        "1315": ("the update log is deprecated and replaced by the binary|5 6",),
+        "1316": ("the update log is deprecated and replaced by the binary|5 6",),
         "1317": ("query execution was interrupted",),
         "1334": ("failed to alter",),
         "1336": ("is not allowed in stored function or trigger",),
@@ -20311,6 +20316,7 @@ TEMPLATES: Final[dict[str, dict[str, tuple[str, ...]]]] = {
         "1478": ("table storage engine|does not support the create option",),
         "1479": ("syntax error|partitioning requires definition of values|for each partition",),
         "1493": ("values less than value must be strictly increasing for each",),
+        "1497": ("the mix of handlers in the partitions is not allowed",),
         "1508": ("cannot remove all partitions use drop table instead",),
         "1529": ("failed to drop",),
         "1533": ("failed to alter",),
@@ -20321,7 +20327,7 @@ TEMPLATES: Final[dict[str, dict[str, tuple[str, ...]]]] = {
         "1545": ("failed to open mysql event",),
         "1553": ("cannot drop index|needed in a foreign key constraint",),
         "1555": ("you can t write lock a log table only read",),
-        "1558": ("column count of mysql|is wrong expected|found|created with mariadb|now running|please use mariadb upgrade to fix this error",),
+        "1558": ("column count of mysql|is wrong expected|found|created with|now running|please use mariadb upgrade to fix this error",),
         "1588": ("event execution time is in the past and on completion",),
         "1589": ("event execution time is in the past and on completion",),
         "1613": ("xa rbtimeout transaction branch was rolled back took too long",),
@@ -20330,6 +20336,7 @@ TEMPLATES: Final[dict[str, dict[str, tuple[str, ...]]]] = {
         "1624": ("the requested value for the heartbeat period is either negative|seconds",),
         "1628": ("comment for table|is too long max|",),
         "1629": ("comment for field|is too long max|",),
+        "1646": ("signal resignal can only use a condition defined with sqlstate",),
         "1651": ("query cache is disabled set query cache type to on",),
         "1664": ("cannot execute statement impossible to write to binary log since",),
         "1665": ("cannot execute statement impossible to write to binary log since",),
@@ -20356,11 +20363,11 @@ TEMPLATES: Final[dict[str, dict[str, tuple[str, ...]]]] = {
         "1761": ("foreign key constraint for table|record|would lead to a duplicate entry in table|key",),
         "1762": ("foreign key constraint for table|record|would lead to a duplicate entry in a child table",),
         "1793": ("comment for table partition|is too long max|",),
-        "1794": ("slave is not configured or failed to initialize properly you",),
+        "1794": ("slave is not configured or failed to initialize properly you|error log",),
         "1797": ("column|is of wrong type for an innodb fulltext index",),
         "1798": ("index|is of wrong type for an innodb fulltext index",),
-        "1803": ("cannot recover after slave errored out in parallel execution mode",),
-        "1804": ("cannot clean up worker info tables additional error messages can",),
+        "1803": ("cannot recover after slave errored out in parallel execution mode|error log",),
+        "1804": ("cannot clean up worker info tables additional error messages can|error log",),
         "1805": ("column count of|is wrong expected|found|the table is probably corrupted",),
         "1821": ("failed to add the foreign key constraint missing index for|in the foreign table",),
         "1822": ("failed to add the foreign key constraint missing index for|in the referenced table",),
@@ -20404,7 +20411,7 @@ TEMPLATES: Final[dict[str, dict[str, tuple[str, ...]]]] = {
         "2044": ("can t open shared memory client could not create|event|",),
         "3001": ("query partially completed on the master error on master|and was aborted there is a chance that your master",),
         "3002": ("query caused different errors on master and slave error on|error code|error on slave actual message|error code|default database|query",),
-        "3009": ("column count of|is wrong expected|found|created with mariadb|now running|please use mariadb upgrade to fix this error",),
+        "3009": ("column count of|is wrong expected|found|created with|now running|please use mariadb upgrade to fix this error",),
         "3011": ("referenced trigger|for the given action time and event type does not",),
         "3014": ("table storage engine|found required create option missing",),
         "3017": ("this operation cannot be performed with a running slave sql",),

@@ -459,3 +459,30 @@ def test_the_named_backends_texts_are_not_in_the_holdout() -> None:
     for text, _, _, source, _ in _KNOWN_WORDED:
         mine = norm(text)
         assert not any(mine in other or other in mine for other in holdout), source
+
+
+@pytest.mark.parametrize(
+    ("text", "backend", "code"),
+    [
+        # MySQL's error reference: ER_HOST_NOT_PRIVILEGED (1130) and
+        # ER_NOT_SUPPORTED_AUTH_MODE (1251), in MySQL's words; MariaDB's own
+        # texts name MariaDB where MySQL's name MySQL.
+        ("Host '172.17.0.1' is not allowed to connect to this MySQL server", "mysql", "1130"),
+        ("Host '172.17.0.1' is not allowed to connect to this MariaDB server", "mysql", "1130"),
+        (
+            "Client does not support authentication protocol requested by server; "
+            "consider upgrading MySQL client",
+            "mysql",
+            "1251",
+        ),
+        # SQL Server's 18470, "Login failed for user '%.*ls'. Reason: The account
+        # is disabled.": a rule pack's marker of two common words ("is
+        # disabled", a PgBouncer message's) names no backend.
+        ("Login failed for user 'app'. Reason: The account is disabled.", "mssql", "18470"),
+    ],
+)
+def test_the_vendors_words_name_it_not_a_packs_two_common_words(
+    text: str, backend: str, code: str
+) -> None:
+    answer = classify_message(text)
+    assert (answer.backend, answer.database_error_code) == (backend, code)

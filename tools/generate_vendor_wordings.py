@@ -151,6 +151,11 @@ def mysql_texts() -> list[Template]:
     The server's English texts, each with its number (`mysqld_error.h`), and
     the client's (mysql-connector-python's English `CR_` texts, numbered by
     its `errorcode.py`).
+
+    MariaDB's texts name their server where MySQL's, which they were forked
+    from, name MySQL (`Host '%-.64s' is not allowed to connect to this
+    MariaDB server`, `... consider upgrading MariaDB client`): the product's
+    name is read as a placeholder, so that a phrase is the words both print.
     """
     if not ERRMSG.exists():
         source_missing(f"{ERRMSG} is missing: install mariadb-server (or mysql-server)")
@@ -165,7 +170,8 @@ def mysql_texts() -> list[Template]:
         if (m := symbol.match(line)) is not None:
             number = numbers.get(m.group(1))
         elif (m := eng.match(line)) is not None:
-            found.append((m.group(1), None if number is None else str(number)))
+            text = re.sub(r"\bMariaDB\b", "%s", m.group(1))
+            found.append((text, None if number is None else str(number)))
     return found + mysql_client_texts()
 
 
