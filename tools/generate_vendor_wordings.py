@@ -24,6 +24,11 @@ Server's).  The vendors' own message lists are read:
 - Oracle: python-oracledb's message formats (`oracledb.errors`);
 - ODBC's SQLSTATE texts (`_mssql_python_texts.py`), which any ODBC driver
   prints: they rule phrases out, and name no vendor.
+- the drivers' own messages (`tools/upstream/driver-messages.tsv`, from
+  `tools/extract_driver_messages.py`: node-postgres, pgjdbc, mysql2, tedious,
+  PyMySQL, ...), each backend's drivers as one list of that backend's
+  (`postgresql-drivers`), with no code but a client error number the driver's
+  call names; read from every call site, as DuckDB's (`read_everywhere`).
 
 Each template is cut at its placeholders (`%s`, `%-.64s`, `%.*ls`, `{}`,
 `"%s"`); each fixed run of three words or more is a phrase, kept when no
