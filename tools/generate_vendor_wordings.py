@@ -24,6 +24,11 @@ Server's).  The vendors' own message lists are read:
 - Oracle: python-oracledb's message formats (`oracledb.errors`);
 - ODBC's SQLSTATE texts (`_mssql_python_texts.py`), which any ODBC driver
   prints: they rule phrases out, and name no vendor.
+- the drivers' platforms' own messages (`tools/upstream/platform-messages.tsv`,
+  from `tools/extract_platform_messages.py`: Node.js's built-in modules,
+  the C library's `strerror`/`gai_strerror`, Python's and Go's standard
+  libraries), which a driver may copy (tedious's `socket hang up` is
+  Node's): they rule phrases out, and name no vendor.
 - the drivers' own messages (`tools/upstream/driver-messages.tsv`, from
   `tools/extract_driver_messages.py`: node-postgres, pgjdbc, mysql2, tedious,
   PyMySQL, ...), each backend's drivers as one list of that backend's
@@ -101,13 +106,21 @@ SOURCE_WIDE, COMMON_RUN, COMMON = frozenset({"duckdb"}), 4, 20
 #: Lists that rule phrases out and name no vendor -> the vendor whose own they are.
 RULE_OUT: dict[str, str | None] = {
     "odbc": None,
+    "platforms": None,
     "postgresql-scanner": "postgresql",
     "duckdb-shell": "duckdb",
 }
+#: Lists whose words count toward no word's frequency (`COMMON`, a phrase's
+#: rarest word): the platforms' hundreds of messages would make a driver's
+#: protocol words everyone's (`bind`, `handshake`, `response`) and its
+#: `unexpected bind response` English.  They rule out the phrases they hold.
+UNCOUNTED = frozenset({"platforms"})
 #: Most codes a phrase may name (their templates then tell them apart).
 MOST_CODES = 6
 #: The drivers' own messages, each with its backend (from `tools/extract_driver_messages.py`).
 DRIVER_MESSAGES = ROOT / "tools" / "upstream" / "driver-messages.tsv"
+#: The drivers' platforms' own messages (from `tools/extract_platform_messages.py`).
+PLATFORM_MESSAGES = ROOT / "tools" / "upstream" / "platform-messages.tsv"
 #: A drivers' list is named after its backend with this after it (`mysql-drivers`).
 DRIVERS = "-drivers"
 
@@ -494,6 +507,20 @@ def driver_texts() -> dict[str, list[Template]]:
     }
 
 
+def platform_texts() -> list[str]:
+    """
+    The messages of the drivers' platforms (`tools/upstream/platform-messages.tsv`):
+    Node's, the C library's, Python's and Go's, whatever program prints them.
+    """
+    unescape = {"\\\\": "\\", "\\t": "\t", "\\n": "\n"}
+    found: set[str] = set()
+    for line in PLATFORM_MESSAGES.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            _platform, _version, _source, text = line.split("\t")
+            found.add(re.sub(r"\\[\\tn]", lambda m: unescape[m.group()], text))
+    return sorted(found)
+
+
 def odbc_texts() -> list[str]:
     from localdata_errors.backends import _mssql_python_texts  # noqa: PLC0415
 
@@ -509,7 +536,7 @@ def _elsewhere(lists: dict[str, list[Template]]) -> dict[str, Counter[str]]:
     own: dict[str, Counter[str]] = {}
     for vendor, texts in lists.items():
         held = own.setdefault(owner(vendor), Counter())
-        for text, _ in texts:
+        for text, _ in [] if vendor in UNCOUNTED else texts:
             held.update(set(words(text)))
     every: Counter[str] = Counter()
     for held in own.values():
@@ -537,7 +564,7 @@ def phrases(lists: dict[str, list[Template]]) -> dict[str, Entry]:
     own: dict[str, Counter[str]] = {}
     for vendor, texts in lists.items():
         held = own.setdefault(owner(vendor), Counter())
-        for text, _ in texts:
+        for text, _ in [] if vendor in UNCOUNTED else texts:
             held.update(set(words(text)))
     for held in own.values():
         frequency.update(held)
@@ -897,6 +924,7 @@ def build() -> str:
         "mssql": mssql_texts() + sqlclient_texts(),
         "oracle": oracle_texts(),
         "odbc": [(text, None) for text in odbc_texts()],
+        "platforms": [(text, None) for text in platform_texts()],
         **driver_texts(),
     }
     table = phrases(lists)
