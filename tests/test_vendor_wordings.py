@@ -513,3 +513,24 @@ def test_a_drivers_own_message_names_its_backend(text: str, backend: str, driver
 )
 def test_a_message_drivers_of_two_backends_share_or_anyone_writes_names_none(text: str) -> None:
     assert detect(text) is None
+
+
+# Messages of the drivers' platforms (`tools/upstream/platform-messages.tsv`),
+# which a driver may copy: any program on that platform prints them.
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Node's `_http_client` (`new ConnResetException('socket hang up')`),
+        # which tedious copies.
+        "Error: socket hang up",
+        # Go's `database/sql/driver.ErrBadConn`; go-sql-driver/mysql says `bad connection`.
+        "driver: bad connection",
+        # Go's `database/sql`, which go-sql-driver/mysql copies.
+        "sql: driver does not support the use of Named Parameters",
+        # The C library's strerror(EISDIR), as Python raises it.
+        "IsADirectoryError: [Errno 21] Is a directory: '/var/lib/data'",
+    ],
+)
+def test_a_platforms_message_a_driver_copies_names_none(text: str) -> None:
+    assert detect(text) is None
+    assert classify_message(text).backend == "generic"
