@@ -5,6 +5,10 @@ Extract `tools/upstream/pool-messages.tsv`: what connection pools say when they 
     python tools/extract_pool_messages.py --npm-dir DIR --git-root DIR --check
     python tools/extract_pool_messages.py --npm-dir DIR --fetch-npm ...   # npm pack into DIR first
 
+With `--check`, a library whose source is not on this machine keeps its
+committed rows (said on stderr): the installed Python packages and Go are
+checked wherever the tests run.
+
 A pool that had no connection to give within its timeout raises an error of
 its own, before any request reaches the server (SQLAlchemy's `QueuePool
 limit of size 5 overflow 10 reached, connection timed out, timeout 30.00`,
@@ -65,7 +69,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from _generated import source_missing
+from _generated import SOURCE_MISSING, source_missing
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "tools" / "upstream" / "pool-messages.tsv"
@@ -451,41 +455,78 @@ def fetch_npm(npm_dir: Path) -> None:
             )
 
 
-def extract(npm_dir: Path | None, git_root: Path | None) -> list[Row]:
-    """Each library's formats that `MEANINGS` gives a meaning, in `SOURCES`' order."""
+def extract(
+    npm_dir: Path | None, git_root: Path | None, kept: dict[str, list[Row]] | None = None
+) -> list[Row]:
+    """
+    Each library's formats that `MEANINGS` gives a meaning, in `SOURCES`' order.
+
+    With *kept* (the committed rows, by library), a library whose source is not
+    on this machine keeps its committed rows (the check then covers the others);
+    without, a missing source ends the run (`SOURCE_MISSING`).
+    """
     rows: list[Row] = []
     for source in SOURCES:
-        rules = MEANINGS[source.library]
-        used: set[Meaning] = set()
-        seen: set[str] = set()
-        for path in source.files:
-            text = read_source(source, path, npm_dir, git_root)
-            python = path.endswith(".py")
-            if source.library == "sequelize":
-                # The class sets its name; its message is its pool's.
-                for found in _SET_NAME.finditer(text):
-                    name = found.group(1)
-                    rows.append(
-                        Row(source.library, source.version, path, name, "{}", ACQUIRE_TIMEOUT)
-                    )
-                    seen.add("{}")
-                continue
-            for rule in rules:
-                formats = read_python(text, rule.call) if python else read_braced(text, rule.call)
-                for form in formats:
-                    if not form.startswith(rule.opening) or form in seen:
-                        continue
-                    seen.add(form)
-                    used.add(rule)
-                    rows.append(
-                        Row(source.library, source.version, path, rule.name, form, rule.meaning)
-                    )
-        if source.library != "sequelize" and used != set(rules):
-            missing = [rule.opening or rule.call for rule in rules if rule not in used]
-            raise SystemExit(f"{source.library}: no format found for {missing}")
-        if not seen:
-            raise SystemExit(f"{source.library}: nothing read")
+        if kept is None:
+            rows += _extract_one(source, npm_dir, git_root)
+            continue
+        try:
+            rows += _extract_one(source, npm_dir, git_root)
+        except SystemExit as missing:
+            if missing.code != SOURCE_MISSING:
+                raise
+            rows += kept.get(source.library, [])
+            print(f"not checked: {source.library} (its source is not here)", file=sys.stderr)
     return rows
+
+
+def _extract_one(source: Source, npm_dir: Path | None, git_root: Path | None) -> list[Row]:
+    rows: list[Row] = []
+    rules = MEANINGS[source.library]
+    used: set[Meaning] = set()
+    seen: set[str] = set()
+    for path in source.files:
+        text = read_source(source, path, npm_dir, git_root)
+        python = path.endswith(".py")
+        if source.library == "sequelize":
+            # The class sets its name; its message is its pool's.
+            for found in _SET_NAME.finditer(text):
+                name = found.group(1)
+                rows.append(Row(source.library, source.version, path, name, "{}", ACQUIRE_TIMEOUT))
+                seen.add("{}")
+            continue
+        for rule in rules:
+            formats = read_python(text, rule.call) if python else read_braced(text, rule.call)
+            for form in formats:
+                if not form.startswith(rule.opening) or form in seen:
+                    continue
+                seen.add(form)
+                used.add(rule)
+                rows.append(
+                    Row(source.library, source.version, path, rule.name, form, rule.meaning)
+                )
+    if source.library != "sequelize" and used != set(rules):
+        missing = [rule.opening or rule.call for rule in rules if rule not in used]
+        raise SystemExit(f"{source.library}: no format found for {missing}")
+    if not seen:
+        raise SystemExit(f"{source.library}: nothing read")
+    return rows
+
+
+def committed() -> dict[str, list[Row]]:
+    """The committed file's rows, by library."""
+    found: dict[str, list[Row]] = {}
+    if OUTPUT.exists():
+        for line in OUTPUT.read_text(encoding="utf-8").splitlines():
+            if line and not line.startswith("#"):
+                fields = [
+                    re.sub(
+                        r"\\(.)", lambda m: {"t": "\t", "n": "\n"}.get(m.group(1), m.group(1)), f
+                    )
+                    for f in line.split("\t")
+                ]
+                found.setdefault(fields[0], []).append(Row(*fields))
+    return found
 
 
 def escape(text: str) -> str:
@@ -507,19 +548,24 @@ def build(rows: list[Row]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--npm-dir", type=Path, help="the npm tarballs (`npm pack`'s names)")
+    parser.add_argument(
+        "--npm-dir",
+        type=Path,
+        default=Path(os.environ["POOL_NPM_DIR"]) if "POOL_NPM_DIR" in os.environ else None,
+        help="the npm tarballs (`npm pack`'s names; default: $POOL_NPM_DIR)",
+    )
     parser.add_argument("--fetch-npm", action="store_true", help="npm pack the packages first")
     parser.add_argument(
         "--git-root",
         type=Path,
         default=Path(os.environ["POOL_GIT_ROOT"]) if "POOL_GIT_ROOT" in os.environ else None,
-        help="the directory of the git clones (<owner>+<name>)",
+        help="the directory of the git clones (<owner>+<name>; default: $POOL_GIT_ROOT)",
     )
     parser.add_argument("--check", action="store_true", help="exit 1 when the file is stale")
     args = parser.parse_args(argv)
     if args.fetch_npm and args.npm_dir is not None:
         fetch_npm(args.npm_dir)
-    rows = extract(args.npm_dir, args.git_root)
+    rows = extract(args.npm_dir, args.git_root, committed() if args.check else None)
     text = build(rows)
     shown = OUTPUT.relative_to(ROOT)
     if args.check:
