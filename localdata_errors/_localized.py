@@ -85,7 +85,14 @@ _SENTENCE_ENDS: Final = frozenset("\u3002\uff01\uff1f")
 #: The double quotes the catalogues write (`»%s«`, `« %s »`, `„%s“`), read as
 #: `"`: one character for one, so that a text's offsets stay.
 _QUOTE_MARKS: Final = "\u00bb\u00ab\u201e\u201c\u201d\u201f\u300c\u300d\u300e\u300f\uff02"
-_QUOTES: Final = str.maketrans(dict.fromkeys(_QUOTE_MARKS, '"'))
+#: Single quotes, read as `"` in a translation and in a text (not in an
+#: English msgid, which the English path reads as written): which quotes go
+#: around a name is the build's typography, not the message (SQL Server
+#: prints `列名 'x' 无效。` where its docs translate `列名“%.*ls”无效。`, and
+#: `Ungültiger Objektname "x".` where they write `'%.*ls'`).
+_SINGLE_QUOTE_MARKS: Final = "'\u2018\u2019"
+_SINGLE_QUOTES: Final = str.maketrans(dict.fromkeys(_SINGLE_QUOTE_MARKS, '"'))
+_QUOTES: Final = str.maketrans(dict.fromkeys(_QUOTE_MARKS + _SINGLE_QUOTE_MARKS, '"'))
 #: One of them, in the table's JSON (a pattern: `str.translate` is slower on a long text).
 _QUOTE_MARK: Final = re.compile(f"[{_QUOTE_MARKS}]")
 _COLON: Final = re.compile("[:\uff1a]")  # a colon, or a full-width one
@@ -244,7 +251,9 @@ def _build() -> _Table:
         # The first language's msgid wins where two translate alike.
         for msgid, msgstr, label in zip(msgids, msgstrs, is_label, strict=True):
             if msgstr and not label:
-                by_msgstr.setdefault(msgstr.removesuffix("\n"), msgid)
+                text = msgstr.removesuffix("\n")
+                if text not in english:
+                    by_msgstr.setdefault(text.translate(_SINGLE_QUOTES), msgid)
     for local in ambiguous:
         del labels[local]
     templates: list[tuple[str, str]] = []

@@ -18,7 +18,7 @@ import pytest
 from generate_localized_messages import sqlserver_messages
 
 from localdata_errors import Kind, classify_message
-from localdata_errors._localized import _parse, may_be_translated, read_back
+from localdata_errors._localized import _QUOTES, _parse, may_be_translated, read_back
 
 # (text, where it was found, the message number, its kind, a name it holds).
 PASTED = [
@@ -168,15 +168,16 @@ def _filled(template: str) -> str:
 def test_every_extracted_translation_reads_back_to_its_english_text() -> None:
     pairs = sqlserver_messages()
     # The same translation of two English texts reads back as one of them; so does
-    # one that differs only in its conversions' types (`%f`, `%ld`: 232 and 220).
+    # one that differs only in its conversions' types (`%f`, `%ld`: 232 and 220)
+    # or in its quotes (an apostrophe or a typographic one: every quote reads as one).
     english: defaultdict[tuple[str, ...], set[str]] = defaultdict(set)
     for translated in pairs.values():
         for msgid, msgstr in translated:
-            english[_parse(msgstr)[0]].add(_filled(msgid))
+            english[_parse(msgstr.translate(_QUOTES))[0]].add(_filled(msgid))
     read = 0
     for language, translated in pairs.items():
         for _, msgstr in translated:
-            parts, _ = _parse(msgstr)
+            parts, _ = _parse(msgstr.translate(_QUOTES))
             # Not readable by construction: a literal `%%` (kept out of the table)
             # and two values side by side (where one ends is not known).
             if "%%" in msgstr or "" in parts[1:-1]:
