@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
-# 14738 phrases: duckdb 2818, mssql 1023, mysql 1965, oracle 244, postgresql 8660, sqlite 28.
-# Of one code's templates: duckdb 2713, mssql 512, mysql 1446, oracle 234, postgresql 3929, sqlite 26; of a few codes': duckdb 34, mssql 21, mysql 108, oracle 10, postgresql 173.
+# 14745 phrases: duckdb 2818, mssql 1023, mysql 1965, oracle 244, postgresql 8664, sqlite 31.
+# Of one code's templates: duckdb 2713, mssql 512, mysql 1446, oracle 234, postgresql 3930, sqlite 29; of a few codes': duckdb 34, mssql 21, mysql 108, oracle 10, postgresql 173.
 # rarest word -> ((phrase, backend, code or codes or None), ...); a gapped phrase's
 # runs, joined by '|', are found in order (a first '' where a message goes).
 WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
@@ -2796,6 +2796,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("internal error no casting function found", "postgresql", None),
         ("no casting function found", "postgresql", None),
     ),
+    "casts": (
+        ("you might need to add explicit type casts", "postgresql", None),
+    ),
     "catalog": (
         ("on conflict is not supported with system catalog tables", "postgresql", "0A000"),
         ("is not in the catalog functions with this name exist", "duckdb", "CatalogException"),
@@ -3031,6 +3034,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("check constraint failed on table", "duckdb", "ConstraintException"),
         ("check constraint|already exists", "postgresql", "42710"),
         ("is not a check constraint", "postgresql", "42809"),
+        ("check constraint failed", "sqlite", "SQLITE_CONSTRAINT_CHECK"),
         ("check constraint name", "postgresql", "42710"),
         ("check that it exists", "mysql", "1091"),
         ("check option failed", "mysql", "1369"),
@@ -4194,6 +4198,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("constraint|for table|does not exist", "postgresql", "42704"),
         ("cannot create not null constraint", "postgresql", "55000"),
         ("is not a not null constraint", "postgresql", "42809"),
+        ("not null constraint failed", "sqlite", "SQLITE_CONSTRAINT_NOTNULL"),
         ("constraint|does not exist", "postgresql", "00000 42703 42704"),
         ("constraint|failed for", "mysql", "4025"),
         ("is not a constraint", "mssql", "3728"),
@@ -4659,7 +4664,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("the database was created using collation version", "postgresql", None),
         ("a table cannot be created with a type column", "duckdb", "InvalidInputException"),
         ("triggers can not be created on system tables", "mysql", "1465"),
-        ("that were created with different parameters", "duckdb", "BinderException"),
         ("different from the one being created", "postgresql", "42P15"),
         ("that means the wal was created for", "duckdb", "IOException"),
         ("subscription could not be created", "oracle", "DPY-6007"),
@@ -7604,6 +7608,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("insert has more expressions than target columns", "postgresql", "42601"),
         ("insert has more target columns than expressions", "postgresql", "42601"),
         ("window range expressions cannot be null", "duckdb", "BinderException"),
+        ("zero order by expressions provided", "duckdb", "ParserException"),
         ("multiple default expressions", "postgresql", "42601"),
         ("index|contains expressions", "postgresql", "42809"),
     ),
@@ -8300,7 +8305,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("this server s history forked from timeline", "postgresql", None),
     ),
     "form": (
-        ("does not have the form non recursive term union all", "postgresql", "42P19"),
         ("could not form array type name for type", "postgresql", "42710"),
         ("to absolute form", "postgresql", None),
     ),
@@ -12013,8 +12017,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("no operator matches the given name and argument types you", "postgresql", None),
         ("no operator matches the given name and argument type you", "postgresql", None),
         ("no procedure matches the given name and argument types", "postgresql", None),
+        ("no function matches the given name and argument types", "postgresql", None),
         ("no operator matches the given name and argument types", "postgresql", None),
         ("no operator matches the given name and argument type", "postgresql", None),
+        ("can t store multiple matches of the path in the", "mysql", "4179"),
         ("too many regular expression matches", "postgresql", "54000"),
         ("has multiple matches", "postgresql", "42725"),
     ),
@@ -12964,6 +12970,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "ncryptexportkey": (
         ("ncryptexportkey returned 0x", "mssql", None),
+    ),
+    "near": (
+        ("at or near", "postgresql", None),
     ),
     "nearest": (
         ("nearest by only supports inner and left outer joins not", "duckdb", "ParserException"),
@@ -15781,7 +15790,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("the password provided for the replication user exceeds the maximum", "mysql", "3056"),
         ("unable to find server array type for provided name", "postgresql", None),
         ("duplicate value provided for target", "duckdb", "BinderException"),
-        ("zero order by expressions provided", "duckdb", "ParserException"),
         ("provided user name", "postgresql", "00000"),
         ("was not provided", "oracle", "DPY-4010"),
     ),
@@ -18002,6 +18010,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("already exists in schema", "postgresql", "42710 42723 42P07"),
         ("schema is already set to", "duckdb", "InvalidInputException"),
         ("can set only 1 schema", "duckdb", "CatalogException"),
+        ("schema|already exists", "postgresql", "42P06"),
         ("tables from schema", "postgresql", "42704"),
     ),
     "schemas": (
@@ -18184,9 +18193,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "seed": (
         ("sets the seed for random number generation", "postgresql", None),
-        ("geqo seed for random path selection", "postgresql", None),
         ("missing authentication data seed", "mysql", None),
-        ("seed for random path selection", "postgresql", None),
     ),
     "seek": (
         ("cannot seek in files of this type", "duckdb", "IOException"),
@@ -18243,6 +18250,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "selection": (
         ("failed to scan dictionary string selection buffer was out of", "duckdb", None),
         ("select clause without selection list", "duckdb", "ParserException"),
+        ("geqo seed for random path selection", "postgresql", None),
+        ("seed for random path selection", "postgresql", None),
     ),
     "selective": (
         ("geqo selective pressure within the population", "postgresql", None),
@@ -19616,7 +19625,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("possible byte ordering mismatch the byte ordering used to store", "postgresql", None),
         ("valid currently registered custom key store provider names are", "mssql", None),
         ("the byte ordering used to store the pg control file", "postgresql", None),
-        ("can t store multiple matches of the path in the", "mysql", "4179"),
         ("can t store an array or an object in the", "mysql", "4178"),
         ("invalid key store provider name", "mssql", None),
         ("no provider found for key store", "mssql", None),
@@ -20117,6 +20125,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("has no parameters and arguments were supplied", "mssql", "8146"),
         ("null supplied to not null column", "mysql", "1263"),
         ("but supplied value is of type", "postgresql", "22023"),
+        ("values were supplied", "sqlite", "SQLITE_ERROR"),
     ),
     "supplies": (
         ("bind message supplies", "postgresql", "08P01"),
@@ -20555,6 +20564,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("the config authentication options tenantid property must be of type", "mssql", None),
     ),
     "term": (
+        ("does not have the form non recursive term union all", "postgresql", "42P19"),
         ("cast the output of the non recursive term to the", "postgresql", None),
         ("order term out of range should be between 1 and", "duckdb", "BinderException"),
         ("group by term out of range should be between 1", "duckdb", "BinderException"),
@@ -22616,6 +22626,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "were": (
         ("not all parameters were used in the sql statement", "mysql", None),
+        ("that were created with different parameters", "duckdb", "BinderException"),
         ("types were provided but csv file only has", "duckdb", "BinderException"),
         ("no connection options were specified", "postgresql", None),
         ("too many column names were specified", "postgresql", "42601"),
@@ -23116,7 +23127,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
 }
 
-# 104 opening runs only one vendor's messages open with.
+# 102 opening runs only one vendor's messages open with.
 # opening run -> (backend, code or codes or None) (read where a message starts)
 HEADS: Final[dict[str, tuple[str, str | None]]] = {
     "buffer size of": ("duckdb", "InvalidInputException"),
@@ -23126,7 +23137,6 @@ HEADS: Final[dict[str, tuple[str, str | None]]] = {
     "cannot have column named": ("duckdb", "BinderException"),
     "cannot rename field": ("duckdb", "CatalogException"),
     "cannot write to": ("duckdb", "IOException"),
-    "check constraint failed": ("sqlite", "SQLITE_CONSTRAINT_CHECK"),
     "checkpoint failed for database": ("duckdb", "IOException"),
     "column with name": ("duckdb", "CatalogException"),
     "conflict on update": ("duckdb", "TransactionException"),
@@ -23189,7 +23199,6 @@ HEADS: Final[dict[str, tuple[str, str | None]]] = {
     "no matching aggregate function": ("duckdb", "BinderException"),
     "no statement to prepare": ("duckdb", "InvalidInputException"),
     "no such column": ("sqlite", "SQLITE_ERROR"),
-    "not null constraint failed": ("sqlite", "SQLITE_CONSTRAINT_NOTNULL"),
     "null group name in": ("duckdb", "BinderException"),
     "numeric requires numeric type": ("duckdb", "InvalidTypeException"),
     "options request not implemented": ("duckdb", "NotImplementedException"),
@@ -23894,7 +23903,6 @@ KNOWN: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("restartpoint starting", "00000"),
         ("role|already exists", "42710"),
         ("row triggers with transition tables are not supported on partitions", "- 0A000"),
-        ("schema|already exists", "42P06"),
         ("schema|does not exist", "3F000"),
         ("server|already exists", "42710"),
         ("server|does not exist", "42704"),
@@ -23932,18 +23940,15 @@ KNOWN: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "sqlite": (
         ("ambiguous column name", "SQLITE_ERROR"),
         ("authorization denied", "SQLITE_AUTH"),
-        ("check constraint failed", "SQLITE_CONSTRAINT_CHECK"),
         ("constraint failed", "SQLITE_CONSTRAINT"),
         ("database|is already in use", "SQLITE_ERROR"),
         ("datatype mismatch", "SQLITE_MISMATCH"),
         ("incomplete input", "SQLITE_ERROR"),
         ("locking protocol", "SQLITE_PROTOCOL"),
         ("no such column", "SQLITE_ERROR"),
-        ("not null constraint failed", "SQLITE_CONSTRAINT_NOTNULL"),
         ("out of memory", "SQLITE_NOMEM"),
         ("query aborted", "SQLITE_ABORT"),
         ("table|already exists", "SQLITE_ERROR"),
-        ("table|has|columns but|values were supplied", "SQLITE_ERROR"),
         ("unknown operation", "SQLITE_NOTFOUND"),
     ),
 }

@@ -445,10 +445,15 @@ def test_a_named_backends_own_template_gives_its_code(
     assert answer.kind == classify_message(text, backend, code).kind
 
 
-def test_a_shared_wording_names_no_backend() -> None:
-    # PostgreSQL's scanner's message, which DuckDB's parser prints too
-    # (https://github.com/vitaly-t/pg-promise/issues/522): nothing names the backend.
-    assert detect('syntax error at or near "as"') is None
+def test_a_wording_duckdb_shares_names_it_only_after_its_label() -> None:
+    # PostgreSQL's scanner's message, which DuckDB's parser prints too, but
+    # always after its label (`Parser Error: `), read before any wording; without
+    # it the text is PostgreSQL's (https://github.com/vitaly-t/pg-promise/issues/522,
+    # a PostgreSQL client's issue).
+    found = detect('syntax error at or near "as"')
+    assert found is not None
+    assert found.backend == "postgresql"
+    assert classify_message('Parser Error: syntax error at or near "as"').backend == "duckdb"
 
 
 def test_the_named_backends_texts_are_not_in_the_holdout() -> None:

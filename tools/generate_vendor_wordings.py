@@ -99,16 +99,17 @@ FEWEST, MOST = 3, 10
 #: name", whose words are everyone's but whose run is its own.)  Nor does such
 #: a list rule out another vendor's phrase: DuckDB's binder keeps PostgreSQL's
 #: wordings in throw sites a user rarely meets (`column "%s" does not exist`),
-#: which stay the phrases of the catalogue that holds them.  What the engine
-#: prints where a user does meet it, triggered here (`duckdb-shell`: "syntax
-#: error at or near"), rules them out.
+#: which stay the phrases of the catalogue that holds them.  Nor does what the
+#: engine prints where a user meets it (triggered here: "syntax error at or
+#: near"): DuckDB prints each message after its label (`Parser Error: `, the
+#: label column of its throw sites), which the text reader reads as DuckDB's
+#: sign before any wording, so a text without it is another vendor's.
 SOURCE_WIDE, COMMON_RUN, COMMON = frozenset({"duckdb"}), 4, 20
 #: Lists that rule phrases out and name no vendor -> the vendor whose own they are.
 RULE_OUT: dict[str, str | None] = {
     "odbc": None,
     "platforms": None,
     "postgresql-scanner": "postgresql",
-    "duckdb-shell": "duckdb",
 }
 #: Lists whose words count toward no word's frequency (`COMMON`, a phrase's
 #: rarest word): the platforms' hundreds of messages would make a driver's
@@ -926,7 +927,6 @@ def build() -> str:
         ],
         "sqlite": sqlite_texts(),
         "duckdb": duckdb_texts(shell),
-        "duckdb-shell": shell,
         "mssql": mssql_texts() + sqlclient_texts(),
         "oracle": oracle_texts(),
         "odbc": [(text, None) for text in odbc_texts()],
