@@ -707,11 +707,15 @@ def gapped(lists: dict[str, list[Template]], table: dict[str, Entry]) -> dict[st
 
 
 def _codes(phrase: str, joined: list[tuple[str, str | None]]) -> str | None:
-    """The codes of the templates holding the phrase, joined by blanks, or `None`."""
-    codes = {code for run, code in joined if phrase in run}
-    if None in codes or len(codes) > MOST_CODES:
+    """
+    The codes of the templates holding the phrase, joined by blanks
+    (`UNCODED` for those that have none: their templates tell them apart),
+    or `None`: no template holding it has a code, or too many codes.
+    """
+    codes = {code or UNCODED for run, code in joined if phrase in run}
+    if codes == {UNCODED} or len(codes) > MOST_CODES:
         return None
-    return " ".join(sorted(c for c in codes if c is not None)) or None
+    return " ".join(sorted(codes))
 
 
 def templates(
