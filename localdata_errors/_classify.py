@@ -60,7 +60,7 @@ from localdata_errors._redact import (
 from localdata_errors._registry import Claim, Mapper, MapperRegistry, Standing, default_registry
 from localdata_errors._response import StructuredErrorResponse, builder
 from localdata_errors._warn import warn_once
-from localdata_errors.backends.generic import generic_answer, keyword_kind
+from localdata_errors.backends.generic import generic_answer, keyword_answer, keyword_kind
 from localdata_errors.backends.network import network_error
 
 if TYPE_CHECKING:
@@ -359,17 +359,20 @@ def _map(
         # the backend allows, keeping the backend's code and names.
         fallback = generic_answer(error)
         allowed = answer.refine
+        taken = allowed is None or fallback.kind in allowed
         answer = answer._replace(
-            kind=fallback.kind if allowed is None or fallback.kind in allowed else Kind.UNKNOWN,
+            kind=fallback.kind if taken else Kind.UNKNOWN,
+            # The rule's own retry safety comes with its kind (a closed pool's: safe).
+            retry_safety=answer.retry_safety or (fallback.retry_safety if taken else None),
             affected_resources=answer.affected_resources or fallback.affected_resources,
             dependencies=answer.dependencies or fallback.dependencies,
             constraint=answer.constraint or fallback.constraint,
             schema=answer.schema or fallback.schema,
         )
     elif answer.refine is not None:
-        by_words = keyword_kind(scanned)
+        by_words, safety = keyword_answer(scanned)
         if by_words is not Kind.UNKNOWN and by_words in answer.refine:
-            answer = answer._replace(kind=by_words)
+            answer = answer._replace(kind=by_words, retry_safety=answer.retry_safety or safety)
     # The ORM's code is the answer's where the backend's mapper found none of its own.
     return (
         (answer if own is error or answer.code else answer._replace(code=str(code))),

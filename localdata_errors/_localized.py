@@ -80,10 +80,19 @@ _LABEL_LONGEST: Final = 32
 #: quote or a bracket (a line's start or end too).
 _OPENS: Final = frozenset("\n\r:\uff1a'\"«„“\u2018([{<>|│")
 _CLOSES: Final = frozenset("\n\r'\"»“”\u2019)]}<>|│.,;:\uff1a\\(")
+#: The CJK full stop, exclamation and question marks: a sentence ends there.
+_SENTENCE_ENDS: Final = frozenset("\u3002\uff01\uff1f")
 #: The double quotes the catalogues write (`»%s«`, `« %s »`, `„%s“`), read as
 #: `"`: one character for one, so that a text's offsets stay.
 _QUOTE_MARKS: Final = "\u00bb\u00ab\u201e\u201c\u201d\u201f\u300c\u300d\u300e\u300f\uff02"
-_QUOTES: Final = str.maketrans(dict.fromkeys(_QUOTE_MARKS, '"'))
+#: Single quotes, read as `"` in a translation and in a text (not in an
+#: English msgid, which the English path reads as written): which quotes go
+#: around a name is the build's typography, not the message (SQL Server
+#: prints `列名 'x' 无效。` where its docs translate `列名“%.*ls”无效。`, and
+#: `Ungültiger Objektname "x".` where they write `'%.*ls'`).
+_SINGLE_QUOTE_MARKS: Final = "'\u2018\u2019"
+_SINGLE_QUOTES: Final = str.maketrans(dict.fromkeys(_SINGLE_QUOTE_MARKS, '"'))
+_QUOTES: Final = str.maketrans(dict.fromkeys(_QUOTE_MARKS + _SINGLE_QUOTE_MARKS, '"'))
 #: One of them, in the table's JSON (a pattern: `str.translate` is slower on a long text).
 _QUOTE_MARK: Final = re.compile(f"[{_QUOTE_MARKS}]")
 _COLON: Final = re.compile("[:\uff1a]")  # a colon, or a full-width one
@@ -242,7 +251,9 @@ def _build() -> _Table:
         # The first language's msgid wins where two translate alike.
         for msgid, msgstr, label in zip(msgids, msgstrs, is_label, strict=True):
             if msgstr and not label:
-                by_msgstr.setdefault(msgstr.removesuffix("\n"), msgid)
+                text = msgstr.removesuffix("\n")
+                if text not in english:
+                    by_msgstr.setdefault(text.translate(_SINGLE_QUOTES), msgid)
     for local in ambiguous:
         del labels[local]
     templates: list[tuple[str, str]] = []
@@ -423,10 +434,17 @@ def _english(
 
 
 def _alone(text: str, start: int, end: int) -> bool:
-    """Whether *text*[start:end] is a message of its own (not words inside another)."""
+    """
+    Whether *text*[start:end] is a message of its own (not words inside another).
+
+    A CJK full stop, exclamation or question mark ends a sentence, so a message
+    may follow one, and one that ends with one may be followed by another
+    sentence (`将截断字符串或二进制数据。 语句已终止。`).
+    """
     before = text[max(0, start - _LABEL_LONGEST) : start].rstrip(" \t")
     after = text[end : end + _LABEL_LONGEST].lstrip(" \t")
-    return (not before or before[-1] in _OPENS) and (not after or after[0] in _CLOSES)
+    opened = not before or before[-1] in _OPENS or before[-1] in _SENTENCE_ENDS
+    return opened and (not after or after[0] in _CLOSES or text[end - 1] in _SENTENCE_ENDS)
 
 
 def _labels(text: str, labels: dict[str, str]) -> list[_Found]:
@@ -523,10 +541,16 @@ def _scan(text: str, table: _Table, budget: list[int], depth: int) -> list[_Foun
 
 
 def _rebuilt(text: str, found: list[_Found]) -> ReadBack:
-    """The text with the most specific of overlapping spans replaced."""
+    """
+    The text with the most specific of overlapping spans replaced.
+
+    Of two as specific that start at one place, the longer: `数据库 'x' 不存在。`
+    is SQL Server's `Database 'x' does not exist.`, not PostgreSQL's `数据库 %s 不存在`
+    (the value `'x'`) followed by `。`.
+    """
     starts: list[int] = []  # the spans taken, in order, none overlapping
     taken: dict[int, tuple[int, Callable[[], str]]] = {}
-    for start, end, _, write in sorted(found, key=lambda f: (-f[2], f[0], f[1])):
+    for start, end, _, write in sorted(found, key=lambda f: (-f[2], f[0], -f[1])):
         at = bisect.bisect_left(starts, start)
         if at and taken[starts[at - 1]][0] > start:
             continue

@@ -1005,12 +1005,16 @@ def _names(registry: MapperRegistry) -> _NameTable:
         claims = getattr(info.mapper, "claims", None)
         markers = getattr(claims, "markers", ())
         if isinstance(refines, tuple | list) and refines and isinstance(markers, tuple | list):
-            # Only a marker that says something alone: two words or more, or
-            # one long name (an error class); "quota" alone names no product.
+            # Only a marker that says something alone: three words or more,
+            # as a vendor's phrase (`tools/generate_vendor_wordings.py`), or one
+            # long name (an error class, `TransactionRetryWithProtoRefreshError`):
+            # "quota" alone names no product, nor "not allowed" or "is disabled",
+            # which every vendor's messages say.
             owned += [
                 (m, str(refines[0]))
                 for m in markers
-                if isinstance(m, str) and (len(_words(m.lower())) > 1 or len(m) >= 16)
+                if isinstance(m, str)
+                and (len(_words(m.lower())) > 2 or (" " not in m.strip() and len(m) >= 16))
             ]
         for name, owner in owned:
             lowered = name.lower().strip()
@@ -1555,6 +1559,8 @@ def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) 
     orm = next((one for one in found if one[1] == "orm"), None)
     # Then the vendor's own wording (the phrase's rarest word gates the search).
     worded = _worded(head, words, registry) if named is None and orm is None else _NOTHING
+    if named is None and orm is None and worded.backend is None:
+        worded = _labelled(head, words, registry)
     # Last, a SQLSTATE only PostgreSQL lists (`code: "23505"`), and PHP PDO's
     # driver number (a MySQL-protocol server's: TiDB's 9007 through pdo_mysql).
     named = named or worded.backend or _by_own_state(found, registry) or _by_pdo_number(found)
@@ -1587,6 +1593,29 @@ def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) 
         elif worded_code is not None:
             code = worded_code
     return Reading(named, code, sqlstate, start, None if sign is None else SIGNS[sign].name)
+
+
+#: PostgreSQL's severity label as its clients other than libpq print it (one
+#: space; libpq's two are a sign of their own): upper case, then the primary
+#: message, which PostgreSQL's message style starts in lower case.
+_SEVERITY: Final = LazyPattern(r"(?:^|\n|: )(?:ERROR|FATAL|PANIC): (?=[a-z])")
+
+
+def _labelled(head: str, words: list[bytes], registry: MapperRegistry) -> Reading:
+    """
+    PostgreSQL, by its severity label and a message one of its own coded
+    templates is (`ERROR: deadlock detected`, 40P01; `ERROR: schema "x" does
+    not exist`, 3F000): a message no phrase of its names, short or worded as
+    another vendor's too.  The label alone names nothing (any program may
+    print `ERROR: `); an uncoded template neither.
+    """
+    if registry.lookup("postgresql") is None:
+        return _NOTHING
+    label = _SEVERITY.get().search(head)
+    if label is None:
+        return _NOTHING
+    code = _known(words, "postgresql")
+    return _NOTHING if code is None else Reading("postgresql", code, None, label.end(), None)
 
 
 def _first_named(

@@ -62,6 +62,7 @@ GENERATORS = [
     "generate_localized_messages.py",
     "generate_sqlcmd_labels.py",
     "generate_prisma_codes.py",
+    "generate_pool_messages.py",
 ]
 
 
@@ -80,6 +81,21 @@ def test_the_committed_table_is_up_to_date(generator: str) -> None:
         if IN_CI:
             pytest.fail(f"CI=true and {message}", pytrace=False)
         pytest.skip(message)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "up to date" in done.stdout
+
+
+def test_the_pool_messages_are_what_the_pools_sources_give() -> None:
+    # The sources on this machine (installed Python packages, Go; the npm
+    # tarballs and git clones where $POOL_NPM_DIR / $POOL_GIT_ROOT name them).
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "extract_pool_messages.py"), "--check"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "up to date" in done.stdout
 

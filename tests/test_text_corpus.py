@@ -43,10 +43,10 @@ MIN_BACKEND_FOUND = 97
 #: ship with no package here (the read-back has its docs' translations, which
 #: word some messages otherwise than the server), and adding such a text must
 #: not hide a fall of the English figures.
-MIN_LOCALIZED_CATEGORY_RIGHT = 80
+MIN_LOCALIZED_CATEGORY_RIGHT = 86
 MIN_LOCALIZED_RETRY_RIGHT = 97
-MIN_LOCALIZED_CODE_FOUND = 80
-MIN_LOCALIZED_BACKEND_FOUND = 88
+MIN_LOCALIZED_CODE_FOUND = 88
+MIN_LOCALIZED_BACKEND_FOUND = 94
 
 MIN_TEXTS = 400
 

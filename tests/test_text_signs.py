@@ -312,3 +312,27 @@ def test_an_oracle_net_code_is_its_ora_twin(text: str, kind: Kind) -> None:
     assert (answer.backend, answer.kind) == ("oracle", kind)
     assert answer.database_error_code is not None
     assert answer.database_error_code.startswith("TNS-")
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        # PostgreSQL's Appendix A: deadlock_detected, invalid_schema_name,
+        # division_by_zero, read_only_sql_transaction.  A client other than
+        # libpq prints the label with one space; the message is PostgreSQL's own.
+        ("ERROR: deadlock detected", "40P01"),
+        ('ERROR: schema "billing" does not exist', "3F000"),
+        ("org.example.Job: ERROR: division by zero", "22012"),
+        ("ERROR: cannot execute CREATE TABLE in a read-only transaction", "25006"),
+    ],
+)
+def test_postgresqls_label_and_own_message_name_it(text: str, code: str) -> None:
+    answer = classify_message(text)
+    assert (answer.backend, answer.database_error_code) == ("postgresql", code)
+
+
+@pytest.mark.parametrize(
+    "text", ["ERROR: something went wrong", "ERROR: Could not find file", "deadlock detected"]
+)
+def test_the_label_alone_or_the_message_alone_names_nothing(text: str) -> None:
+    assert classify_message(text).backend == "generic"

@@ -445,10 +445,15 @@ def test_a_named_backends_own_template_gives_its_code(
     assert answer.kind == classify_message(text, backend, code).kind
 
 
-def test_a_shared_wording_names_no_backend() -> None:
-    # PostgreSQL's scanner's message, which DuckDB's parser prints too
-    # (https://github.com/vitaly-t/pg-promise/issues/522): nothing names the backend.
-    assert detect('syntax error at or near "as"') is None
+def test_a_wording_duckdb_shares_names_it_only_after_its_label() -> None:
+    # PostgreSQL's scanner's message, which DuckDB's parser prints too, but
+    # always after its label (`Parser Error: `), read before any wording; without
+    # it the text is PostgreSQL's (https://github.com/vitaly-t/pg-promise/issues/522,
+    # a PostgreSQL client's issue).
+    found = detect('syntax error at or near "as"')
+    assert found is not None
+    assert found.backend == "postgresql"
+    assert classify_message('Parser Error: syntax error at or near "as"').backend == "duckdb"
 
 
 def test_the_named_backends_texts_are_not_in_the_holdout() -> None:
@@ -459,3 +464,105 @@ def test_the_named_backends_texts_are_not_in_the_holdout() -> None:
     for text, _, _, source, _ in _KNOWN_WORDED:
         mine = norm(text)
         assert not any(mine in other or other in mine for other in holdout), source
+
+
+@pytest.mark.parametrize(
+    ("text", "backend", "code"),
+    [
+        # MySQL's error reference: ER_HOST_NOT_PRIVILEGED (1130) and
+        # ER_NOT_SUPPORTED_AUTH_MODE (1251), in MySQL's words; MariaDB's own
+        # texts name MariaDB where MySQL's name MySQL.
+        ("Host '172.17.0.1' is not allowed to connect to this MySQL server", "mysql", "1130"),
+        ("Host '172.17.0.1' is not allowed to connect to this MariaDB server", "mysql", "1130"),
+        (
+            "Client does not support authentication protocol requested by server; "
+            "consider upgrading MySQL client",
+            "mysql",
+            "1251",
+        ),
+        # SQL Server's 18470, "Login failed for user '%.*ls'. Reason: The account
+        # is disabled.": a rule pack's marker of two common words ("is
+        # disabled", a PgBouncer message's) names no backend.
+        ("Login failed for user 'app'. Reason: The account is disabled.", "mssql", "18470"),
+    ],
+)
+def test_the_vendors_words_name_it_not_a_packs_two_common_words(
+    text: str, backend: str, code: str
+) -> None:
+    answer = classify_message(text)
+    assert (answer.backend, answer.database_error_code) == (backend, code)
+
+
+# Messages drivers raise of their own (`tools/upstream/driver-messages.tsv`,
+# from each driver's source), filled in as the driver fills them: no server
+# code, no module or class name of the driver.
+@pytest.mark.parametrize(
+    ("text", "backend", "driver"),
+    [
+        ("Error: Connection terminated unexpectedly", "postgresql", "node-postgres"),
+        ("Connection terminated due to connection timeout", "postgresql", "pg-pool"),
+        (
+            "Release called on client which has already been released to the pool.",
+            "postgresql",
+            "pg-pool",
+        ),
+        ("An I/O error occurred while sending to the backend.", "postgresql", "pgjdbc"),
+        ("This connection has been closed.", "postgresql", "pgjdbc"),
+        ("can't execute an empty query", "postgresql", "psycopg2"),
+        ("cannot perform operation: another operation is in progress", "postgresql", "asyncpg"),
+        ("pq: unknown response for simple query: 'x'", "postgresql", "lib/pq"),
+        ("Error: Can't add new command when connection is in closed state", "mysql", "mysql2"),
+        ("Error: Cannot enqueue Query after fatal error.", "mysql", "mysqljs"),
+        ("commands out of sync. You can't run this command now", "mysql", "go-sql-driver/mysql"),
+        ("Failed to connect to db01:1433 in 15000ms", "mssql", "tedious"),
+        (
+            "RequestError: Requests can only be made in the LoggedIn state,"
+            " not the SentClientRequest state",
+            "mssql",
+            "tedious",
+        ),
+    ],
+)
+def test_a_drivers_own_message_names_its_backend(text: str, backend: str, driver: str) -> None:
+    found = detect(text)
+    assert found is not None, driver
+    assert found.backend == backend, driver
+    assert classify_message(text).backend == backend, driver
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # node-mssql's `Connection is closed.`; pg8000's and asyncpg's `connection is closed`.
+        "Error: Connection is closed.",
+        # Words any program writes, in several drivers' messages.
+        "dial tcp: connection refused",
+        "value out of range",
+        # psycopg2's, in words each of which twenty templates of other
+        # vendors hold: English any program may print, no phrase.
+        "connection already closed",
+    ],
+)
+def test_a_message_drivers_of_two_backends_share_or_anyone_writes_names_none(text: str) -> None:
+    assert detect(text) is None
+
+
+# Messages of the drivers' platforms (`tools/upstream/platform-messages.tsv`),
+# which a driver may copy: any program on that platform prints them.
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Node's `_http_client` (`new ConnResetException('socket hang up')`),
+        # which tedious copies.
+        "Error: socket hang up",
+        # Go's `database/sql/driver.ErrBadConn`; go-sql-driver/mysql says `bad connection`.
+        "driver: bad connection",
+        # Go's `database/sql`, which go-sql-driver/mysql copies.
+        "sql: driver does not support the use of Named Parameters",
+        # The C library's strerror(EISDIR), as Python raises it.
+        "IsADirectoryError: [Errno 21] Is a directory: '/var/lib/data'",
+    ],
+)
+def test_a_platforms_message_a_driver_copies_names_none(text: str) -> None:
+    assert detect(text) is None
+    assert classify_message(text).backend == "generic"

@@ -18,18 +18,41 @@ into each language (github.com/MicrosoftDocs/sql-docs.<locale>, and their
 public copies) have the same pages with the same table, the labels and the
 message text translated (`|消息正文|对象名 '%.*ls' 无效。|`).
 
+Only some 270 numbers have a page.  Each translation also has the list of
+every message on one page,
+`docs/relational-databases/errors-events/database-engine-events-and-errors.md`,
+a table whose rows are the number (linked to its page where there is one,
+thousands separated as the language writes them: `1.055`), the severity,
+whether it is logged and the message text, translated (`|    156    |    15
+|    否    |    关键字 '%.*ls' 附近有语法错误。    |`); a number the list
+gives two texts is left out.  The list is of a later release than the pages
+(701's page writes `There is insufficient system memory to run this
+query.`, its list `... in resource pool '%ls' ...`), and the English list is
+not in the English repository: a listed translation is paired with the
+`sys.messages` text that `localdata_errors/backends/_mssql_codes.py` quotes
+in its comment (`208: K.UNDEFINED_TABLE,  # Invalid object name '%.*ls'.`),
+or with the English page's text where that quote is it or its beginning
+(`_listed_english`).  A quote cut short (`... requested by the login. ...`)
+is written up to its first `...`, ending ` ...`: the generator pairs its
+whole sentences with the translation's first ones.  A client's message
+(`(client) No such host is known.`) is no `sys.messages` text and is not
+used; a number the table does not quote is left out of the list's lines.
+
 This reads each repository at its newest commit (or `--ref`) with git alone
 (`ls-tree`, `show`; no work tree is needed) and writes, for each number
 whose English page and translated page both give a message text that
 differs, one line: the number, the language (as the PostgreSQL catalogues
-name it: `zh_CN`, `de`, `pt_BR`), the English text, the translated text and
-the page's source (`owner/repo@commit:path`), tab-separated (`\\`, a tab
-and a line break written `\\\\`, `\\t`, `\\n`), after `#` lines naming each
-repository.  The table's cell is read as Markdown writes it: `\\|`, `\\*`,
-`\\_` and the other backslash escapes, and HTML's character references
-(`&lt;`), are read as the characters, emphasis (`**@stmt**`) as its words
-and an include (`[!INCLUDE[ssNoVersion](...)]`) as the included file's
-text.  The docs are licensed CC-BY-4.0 (`sql-docs.LICENSE`).  The file is read by
+name it: `zh_CN`, `de`, `pt_BR`), the English text, the translated text,
+the translation's source (`owner/repo@commit:path` of its page or list) and
+the English text's (its page's, or `_mssql_codes.py:<number>`); then, where
+the list's translation is another and has an English text, a line for it:
+tab-separated (`\\`, a tab and a line break written `\\\\`, `\\t`, `\\n`),
+after `#` lines naming each repository.  The table's cell is read as
+Markdown writes it: `\\|`, `\\*`, `\\_` and the other backslash escapes, and
+HTML's character references (`&lt;`), are read as the characters, emphasis
+(`**@stmt**`) as its words and an include (`[!INCLUDE[ssNoVersion](...)]`)
+as the included file's text.  The docs are licensed CC-BY-4.0
+(`sql-docs.LICENSE`).  The file is read by
 `tools/generate_localized_messages.py`; the repositories are not needed
 there.  `--check` compares instead of writing (exit 1 when it differs; 3
 when a repository is not given).
@@ -74,6 +97,18 @@ EMPHASIS: Final = re.compile(r"(?<!\*)(\*\*?)(?=\S)(.+?)(?<=\S)\1(?!\*)")
 #: An include (`[!INCLUDE[ssNoVersion](../../includes/ssnoversion-md.md)]`): the page
 #: shows the included file's text (`SQL Server`).
 INCLUDE: Final = re.compile(r"\[!INCLUDE\[[^]]*\]\(([^)]+)\)\]")
+#: The list of every message, on one page.
+LIST: Final = PAGES + "database-engine-events-and-errors.md"
+#: A list's row: `|number|severity|logged|text|`; the number linked to its page or
+#: not, its thousands separated as the language writes them (`1.055`, `1 055`).
+LISTED: Final = re.compile(r"\[?(?P<number>-?\d{1,3}(?:[. \u00a0]\d{3})+|-?\d+)\]?(?:\([^)]*\))?")
+LIST_CELLS: Final = 4
+#: SQL Server's own table, whose comments quote each number's `sys.messages` text.
+CODES: Final = ROOT / "localdata_errors" / "backends" / "_mssql_codes.py"
+#: A number of the table and its comment (`208: K.UNDEFINED_TABLE,  # Invalid object ...`).
+QUOTED: Final = re.compile(r"^\s+(?P<number>-?\d+): K\.\w+,\s+# (?P<text>.+)$", re.MULTILINE)
+#: What a quote cut short ends with: the generator reads the text as a beginning.
+CUT: Final = " ..."
 #: The details table's rows, in the order every page writes them.
 SOURCE_ROW: Final = 2  # the event source, `MSSQLSERVER`
 NUMBER_ROW: Final = 1
@@ -165,35 +200,128 @@ def pages(repository: str, git_dir: str, ref: str) -> tuple[str, dict[int, Page]
     return commit, found
 
 
+def listed(repository: str, git_dir: str, commit: str) -> dict[int, Page]:
+    """
+    The messages of a repository's list (`LIST`), by number.
+
+    A number whose rows give two texts is left out: the list gives some
+    numbers a client's message too (`233`, `11001`), which is not the server's.
+    """
+    path = f"{commit}:{LIST}"
+    found: dict[int, Page] = {}
+    twice: set[int] = set()
+    text = _git(git_dir, "show", path)
+    for line in text.splitlines():
+        row = ROW.match(line)
+        if row is None:
+            continue
+        cells = re.split(r"(?<!\\)\|", row[1])
+        number = LISTED.fullmatch(cells[0].strip())
+        if len(cells) != LIST_CELLS or number is None:
+            continue
+        shown = rendered(
+            _cell(cells[-1]), LIST, lambda name: _git(git_dir, "show", f"{commit}:{name}")
+        )
+        value = int(re.sub(r"[. \u00a0]", "", number["number"]))
+        if not shown:
+            continue
+        if value in found and found[value].text != shown:
+            twice.add(value)
+        found.setdefault(value, Page(value, shown, f"{repository}@{commit}:{LIST}"))
+    return {number: page for number, page in found.items() if number not in twice}
+
+
+def quoted(path: Path = CODES) -> dict[int, Page]:
+    """
+    The `sys.messages` texts SQL Server's table quotes, by number (`_mssql_codes`).
+
+    A quote cut short is kept to its first `...` (written `CUT`); a client's
+    message, quoted `(client) ...` or `(SqlClient) ...`, is not a server's.
+    """
+    found: dict[int, Page] = {}
+    for match in QUOTED.finditer(path.read_text(encoding="utf-8")):
+        text = match["text"].strip()
+        if text.startswith(("(", "...")):
+            continue
+        if "..." in text:
+            text = text.split("...", 1)[0].rstrip() + CUT
+        number = int(match["number"])
+        source = f"{path.relative_to(ROOT).as_posix()}:{number}"
+        found.setdefault(number, Page(number, text, source))
+    return found
+
+
 def escape(text: str) -> str:
     """A value as one TSV field."""
     return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\r", "").replace("\n", "\\n")
 
 
+def _listed_english(page: Page | None, quote: Page | None) -> Page | None:
+    """
+    The English text of a listed message: its page's where its quote is that text, else its quote.
+
+    The list gives the messages of a later release than the pages (701's page
+    `There is insufficient system memory to run this query.`, its list and
+    quote `... in resource pool '%ls' to run ...`; the list's 15599 another
+    message than its page's), so a page's English is a listed translation's
+    only where `_mssql_codes` quotes the same text (or its beginning); a
+    number it does not quote is left out.
+    """
+    if quote is None:
+        return None
+    if page is not None and (
+        page.text == quote.text
+        or (quote.text.endswith(CUT) and page.text.startswith(quote.text.removesuffix(CUT)))
+    ):
+        return page
+    return quote
+
+
+class Translated(NamedTuple):
+    """A language's repository, its commit, its pages' messages and its list's."""
+
+    language: str
+    repository: str
+    commit: str
+    pages: dict[int, Page]
+    listed: dict[int, Page]
+
+
 def render(
     english: tuple[str, str, dict[int, Page]],
-    translated: list[tuple[str, str, str, dict[int, Page]]],
+    quotes: dict[int, Page],
+    translated: list[Translated],
 ) -> str:
-    """The file: the `#` lines naming the repositories, then a line per translated message."""
+    """
+    The file: the `#` lines naming the repositories, then a line per translated message.
+
+    A number's page first, then its list's translation where that is another.
+    """
     repository, commit, english_pages = english
     lines = [
         "# SQL Server's messages (the details table of each page",
-        f"# {PAGES}mssqlserver-<N>-database-engine-error.md)",
+        f"# {PAGES}mssqlserver-<N>-database-engine-error.md, and the list {LIST})",
         "# in English and as each language's docs translate them. CC-BY-4.0: sql-docs.LICENSE.",
-        f"# en: {repository}@{commit}",
+        f"# en: {repository}@{commit}, else the sys.messages text quoted in",
+        f"# {CODES.relative_to(ROOT).as_posix()} (one cut short ends{CUT}).",
     ]
-    lines += [f"# {language}: {repo}@{sha}" for language, repo, sha, _ in translated]
+    lines += [f"# {read.language}: {read.repository}@{read.commit}" for read in translated]
     lines.append(
-        "# Extracted by tools/extract_sqlserver_doc_messages.py."
-        " number<TAB>language<TAB>English<TAB>translation<TAB>source"
+        "# Extracted by tools/extract_sqlserver_doc_messages.py. number<TAB>language"
+        "<TAB>English<TAB>translation<TAB>translation's source<TAB>English text's source"
     )
-    for language, _, _, local in translated:
-        for number in sorted(local):
-            page = english_pages.get(number)
-            if page is None or local[number].text == page.text:
-                continue
-            fields = (str(number), language, page.text, local[number].text, local[number].source)
-            lines.append("\t".join(map(escape, fields)))
+    for read in translated:
+        for number in sorted(read.pages.keys() | read.listed.keys()):
+            page, listed = read.pages.get(number), read.listed.get(number)
+            english_page = english_pages.get(number)
+            pairs = [(page, english_page)]
+            if listed is not None and (page is None or listed.text != page.text):
+                pairs.append((listed, _listed_english(english_page, quotes.get(number))))
+            for local, source in pairs:
+                if local is None or source is None or local.text == source.text:
+                    continue
+                fields = (str(number), read.language, source.text, local.text)
+                lines.append("\t".join(map(escape, (*fields, local.source, source.source))))
     return "\n".join(lines) + "\n"
 
 
@@ -224,13 +352,17 @@ def main(argv: list[str] | None = None) -> int:
     for _, path in given:
         if not Path(path).exists():
             source_missing(f"no git directory at {path} (fetch the docs' repository)")
-    read: list[tuple[str, str, str, dict[int, Page]]] = []
-    for name, path in given:
+    (english_name, english_path), *local_paths = given
+    english_repository = english_name.partition("=")[2]
+    english_commit, english_pages = pages(english_repository, english_path, args.ref)
+    translated: list[Translated] = []
+    for name, path in local_paths:
         language, _, repository = name.partition("=")
         commit, found = pages(repository, path, args.ref)
-        read.append((language, repository, commit, found))
-    (_, english_repository, english_commit, english_pages), *translated = read
-    text = render((english_repository, english_commit, english_pages), translated)
+        translated.append(
+            Translated(language, repository, commit, found, listed(repository, path, commit))
+        )
+    text = render((english_repository, english_commit, english_pages), quoted(), translated)
     return write_or_check(
         {OUTPUT: text},
         check=args.check,

@@ -46,10 +46,11 @@ SQL Server's messages are translated too (a login whose language is not
 English reads `对象名 'x' 无效。` for `Invalid object name 'x'.`); the server
 ships them in no file, but its documentation translates each message's page
 (`tools/upstream/sqlserver-doc-messages.tsv`,
-`tools/extract_sqlserver_doc_messages.py`): each English text is a msgid,
-its conversions written as printf's (`%S_MSG` as `%s`, `%I64d` as `%lld`),
-its translation the msgstr of the language, and a message of several
-sentences each sentence too (`sqlserver_messages`).
+`tools/extract_sqlserver_doc_messages.py`, with their list of every
+message): each English text is a msgid, its conversions written as printf's
+(`%S_MSG` as `%s`, `%I64d` as `%lld`), its translation the msgstr of the
+language, and a message of several sentences each sentence too
+(`sqlserver_messages`).
 
 An ASCII text is asked about only when it holds two words of the
 translations written in ASCII alone that no English text of these sources
@@ -108,6 +109,9 @@ SQLSERVER_MESSAGES: Final = ROOT / "tools" / "upstream" / "sqlserver-doc-message
 SQLSERVER_CONVERSION: Final = re.compile(r"%(?:(?P<server>S_[A-Z]+)|\d+!\w+!|[-+ #0]*\d*I64)")
 #: Where a sentence ends: its period and spaces, or a CJK full stop, exclamation or question.
 SENTENCE_END: Final = re.compile("(?<=[.!?])\\s+(?=\\S)|(?<=[\u3002\uff01\uff1f])\\s*(?=\\S)")
+#: How an English text quoted cut short ends (`Cannot open database "%.*ls" requested by
+#: the login. ...`): only its whole sentences are known.
+CUT: Final = " ..."
 MARIADB_LANGUAGES: Final = {
     "bgn": "bg",
     "chi": "zh_CN",
@@ -254,6 +258,23 @@ def _sentences(text: str) -> list[str]:
     return SENTENCE_END.split(text)
 
 
+def _beginning(english: str, translation: str) -> list[tuple[str, str]]:
+    """
+    The whole sentences of *english*, the beginning of a message, each with its translation's.
+
+    The message goes on after *english*, so its translation has a sentence
+    more than *english*'s whole ones, whose translations are its first
+    (none: no pair); a last sentence cut short (no final `.`) is not whole.
+    """
+    sentences = _sentences(english)
+    if not sentences[-1].endswith((".", "!", "?")):
+        sentences.pop()
+    local = _sentences(translation)
+    if not sentences or len(local) <= len(sentences):
+        return []
+    return list(zip(sentences, local, strict=False))
+
+
 def sqlserver_messages() -> dict[str, list[tuple[str, str]]]:
     """
     Each language's SQL Server messages: the English format and its translation.
@@ -267,7 +288,8 @@ def sqlserver_messages() -> dict[str, list[tuple[str, str]]]:
     also kept sentence by sentence, where the two sentences' conversions
     agree: a server's translation may word one sentence otherwise than the
     docs (`请重新运行该事务` for the docs' `重新运行该事务` in 1205) and the
-    others are still read.  A text the read-back would take for a label
+    others are still read.  An English text quoted cut short (`CUT`) gives
+    only its sentences (`_beginning`).  A text the read-back would take for a label
     (upper-case words: `DBCC CHECKDB`) is left out.
     """
     unescape = {"\\\\": "\\", "\\t": "\t", "\\n": "\n"}
@@ -275,16 +297,19 @@ def sqlserver_messages() -> dict[str, list[tuple[str, str]]]:
     for line in SQLSERVER_MESSAGES.read_text(encoding="utf-8").splitlines():
         if line.startswith("#"):
             continue
-        _, language, english, text, _ = (
+        _, language, english, text, _, _ = (
             re.sub(r"\\[\\tn]", lambda m: unescape[m.group()], field) for field in line.split("\t")
         )
         msgid, msgstr = _printf(english), _printf(text)
         if msgid is None or msgstr is None:
             continue
-        pairs = [(msgid, msgstr)]
-        sentences = _sentences(msgid), _sentences(msgstr)
-        if len(sentences[0]) > 1 and len(sentences[0]) == len(sentences[1]):
-            pairs += zip(*sentences, strict=True)
+        if msgid.endswith(CUT):
+            pairs = _beginning(msgid.removesuffix(CUT), msgstr)
+        else:
+            pairs = [(msgid, msgstr)]
+            sentences = _sentences(msgid), _sentences(msgstr)
+            if len(sentences[0]) > 1 and len(sentences[0]) == len(sentences[1]):
+                pairs += zip(*sentences, strict=True)
         into = found.setdefault(language, [])
         for english_text, local in pairs:
             if (

@@ -24,6 +24,16 @@ Server's).  The vendors' own message lists are read:
 - Oracle: python-oracledb's message formats (`oracledb.errors`);
 - ODBC's SQLSTATE texts (`_mssql_python_texts.py`), which any ODBC driver
   prints: they rule phrases out, and name no vendor.
+- the drivers' platforms' own messages (`tools/upstream/platform-messages.tsv`,
+  from `tools/extract_platform_messages.py`: Node.js's built-in modules,
+  the C library's `strerror`/`gai_strerror`, Python's and Go's standard
+  libraries), which a driver may copy (tedious's `socket hang up` is
+  Node's): they rule phrases out, and name no vendor.
+- the drivers' own messages (`tools/upstream/driver-messages.tsv`, from
+  `tools/extract_driver_messages.py`: node-postgres, pgjdbc, mysql2, tedious,
+  PyMySQL, ...), each backend's drivers as one list of that backend's
+  (`postgresql-drivers`), with no code but a client error number the driver's
+  call names; read from every call site, as DuckDB's (`read_everywhere`).
 
 Each template is cut at its placeholders (`%s`, `%-.64s`, `%.*ls`, `{}`,
 `"%s"`); each fixed run of three words or more is a phrase, kept when no
@@ -89,18 +99,57 @@ FEWEST, MOST = 3, 10
 #: name", whose words are everyone's but whose run is its own.)  Nor does such
 #: a list rule out another vendor's phrase: DuckDB's binder keeps PostgreSQL's
 #: wordings in throw sites a user rarely meets (`column "%s" does not exist`),
-#: which stay the phrases of the catalogue that holds them.  What the engine
-#: prints where a user does meet it, triggered here (`duckdb-shell`: "syntax
-#: error at or near"), rules them out.
+#: which stay the phrases of the catalogue that holds them.  Nor does what the
+#: engine prints where a user meets it (triggered here: "syntax error at or
+#: near"): DuckDB prints each message after its label (`Parser Error: `, the
+#: label column of its throw sites), which the text reader reads as DuckDB's
+#: sign before any wording, so a text without it is another vendor's.
 SOURCE_WIDE, COMMON_RUN, COMMON = frozenset({"duckdb"}), 4, 20
 #: Lists that rule phrases out and name no vendor -> the vendor whose own they are.
 RULE_OUT: dict[str, str | None] = {
     "odbc": None,
+    "platforms": None,
     "postgresql-scanner": "postgresql",
-    "duckdb-shell": "duckdb",
 }
+#: Lists whose words count toward no word's frequency (`COMMON`, a phrase's
+#: rarest word): the platforms' hundreds of messages would make a driver's
+#: protocol words everyone's (`bind`, `handshake`, `response`) and its
+#: `unexpected bind response` English.  They rule out the phrases they hold.
+UNCOUNTED = frozenset({"platforms"})
 #: Most codes a phrase may name (their templates then tell them apart).
 MOST_CODES = 6
+#: The drivers' own messages, each with its backend (from `tools/extract_driver_messages.py`).
+DRIVER_MESSAGES = ROOT / "tools" / "upstream" / "driver-messages.tsv"
+#: The drivers' platforms' own messages (from `tools/extract_platform_messages.py`).
+PLATFORM_MESSAGES = ROOT / "tools" / "upstream" / "platform-messages.tsv"
+#: A drivers' list is named after its backend with this after it (`mysql-drivers`).
+DRIVERS = "-drivers"
+
+
+def owner(name: str) -> str:
+    """
+    Whose a list's messages are: a drivers' list's backend's, a ruling-out
+    list's vendor's (ODBC's are its own), else the list's own vendor's.
+    """
+    if name.endswith(DRIVERS):
+        return name.removesuffix(DRIVERS)
+    return RULE_OUT.get(name) or name
+
+
+def read_everywhere(name: str) -> bool:
+    """
+    Whether the list was read from every call site of a source (an engine's
+    throw sites, a driver's), not from a catalogue of messages.
+
+    As `SOURCE_WIDE` says of DuckDB's: its runs of everyone's words are
+    English, no phrase, and it rules out no catalogue's phrase (a driver's
+    bulk copy says `column %v does not exist in destination table %v`, where
+    PostgreSQL's `column "%s" does not exist` is what its users meet).  Such
+    lists rule out each other's phrases: a phrase two backends' drivers hold
+    names neither, and a catalogue's rules out a driver's.
+    """
+    return name in SOURCE_WIDE or name.endswith(DRIVERS)
+
 
 #: A template, and the code its vendor's list gives it (`None`: none given).
 Template = tuple[str, str | None]
@@ -151,6 +200,11 @@ def mysql_texts() -> list[Template]:
     The server's English texts, each with its number (`mysqld_error.h`), and
     the client's (mysql-connector-python's English `CR_` texts, numbered by
     its `errorcode.py`).
+
+    MariaDB's texts name their server where MySQL's, which they were forked
+    from, name MySQL (`Host '%-.64s' is not allowed to connect to this
+    MariaDB server`, `... consider upgrading MariaDB client`): the product's
+    name is read as a placeholder, so that a phrase is the words both print.
     """
     if not ERRMSG.exists():
         source_missing(f"{ERRMSG} is missing: install mariadb-server (or mysql-server)")
@@ -165,7 +219,8 @@ def mysql_texts() -> list[Template]:
         if (m := symbol.match(line)) is not None:
             number = numbers.get(m.group(1))
         elif (m := eng.match(line)) is not None:
-            found.append((m.group(1), None if number is None else str(number)))
+            text = re.sub(r"\bMariaDB\b", "%s", m.group(1))
+            found.append((text, None if number is None else str(number)))
     return found + mysql_client_texts()
 
 
@@ -440,6 +495,39 @@ def oracle_texts() -> list[Template]:
     ]
 
 
+def driver_texts() -> dict[str, list[Template]]:
+    """
+    Backend's drivers' list (`postgresql-drivers`) -> the messages its drivers
+    raise of their own (`tools/upstream/driver-messages.tsv`), each with the
+    client error number the driver's call names, else none.
+    """
+    unescape = {"\\\\": "\\", "\\t": "\t", "\\n": "\n"}
+    found: dict[str, set[Template]] = {}
+    for line in DRIVER_MESSAGES.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            _driver, backend, _version, _file, code, text = line.split("\t")
+            text = re.sub(r"\\[\\tn]", lambda m: unescape[m.group()], text)
+            found.setdefault(backend + DRIVERS, set()).add((text, None if code == "-" else code))
+    return {
+        name: sorted(texts, key=lambda t: (t[0], t[1] or ""))
+        for name, texts in sorted(found.items())
+    }
+
+
+def platform_texts() -> list[str]:
+    """
+    The messages of the drivers' platforms (`tools/upstream/platform-messages.tsv`):
+    Node's, the C library's, Python's and Go's, whatever program prints them.
+    """
+    unescape = {"\\\\": "\\", "\\t": "\t", "\\n": "\n"}
+    found: set[str] = set()
+    for line in PLATFORM_MESSAGES.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            _platform, _version, _source, text = line.split("\t")
+            found.add(re.sub(r"\\[\\tn]", lambda m: unescape[m.group()], text))
+    return sorted(found)
+
+
 def odbc_texts() -> list[str]:
     from localdata_errors.backends import _mssql_python_texts  # noqa: PLC0415
 
@@ -448,6 +536,19 @@ def odbc_texts() -> list[str]:
 
 #: A phrase's entry: (backend, its rarest word, the code(s) of its templates, or `None`).
 Entry = tuple[str, str, str | None]
+
+
+def _elsewhere(lists: dict[str, list[Template]]) -> dict[str, Counter[str]]:
+    """Vendor -> how many of the other vendors' templates hold each word."""
+    own: dict[str, Counter[str]] = {}
+    for vendor, texts in lists.items():
+        held = own.setdefault(owner(vendor), Counter())
+        for text, _ in [] if vendor in UNCOUNTED else texts:
+            held.update(set(words(text)))
+    every: Counter[str] = Counter()
+    for held in own.values():
+        every.update(held)
+    return {vendor: every - held for vendor, held in own.items()}
 
 
 def phrases(lists: dict[str, list[Template]]) -> dict[str, Entry]:
@@ -469,8 +570,8 @@ def phrases(lists: dict[str, list[Template]]) -> dict[str, Entry]:
     frequency: Counter[str] = Counter()
     own: dict[str, Counter[str]] = {}
     for vendor, texts in lists.items():
-        held = own.setdefault(RULE_OUT.get(vendor) or vendor, Counter())
-        for text, _ in texts:
+        held = own.setdefault(owner(vendor), Counter())
+        for text, _ in [] if vendor in UNCOUNTED else texts:
             held.update(set(words(text)))
     for held in own.values():
         frequency.update(held)
@@ -479,15 +580,14 @@ def phrases(lists: dict[str, list[Template]]) -> dict[str, Entry]:
         if vendor in RULE_OUT:
             continue
         # How many of the other vendors' templates hold each word.
-        elsewhere = frequency - own[vendor]
+        elsewhere = frequency - own[owner(vendor)]
         # The other lists' runs, one per line: " phrase " (no line break in it)
         # is in the text exactly when it is in one of the runs.
         others = "\n".join(
             j
             for other, js in joined.items()
-            if other != vendor
-            and RULE_OUT.get(other) != vendor
-            and (other not in SOURCE_WIDE or vendor in SOURCE_WIDE)
+            if owner(other) != owner(vendor)
+            and (not read_everywhere(other) or read_everywhere(vendor))
             for j, _ in js
         )
         coded = any(code is not None for _, code in found)
@@ -500,7 +600,7 @@ def phrases(lists: dict[str, list[Template]]) -> dict[str, Entry]:
             if all(word.isdigit() or len(word) < 3 for word in run[:MOST]):
                 continue
             if (
-                vendor in SOURCE_WIDE
+                read_everywhere(vendor)
                 and len(run) <= COMMON_RUN
                 and all(elsewhere[word] >= COMMON for word in run)
             ):
@@ -509,7 +609,7 @@ def phrases(lists: dict[str, list[Template]]) -> dict[str, Entry]:
                 continue
             rarest = min(run[:MOST], key=lambda w: (frequency[w], -len(w), w))
             codes = _codes(f" {phrase} ", joined[vendor]) if coded else None
-            table[phrase] = (vendor, rarest, codes)
+            table[phrase] = (owner(vendor), rarest, codes)
     return table
 
 
@@ -569,8 +669,8 @@ def gapped(lists: dict[str, list[Template]], table: dict[str, Entry]) -> dict[st
     alone = {(vendor, codes) for vendor, _, codes in table.values() if codes and " " not in codes}
     found: dict[str, Entry] = {}
     for vendor, texts in lists.items():
-        if vendor in RULE_OUT:
-            continue
+        if vendor in RULE_OUT or vendor.endswith(DRIVERS):
+            continue  # a drivers' list gives few codes: its phrases name the backend
         for text, code in texts:
             parts = pieces(text)
             named = [w for part in parts for w in part.split()]
@@ -591,10 +691,10 @@ def gapped(lists: dict[str, list[Template]], table: dict[str, Entry]) -> dict[st
             codes: set[str | None] = {code}
             for n in holding[rarest]:
                 other, other_code, joined, _ = every[n]
-                if RULE_OUT.get(other) == vendor or not in_order(parts, joined):
-                    continue
-                if other in SOURCE_WIDE and vendor not in SOURCE_WIDE:
-                    continue  # rules out no catalogue's phrase (see `SOURCE_WIDE`)
+                if (other != vendor and owner(other) == vendor) or not in_order(parts, joined):
+                    continue  # the vendor's scanner's texts, its drivers' messages
+                if read_everywhere(other) and not read_everywhere(vendor):
+                    continue  # rules out no catalogue's phrase (see `read_everywhere`)
                 if other != vendor:
                     codes.add(None)
                 elif shared:
@@ -607,11 +707,15 @@ def gapped(lists: dict[str, list[Template]], table: dict[str, Entry]) -> dict[st
 
 
 def _codes(phrase: str, joined: list[tuple[str, str | None]]) -> str | None:
-    """The codes of the templates holding the phrase, joined by blanks, or `None`."""
-    codes = {code for run, code in joined if phrase in run}
-    if None in codes or len(codes) > MOST_CODES:
+    """
+    The codes of the templates holding the phrase, joined by blanks
+    (`UNCODED` for those that have none: their templates tell them apart),
+    or `None`: no template holding it has a code, or too many codes.
+    """
+    codes = {code or UNCODED for run, code in joined if phrase in run}
+    if codes == {UNCODED} or len(codes) > MOST_CODES:
         return None
-    return " ".join(sorted(c for c in codes if c is not None)) or None
+    return " ".join(sorted(codes))
 
 
 def templates(
@@ -686,7 +790,7 @@ def known(lists: dict[str, list[Template]], table: dict[str, Entry]) -> dict[str
     """
     found: dict[str, dict[str, set[str]]] = {}
     for vendor, texts in lists.items():
-        if vendor in RULE_OUT:
+        if vendor in RULE_OUT or vendor.endswith(DRIVERS):
             continue
         forms: dict[str, set[str]] = {}
         wanted: set[str] = set()
@@ -750,21 +854,24 @@ def heads(
     that goes on from it with a word (SQLite's `NOT NULL constraint failed`):
     after it a text goes on with a quote.
     """
-    opens: dict[str, set[str]] = {}
+    opens: dict[str, set[str]] = {}  # the lists whose templates open with a run
     own: set[str] = set()  # the runs of the vendors' own lists (not of the lists that rule out)
     codes: dict[tuple[str, str], set[str | None]] = {}
-    unquoted: dict[str, set[str]] = {}  # the vendors of a run's templates going on unquoted
+    unquoted: dict[str, set[str]] = {}  # the lists of a run's templates going on unquoted
+    catalogued: set[str] = set()  # the runs an engine's templates open with (not a driver's)
+    elsewhere = _elsewhere(lists)
     for vendor, texts in lists.items():
-        owner = RULE_OUT.get(vendor, vendor)
         for text, code in texts:
             run = opening(text)
             if run is not None:
-                opens.setdefault(run, set()).add(owner or vendor)
+                opens.setdefault(run, set()).add(vendor)
                 codes.setdefault((vendor, run), set()).add(code)
                 if not _quoted_after_opening(text):
-                    unquoted.setdefault(run, set()).add(owner or vendor)
+                    unquoted.setdefault(run, set()).add(vendor)
                 if vendor not in RULE_OUT:
                     own.add(run)
+                if not vendor.endswith(DRIVERS):
+                    catalogued.add(run)
     found: dict[str, tuple[str, str | None]] = {}
     ordered = sorted(opens)
     for run, opening_it in opens.items():
@@ -772,30 +879,43 @@ def heads(
             continue
         # Every vendor whose messages open with this run, or with a run of two
         # words or more it opens with (a one-word message, "NO", says nothing).
-        owners = set(opening_it)
+        held_by = set(opening_it)
         # The runs that go on from this one sort together, right after "run ".
         for other in ordered[bisect.bisect_left(ordered, run + " ") :]:
             if not other.startswith(run + " "):
                 break
-            owners |= opens[other]
+            held_by |= opens[other]
         # The runs this one goes on from: its first two words, three, ...
         parts = run.split(" ")
         for n in range(2, len(parts)):
-            owners |= unquoted.get(" ".join(parts[:n]), set())
+            held_by |= unquoted.get(" ".join(parts[:n]), set())
+        # A driver's message rules out no run an engine's templates open with
+        # (as it rules out no engine's phrase: see `read_everywhere`).
+        owners = {
+            owner(name) for name in held_by if run not in catalogued or not name.endswith(DRIVERS)
+        }
         if "sqlite" in owners:
             owners.discard("duckdb")
         if len(owners) != 1 or run in table:
             continue
-        (owner,) = owners
-        if owner in lists and owner not in RULE_OUT:
+        (whose,) = owners
+        if (
+            run not in catalogued
+            and len(run.split()) <= COMMON_RUN
+            and all(elsewhere[whose][word] >= COMMON for word in run.split())
+        ):
+            continue  # a driver's English, which any program may open with
+        if whose in lists and whose not in RULE_OUT:
+            # The codes of the vendor's own list (a driver's message states none).
             held = {
                 code
                 for (vendor, other), those in codes.items()
-                if vendor == owner and (other == run or other.startswith(run + " "))
+                if vendor == whose and (other == run or other.startswith(run + " "))
                 for code in those
             }
             several = None in held or len(held) > MOST_CODES
-            found[run] = (owner, None if several else " ".join(sorted(c for c in held if c)))
+            given = " ".join(sorted(c for c in held if c))
+            found[run] = (whose, None if several or not given else given)
     return found
 
 
@@ -811,10 +931,11 @@ def build() -> str:
         ],
         "sqlite": sqlite_texts(),
         "duckdb": duckdb_texts(shell),
-        "duckdb-shell": shell,
         "mssql": mssql_texts() + sqlclient_texts(),
         "oracle": oracle_texts(),
         "odbc": [(text, None) for text in odbc_texts()],
+        "platforms": [(text, None) for text in platform_texts()],
+        **driver_texts(),
     }
     table = phrases(lists)
     table.update(gapped(lists, table))

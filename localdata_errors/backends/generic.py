@@ -16,13 +16,21 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
-from localdata_errors._kinds import Kind
+from localdata_errors._kinds import Kind, RetrySafety
 from localdata_errors._lazy import LazyPattern
 from localdata_errors._mapper import BackendMapper, ErrorInput, MappedError, new_mapped_error
 from localdata_errors._names import column_reference, split_qualified, unique, unqualify_parts
 from localdata_errors._prisma_kinds import prisma_kind
 
-__all__ = ["GENERIC_MAPPER", "GenericMapper", "generic_answer", "keyword_kind", "normalise_words"]
+__all__ = [
+    "GENERIC_MAPPER",
+    "POOL_KINDS",
+    "GenericMapper",
+    "generic_answer",
+    "keyword_answer",
+    "keyword_kind",
+    "normalise_words",
+]
 
 
 _WORD = re.compile(r"[0-9a-z_]+")
@@ -552,6 +560,24 @@ _RULES: Final[Sequence[tuple[Kind, tuple[str, ...]]]] = (
 )
 
 
+# A connection pool's own texts (`_pool_messages`, generated from each
+# pool's source) come before every rule: a pool that gave no connection in
+# time says "timed out" of its wait, not of a statement, and nothing reached
+# the server.  What each meaning is:
+#: A pool text's meaning -> its kind, and its retry safety where the kind's is not it.
+POOL_KINDS: Final[dict[str, tuple[Kind, RetrySafety | None]]] = {
+    # No connection within the timeout, or none free and no more may wait:
+    # the server was never asked (the Kind table: retry after a back-off, safe).
+    "acquire_timeout": (Kind.TOO_MANY_CONNECTIONS, None),
+    "pool_exhausted": (Kind.TOO_MANY_CONNECTIONS, None),
+    # The program closed its pool (or never opened it): as python-oracledb's
+    # ERR_POOL_NOT_OPEN and node-oracledb's ERR_POOL_CLOSED, a connection that
+    # is gone (`reconnect`: a new pool), but closed on the client side, so
+    # nothing was sent (`safe`, as a closed connection used again).
+    "pool_closed": (Kind.CONNECTION_LOST, RetrySafety.SAFE),
+}
+
+
 def normalise_words(text: str) -> str:
     """
     Lower-case *text*, keep its words, and join them with single spaces,
@@ -590,33 +616,84 @@ def _matches(parts: _Phrase, words: str) -> bool:
     return False
 
 
-def _index() -> dict[str, tuple[tuple[int, Kind, _Phrase], ...]]:
+#: An indexed phrase: its priority, its kind, its parts, its retry safety (`None`: the kind's).
+_Entry = tuple[int, Kind, _Phrase, RetrySafety | None]
+
+
+def _rules() -> list[tuple[int, Kind, str, RetrySafety | None]]:
+    """Every rule's phrases with their priorities: the pools' texts first, then `_RULES`."""
+    from localdata_errors.backends._pool_messages import PHRASES  # noqa: PLC0415 - on first use
+
+    # Each meaning a priority of its own, in `POOL_KINDS`' order, before `_RULES`' 0.
+    priorities = {meaning: n - len(POOL_KINDS) for n, meaning in enumerate(POOL_KINDS)}
+    pools = [
+        (priorities[meaning], *POOL_KINDS[meaning], phrase)
+        for phrase, (_, meaning) in PHRASES.items()
+    ]
+    return [(priority, kind, phrase, safety) for priority, kind, safety, phrase in pools] + [
+        (priority, kind, phrase, None)
+        for priority, (kind, phrases) in enumerate(_RULES)
+        for phrase in phrases
+    ]
+
+
+def _index() -> dict[str, tuple[_Entry, ...]]:
     # Each phrase is filed under its rarest word (across all phrases), so a
     # message only tests the few phrases that share such a word with it: the
     # cost follows the message's length, not the number of rules.
     compiled = [
-        (priority, kind, _compile(phrase))
-        for priority, (kind, phrases) in enumerate(_RULES)
-        for phrase in phrases
+        (priority, kind, _compile(phrase), safety) for priority, kind, phrase, safety in _rules()
     ]
     frequency: dict[str, int] = {}
-    for _, _, parts in compiled:
+    for _, _, parts, _ in compiled:
         for word in " ".join(parts).split():
             frequency[word] = frequency.get(word, 0) + 1
-    index: dict[str, list[tuple[int, Kind, _Phrase]]] = {}
-    for priority, kind, parts in compiled:
-        key = min(" ".join(parts).split(), key=lambda w: (frequency[w], -len(w)))
-        index.setdefault(key, []).append((priority, kind, parts))
+    index: dict[str, list[_Entry]] = {}
+    for entry in compiled:
+        key = min(" ".join(entry[2]).split(), key=lambda w: (frequency[w], -len(w)))
+        index.setdefault(key, []).append(entry)
     return {word: tuple(entries) for word, entries in index.items()}
 
 
 # Built by the first keyword_kind() call: importing the package stays cheap.
-_INDEX: dict[str, tuple[tuple[int, Kind, _Phrase], ...]] = {}
+_INDEX: dict[str, tuple[_Entry, ...]] = {}
 
 
-def _build_index() -> dict[str, tuple[tuple[int, Kind, _Phrase], ...]]:
+def _build_index() -> dict[str, tuple[_Entry, ...]]:
     _INDEX.update(_index())
     return _INDEX
+
+
+def keyword_answer(text: str) -> tuple[Kind, RetrySafety | None]:
+    """
+    Return the `Kind` the keyword rules give *text*, and the rule's retry safety.
+
+    Args:
+        text: Any message.
+
+    Returns:
+        The kind of the first rule (by priority) any of whose phrases occurs
+        in *text* as whole words (``Kind.UNKNOWN`` when none does), and the
+        retry safety that rule states where its kind's is not it (a closed
+        pool's text: `RetrySafety.SAFE`), else `None`.
+    """
+    tokens = _WORD.findall(text.lower())
+    words = " " + " ".join(tokens) + " "
+    best_priority = len(_RULES)
+    best = Kind.UNKNOWN
+    best_safety: RetrySafety | None = None
+    index = _INDEX or _build_index()
+    for token in set(tokens):
+        entries = index.get(token)
+        if entries is None:
+            continue
+        for priority, kind, phrase, safety in entries:
+            if priority >= best_priority:
+                continue
+            # Most phrases have no gap: test those inline, without a call.
+            if phrase[0] in words if len(phrase) == 1 else _matches(phrase, words):
+                best_priority, best, best_safety = priority, kind, safety
+    return best, best_safety
 
 
 def keyword_kind(text: str) -> Kind:
@@ -630,22 +707,7 @@ def keyword_kind(text: str) -> Kind:
         The kind of the first rule (by priority) any of whose phrases occurs
         in *text* as whole words.
     """
-    tokens = _WORD.findall(text.lower())
-    words = " " + " ".join(tokens) + " "
-    best_priority = len(_RULES)
-    best = Kind.UNKNOWN
-    index = _INDEX or _build_index()
-    for token in set(tokens):
-        entries = index.get(token)
-        if entries is None:
-            continue
-        for priority, kind, phrase in entries:
-            if priority >= best_priority:
-                continue
-            # Most phrases have no gap: test those inline, without a call.
-            if phrase[0] in words if len(phrase) == 1 else _matches(phrase, words):
-                best_priority, best = priority, kind
-    return best
+    return keyword_answer(text)[0]
 
 
 # The nouns that introduce a name ("table orders", "column \"x\""), and the
@@ -763,7 +825,10 @@ class GenericMapper(BackendMapper):
         no backend's code is printed) says its kind where it is decided
         (`localdata_errors._prisma_kinds`), before the keywords.
         """
-        kind = prisma_kind(error.code) or keyword_kind(error.message)
+        kind, safety = keyword_answer(error.message)
+        decided = prisma_kind(error.code)
+        if decided is not None:
+            kind, safety = decided, None
         names: list[str] = []
         dependencies: tuple[str, ...] = ()
         schema: str | None = None
@@ -797,6 +862,7 @@ class GenericMapper(BackendMapper):
             dependencies=dependencies,
             constraint=constraint,
             schema=schema,
+            retry_safety=safety,
         )
 
 
