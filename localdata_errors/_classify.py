@@ -47,6 +47,7 @@ from localdata_errors._mapper import (
     answer_problems,
     new_mapped_error,
 )
+from localdata_errors._prisma_kinds import is_prisma_code
 from localdata_errors._redact import (
     credentials_in,
     credentials_in_statement,
@@ -301,6 +302,9 @@ def _map(
     exception, claim, text, invalidated, driver, network = reading
     scanned = text if len(text) <= SCAN_LIMIT else text[:SCAN_LIMIT]
     error = _INPUT(exception, scanned, code, driver, invalidated)
+    # An ORM's own code (Prisma's `P1001`) is no backend's: a backend's mapper
+    # reads the text alone, the keyword fallback the code (`_prisma_kinds`).
+    own = error._replace(code=None) if is_prisma_code(code) else error
     if db_type is None and claim is not None:
         mapper: Mapper | None = claim.mapper
         standing: Standing | None = claim.standing
@@ -322,7 +326,7 @@ def _map(
     if answer is not None or mapper is None or standing is None:
         pass
     elif standing.role == "legacy":
-        answer, category = _legacy(mapper, exc, error)  # type: ignore[arg-type]
+        answer, category = _legacy(mapper, exc, own)  # type: ignore[arg-type]
         backend = name or backend
     elif standing.role == "refiner":
         # Named: its base answers first, then the refiner, whatever it claims.
@@ -332,19 +336,19 @@ def _map(
         base = (
             None
             if base_mapper is None
-            else _asked(base_mapper, error, base_standing is not None and base_standing.trusted)
+            else _asked(base_mapper, own, base_standing is not None and base_standing.trusted)
         )
-        answer = _refined(refiner, error, base, named=True) or base
+        answer = _refined(refiner, own, base, named=True) or base
         backend = refiner.name
     else:
         native: BackendMapper = mapper  # type: ignore[assignment]
-        answer = _asked(native, error, standing.trusted)
+        answer = _asked(native, error if native.name == "generic" else own, standing.trusted)
         backend = native.name
         # Systems that speak this backend's protocol (CockroachDB over
         # PostgreSQL's drivers) recognise their own errors in its answer.
-        refiners = registry.refiners_for(backend, error, answer) if standing.refined else ()
+        refiners = registry.refiners_for(backend, own, answer) if standing.refined else ()
         for refiner in refiners:
-            refined = _refined(refiner, error, answer)
+            refined = _refined(refiner, own, answer)
             if refined is not None:
                 answer, backend = refined, refiner.name
                 break
@@ -369,7 +373,13 @@ def _map(
         by_words, safety = keyword_answer(scanned)
         if by_words is not Kind.UNKNOWN and by_words in answer.refine:
             answer = answer._replace(kind=by_words, retry_safety=answer.retry_safety or safety)
-    return answer, backend, name, category
+    # The ORM's code is the answer's where the backend's mapper found none of its own.
+    return (
+        (answer if own is error or answer.code else answer._replace(code=str(code))),
+        backend,
+        name,
+        category,
+    )
 
 
 def _legacy(

@@ -32,7 +32,7 @@ from collections import Counter
 from collections.abc import Callable, Container
 from typing import Final, NamedTuple
 
-from localdata_errors import _sqlcmd_labels
+from localdata_errors import _prisma_codes, _sqlcmd_labels
 from localdata_errors._lazy import LazyPattern, Literals
 from localdata_errors._registry import MapperRegistry
 
@@ -107,6 +107,17 @@ DEFAULT_PORTS: Final = (
     ("mssql", "1433"),
     ("oracle", "1521"),
 )
+
+
+def _opening(pattern: str) -> str:
+    """
+    The literal text a generated Prisma pattern opens with, up to its first
+    value (its trigger): the whole run, so that the sign is tried only on a
+    text that holds it (``The table ` `` with its backquote, not `The`).
+    """
+    first = pattern.split("[^\\n]", 1)[0]
+    return " ".join(re.sub(r"\\(.)", r"\1", word) for word in first.split(r"\s+")).strip()
+
 
 #: Every format, most specific first (at one position the first that matches wins).
 SIGNS: Final[tuple[Sign, ...]] = (
@@ -591,6 +602,30 @@ SIGNS: Final[tuple[Sign, ...]] = (
         )
         for backend, port in DEFAULT_PORTS
     ),
+    # -- Prisma's messages to a vendor's default port (`{database_host}:{database_port}`,
+    # or older `` `localhost`:`5432` ``): Prisma's words name no backend, its port does.
+    *(
+        Sign(
+            f"prisma-port-{backend}",
+            "node",
+            backend,
+            None,
+            r"\bserver at `[\w.\[\]:-]{1,253}?(?:`:`|:)" + port + r"`",
+            ("server at `",),
+        )
+        for backend, port in DEFAULT_PORTS
+    ),
+    # -- Prisma's own messages, printed without their code: its code ----------
+    Sign(
+        "prisma-message",
+        "node",
+        None,
+        "prisma",
+        "|".join(
+            f"(?P<{code}>{'|'.join(patterns)})" for code, patterns in _prisma_codes.PATTERNS.items()
+        ),
+        tuple(sorted({_opening(one) for all in _prisma_codes.PATTERNS.values() for one in all})),
+    ),
     # -- codes any backend prints -------------------------------------------
     Sign(
         "pdo",
@@ -794,6 +829,9 @@ def _found(n: int, match: re.Match[str]) -> _Found | None:
         kind, code = "oracle", f"ORA-{int(code or 0):05d}"
     elif kind == "pdo":
         backend, kind, code = _pdo(code, state)
+    elif kind == "prisma":
+        # Prisma's own message: the code whose template it is (an ORM's own).
+        return None, "orm", match.lastgroup, None, match.start(), n
     elif kind == "listed-state":
         # A SQLSTATE by any label (`code: '42P01'`, `ServerError "40001"`):
         # only one errcodes.txt lists, so that a number or a word is not one.
@@ -1518,7 +1556,7 @@ def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) 
     sqlstate = next((one[3] for one in found if one[3] is not None), None)
     named = named or _by_code(found)
     # An ORM's own code (Prisma's) is no backend's: its wording is the ORM's.
-    orm = None if named is not None else next((one for one in found if one[1] == "orm"), None)
+    orm = next((one for one in found if one[1] == "orm"), None)
     # Then the vendor's own wording (the phrase's rarest word gates the search).
     worded = _worded(head, words, registry) if named is None and orm is None else _NOTHING
     if named is None and orm is None and worded.backend is None:
@@ -1527,7 +1565,9 @@ def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) 
     # driver number (a MySQL-protocol server's: TiDB's 9007 through pdo_mysql).
     named = named or worded.backend or _by_own_state(found, registry) or _by_pdo_number(found)
     accepts = _ACCEPTS.get(backend_base(registry, named) if named is not None else "", ())
-    chosen = _chosen(found, named, accepts) or (orm if named is None else None)
+    # The ORM's code where the backend's own is not printed: the keyword
+    # fallback decides it (`_prisma_kinds`) under the backend other signs named.
+    chosen = _chosen(found, named, accepts) or orm
     code: str | None = None
     start = 0
     if chosen is not None:

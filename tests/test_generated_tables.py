@@ -61,6 +61,7 @@ GENERATORS = [
     "generate_vendor_wordings.py",
     "generate_localized_messages.py",
     "generate_sqlcmd_labels.py",
+    "generate_prisma_codes.py",
     "generate_pool_messages.py",
 ]
 

@@ -20,6 +20,7 @@ from localdata_errors._kinds import Kind, RetrySafety
 from localdata_errors._lazy import LazyPattern
 from localdata_errors._mapper import BackendMapper, ErrorInput, MappedError, new_mapped_error
 from localdata_errors._names import column_reference, split_qualified, unique, unqualify_parts
+from localdata_errors._prisma_kinds import prisma_kind
 
 __all__ = [
     "GENERIC_MAPPER",
@@ -817,8 +818,17 @@ class GenericMapper(BackendMapper):
     display_name = "Generic (keyword fallback)"
 
     def map_error(self, error: ErrorInput) -> MappedError:
-        """Classify by keywords; name the first quoted or bare object after its noun."""
+        """
+        Classify by keywords; name the first quoted or bare object after its noun.
+
+        An ORM's own code (Prisma's `P1001`, which the text reader keeps where
+        no backend's code is printed) says its kind where it is decided
+        (`localdata_errors._prisma_kinds`), before the keywords.
+        """
         kind, safety = keyword_answer(error.message)
+        decided = prisma_kind(error.code)
+        if decided is not None:
+            kind, safety = decided, None
         names: list[str] = []
         dependencies: tuple[str, ...] = ()
         schema: str | None = None

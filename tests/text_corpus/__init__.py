@@ -25,7 +25,8 @@ Fields of an entry:
   `null` when the text carries no sign of it.  MySQL and MariaDB are both
   `mysql`.
 - `code`: The native code the text itself carries, in the form the library
-  reports it (`CODE_FORMATS`), or `null`: printed, or by its wording alone
+  reports it (`CODE_FORMATS`; an ORM's own, Prisma's `P1001`, under any
+  backend where the backend's is not printed), or `null`: printed, or by its wording alone
   where the vendor's documentation gives that wording one code (SQL Server's
   `Invalid object name 'x'.` is message 208).
 - `category`, `retryable`: One of the eight categories and the retry
@@ -151,6 +152,9 @@ CODE_FORMATS: Final[Mapping[str | None, re.Pattern[str] | None]] = {
     # No backend: an ORM's own code (Prisma's P2002).
     None: re.compile(r"P[0-9]{4}"),
 }
+#: An ORM's own code (Prisma's `P1001`), which a text of any backend may carry
+#: where the backend's own is not printed.
+ORM_CODE: Final = re.compile(r"P[1-6][0-9]{3}")
 
 #: The canonical backends a text may be labelled with.
 BACKENDS: Final = frozenset(name for name in CODE_FORMATS if name is not None)
@@ -326,7 +330,7 @@ def parse_entry(entry: object, stem: str) -> TextCase:
         pattern = CODE_FORMATS[backend]
         if pattern is None:
             raise CorpusError(f"{case_id}: {backend} texts carry no code, not {code!r}")
-        if not pattern.fullmatch(code):
+        if not pattern.fullmatch(code) and not ORM_CODE.fullmatch(code):
             raise CorpusError(f"{case_id}: {code!r} is not a {backend or 'backend-less'} code")
 
     category = _required(entry, "category")
