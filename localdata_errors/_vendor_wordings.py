@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
-# 12683 phrases: duckdb 2833, mssql 587, mysql 1552, oracle 244, postgresql 7439, sqlite 28.
-# Of one code's templates: duckdb 2725, mssql 512, mysql 1439, oracle 234, postgresql 3935, sqlite 26; of a few codes': duckdb 36, mssql 21, mysql 107, oracle 10, postgresql 175.
+# 12701 phrases: duckdb 2833, mssql 587, mysql 1552, oracle 244, postgresql 7457, sqlite 28.
+# Of one code's templates: duckdb 2725, mssql 512, mysql 1439, oracle 234, postgresql 4038, sqlite 26; of a few codes': duckdb 36, mssql 21, mysql 107, oracle 10, postgresql 194.
 # rarest word -> ((phrase, backend, code or codes or None), ...); a gapped phrase's
 # runs, joined by '|', are found in order (a first '' where a message goes).
 WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
@@ -237,8 +237,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("could not accept gssapi security context", "postgresql", None),
         ("functions cannot accept set arguments", "postgresql", "42P13"),
         ("does not accept a compression level", "postgresql", None),
-        ("could not accept new connection", "postgresql", None),
-        ("could not accept ssl connection", "postgresql", None),
+        ("could not accept new connection", "postgresql", "errno:socket"),
+        ("could not accept ssl connection", "postgresql", "08P01 errno:socket"),
         ("does not accept a worker count", "postgresql", None),
         ("cannot accept a value of type", "postgresql", "0A000"),
         ("multiple accept parameters", "postgresql", "22023"),
@@ -269,7 +269,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("access method|is not of type", "postgresql", "55000"),
         ("is invalid for access method", "postgresql", "42P17"),
         ("access to non system view", "postgresql", "55000"),
-        ("could not access file", "postgresql", None),
+        ("could not access file", "postgresql", "errno:file"),
         ("cannot access index", "postgresql", "0A000"),
         ("index access method", "postgresql", "55000"),
         ("table access method", "postgresql", None),
@@ -479,7 +479,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("multiple values specified for host address", "postgresql", "F0000"),
         ("ssl certificate s address entry is missing", "postgresql", None),
         ("could not get client address from socket", "postgresql", None),
-        ("socket for address", "postgresql", None),
+        ("|failed for|address", "postgresql", "errno:socket"),
+        ("socket for address", "postgresql", "errno:socket"),
     ),
     "addresses": (
         ("no addresses are defined in connect descriptor", "oracle", "DPY-2049"),
@@ -932,6 +933,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("anyone can copy to stdout or from stdin psql s", "postgresql", None),
         ("psql s copy command also works for anyone", "postgresql", None),
         ("anyone can copy to stdout or from stdin", "postgresql", None),
+    ),
+    "anyway": (
+        ("could not open file|continuing anyway", "postgresql", "errno:file"),
     ),
     "apache": (
         ("conversion from apache arrow list with child format", "oracle", "DPY-3033"),
@@ -1666,7 +1670,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("version names must not begin or end with", "postgresql", None),
     ),
     "beginning": (
-        ("could not seek to beginning of file", "postgresql", None),
+        ("could not seek to beginning of file", "postgresql", "errno:file"),
     ),
     "begins": (
         ("but that timeline begins at", "postgresql", "55000"),
@@ -1791,8 +1795,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("incorrect binary data format in bind parameter", "postgresql", "22P03"),
         ("unrecognized constraint type in bind", "duckdb", "NotImplementedException"),
         ("can not bind to parameter number", "duckdb", "InvalidInputException"),
+        ("could not bind|address", "postgresql", "errno:socket"),
         ("bind message has", "postgresql", "08P01"),
-        ("could not bind", "postgresql", None),
+        ("could not bind", "postgresql", "00000 errno:socket"),
     ),
     "bindalteraddindex": (
         ("bindalteraddindex not supported by this catalog", "duckdb", "NotImplementedException"),
@@ -1903,9 +1908,12 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "block": (
         ("block size parameter does not match the file s block", "duckdb", "InvalidInputException"),
         ("could not read block|in file|read only|of|bytes", "postgresql", "XX001"),
+        ("could not open file|target block", "postgresql", "- errno:file"),
+        ("could not write block|in file", "postgresql", "53100 errno:file"),
+        ("could not read block|in file", "postgresql", "XX001 errno:file"),
         ("block number out of range", "postgresql", None),
         ("could not write block|of", "postgresql", "58030"),
-        ("could not write block", "postgresql", None),
+        ("could not write block", "postgresql", "53100 58030 errno:file"),
         ("out of order block id", "postgresql", None),
         ("could not read block", "postgresql", None),
         ("with invalid block", "postgresql", None),
@@ -1924,9 +1932,11 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "blocks": (
         ("could not read blocks|in file|read only|of|bytes", "postgresql", "XX001"),
         ("can only be used in transaction blocks", "postgresql", "25P01"),
-        ("could not start reading blocks", "postgresql", None),
-        ("could not write blocks", "postgresql", None),
-        ("could not read blocks", "postgresql", None),
+        ("could not truncate file|to|blocks", "postgresql", "- errno:file"),
+        ("could not start reading blocks", "postgresql", "errno:file"),
+        ("could not read blocks|in file", "postgresql", "XX001 errno:file"),
+        ("could not write blocks", "postgresql", "errno:file"),
+        ("could not read blocks", "postgresql", "XX001 errno:file"),
         ("blocks it s only", "postgresql", None),
     ),
     "blockwise": (
@@ -1971,9 +1981,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("boot selects bootstrapping mode must be first argument", "postgresql", None),
     ),
     "bootstrap": (
-        ("could not close bootstrap write ahead log file", "postgresql", None),
-        ("could not fsync bootstrap write ahead log file", "postgresql", None),
-        ("could not write bootstrap write ahead log file", "postgresql", None),
+        ("could not close bootstrap write ahead log file", "postgresql", "errno:file"),
+        ("could not fsync bootstrap write ahead log file", "postgresql", "errno:file"),
+        ("could not write bootstrap write ahead log file", "postgresql", "errno:file"),
         ("the bootstrap superuser must have the", "postgresql", None),
     ),
     "bootstrapping": (
@@ -2189,7 +2199,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("query cache is disabled set query cache type to on", "mysql", "1651"),
         ("cache|must be greater than zero", "postgresql", "- 22023"),
         ("query cache failed to set size", "mysql", "1282"),
-        ("could not remove cache file", "postgresql", None),
+        ("could not remove cache file", "postgresql", "errno:file"),
         ("new query cache size is", "mysql", "1282"),
         ("query cache is disabled", "mysql", "1651 1924"),
         ("unknown key cache", "mysql", "1284"),
@@ -2807,15 +2817,15 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("is invalid for the 12 hour clock", "postgresql", "22007"),
     ),
     "clone": (
-        ("could not clone file", "postgresql", None),
+        ("could not clone file", "postgresql", "errno:file"),
     ),
     "close": (
-        ("could not close temporary statistics file", "postgresql", None),
-        ("could not close shared memory segment", "postgresql", None),
+        ("could not close temporary statistics file", "postgresql", "errno:file"),
+        ("could not close shared memory segment", "postgresql", "errno:file"),
         ("bcp unable to close format file", "mssql", "20099"),
         ("bcp unable to close error file", "mssql", "20087"),
-        ("could not close log segment", "postgresql", None),
-        ("could not close wal segment", "postgresql", None),
+        ("could not close log segment", "postgresql", "errno:file"),
+        ("could not close wal segment", "postgresql", "errno:file"),
         ("unable to close format file", "mssql", "20099"),
         ("unable to close error file", "mssql", "20087"),
         ("could not close directory", "postgresql", None),
@@ -3039,7 +3049,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("missing comma after lower bound", "postgresql", None),
     ),
     "command": (
-        ("could not read from command", "postgresql", None),
+        ("could not read from command", "postgresql", "errno:file"),
         ("using recovery command file", "postgresql", None),
         ("invalid command name", "postgresql", "22023"),
         ("command not found", "postgresql", None),
@@ -3386,7 +3396,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "configuration": (
         ("could not access the server configuration file", "postgresql", None),
         ("server name not found in configuration files", "mssql", "20012"),
-        ("could not open configuration directory", "postgresql", None),
+        ("could not open configuration directory", "postgresql", "errno:file"),
         ("configuration column|must not be null", "postgresql", "22004"),
         ("invalid configuration parameter name", "postgresql", "42602"),
         ("no configuration directory specified", "oracle", "DPY-4027"),
@@ -3394,7 +3404,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("configuration column|does not exist", "postgresql", "42703"),
         ("skipping missing configuration file", "postgresql", "00000"),
         ("empty configuration directory name", "postgresql", "22023"),
-        ("could not open configuration file", "postgresql", None),
+        ("could not open configuration file", "postgresql", "54000 errno:file"),
         ("empty configuration file name", "postgresql", "22023"),
         ("the configuration parameter", "postgresql", None),
         ("the configuration file", "postgresql", None),
@@ -3746,7 +3756,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("sets the path for extension control files", "postgresql", None),
         ("invalid wal segment size in control file", "postgresql", "22023"),
         ("pg control database system identifier is", "postgresql", None),
-        ("could not open extension control file", "postgresql", None),
+        ("could not open extension control file", "postgresql", "errno:file"),
         ("incorrect checksum in control file", "postgresql", "55000"),
     ),
     "conv": (
@@ -3842,7 +3852,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("collation default cannot be copied", "postgresql", "42P17"),
     ),
     "copy": (
-        ("could not read from copy file", "postgresql", None),
+        ("could not read from copy file", "postgresql", "errno:file"),
     ),
     "copying": (
         ("host file columns may be skipped only when copying into", "mssql", "20106"),
@@ -3961,8 +3971,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("cannot determine oid of function lo creat", "postgresql", None),
     ),
     "create": (
-        ("could not create server file", "postgresql", None),
-        ("could not create file", "postgresql", None),
+        ("could not create server file", "postgresql", "errno:file"),
+        ("could not create file", "postgresql", "errno:file"),
         ("could not create key", "postgresql", "F0000"),
     ),
     "created": (
@@ -4724,7 +4734,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("update or delete on table", "postgresql", "23001 23503"),
         ("cannot delete from table", "postgresql", "42P10 55000"),
         ("cannot delete from view", "postgresql", "55000"),
-        ("could not delete file", "postgresql", None),
+        ("could not delete file", "postgresql", "errno:file"),
         ("error on delete of", "mysql", "1011"),
     ),
     "deleted": (
@@ -4982,7 +4992,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("could not determine data type for argument", "postgresql", "22023"),
         ("could not determine data type of parameter", "postgresql", None),
         ("could not determine row type for result of", "postgresql", "0A000"),
-        ("could not determine size of temporary file", "postgresql", None),
+        ("could not determine size of temporary file", "postgresql", "errno:file"),
         ("cannot determine type of empty array", "postgresql", "42P18"),
         ("could not determine input data type", "postgresql", "22023"),
         ("cannot determine result data type", "postgresql", None),
@@ -5010,7 +5020,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "dh": (
         ("location of the ssl dh parameters file", "postgresql", None),
         ("could not load dh parameters file", "postgresql", "F0000"),
-        ("could not open dh parameters file", "postgresql", None),
+        ("could not open dh parameters file", "postgresql", "errno:file"),
         ("dh could not load dh parameters", "postgresql", "F0000"),
         ("dh could not set dh parameters", "postgresql", "F0000"),
         ("could not load dh parameters", "postgresql", "F0000"),
@@ -5177,15 +5187,15 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("this can be specified as data directory in", "postgresql", None),
         ("it exists and is a file not a directory", "duckdb", "IOException"),
         ("could not create missing directory", "postgresql", None),
-        ("cannot create temporary directory", "postgresql", None),
+        ("cannot create temporary directory", "postgresql", "errno:file"),
         ("sets the server s data directory", "postgresql", None),
-        ("could not change directory to", "postgresql", None),
+        ("could not change directory to", "postgresql", "errno:file"),
         ("exists but is not a directory", "postgresql", "42809"),
         ("is not a valid data directory", "postgresql", "22023"),
         ("could not access directory", "postgresql", None),
-        ("could not create directory", "postgresql", None),
-        ("could not open directory", "postgresql", None),
-        ("could not read directory", "postgresql", None),
+        ("could not create directory", "postgresql", "errno:file"),
+        ("could not open directory", "postgresql", "errno:file"),
+        ("could not read directory", "postgresql", "errno:file"),
         ("directory|does not exist", "postgresql", "58P01"),
         ("specified data directory", "postgresql", "55000"),
         ("required wal directory", "postgresql", None),
@@ -5199,8 +5209,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("vacuum cost for a page dirtied by vacuum", "postgresql", None),
     ),
     "dirty": (
-        ("could not determine dirty data size", "postgresql", None),
-        ("could not flush dirty data", "postgresql", None),
+        ("could not determine dirty data size", "postgresql", "errno:file"),
+        ("could not flush dirty data", "postgresql", "errno:file"),
     ),
     "disable": (
         ("vacuum option disable page skipping cannot be used with full", "postgresql", "0A000"),
@@ -6302,7 +6312,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("cannot execute|during recovery", "postgresql", "25006"),
         ("role may execute this command", "postgresql", None),
         ("permission denied to execute", "postgresql", "42501"),
-        ("could not execute command", "postgresql", None),
+        ("could not execute command", "postgresql", "errno:file"),
         ("cannot execute statement", "mysql", None),
     ),
     "executed": (
@@ -6531,7 +6541,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "extend": (
         ("cannot extend relation", "postgresql", "54000"),
-        ("could not extend file", "postgresql", None),
+        ("could not extend file", "postgresql", "53100 errno:file"),
         ("cannot extend file", "postgresql", "54000"),
     ),
     "extended": (
@@ -6714,7 +6724,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("got an error from fcntl", "mysql", "1155"),
     ),
     "fdatasync": (
-        ("could not fdatasync file", "postgresql", None),
+        ("could not fdatasync file", "postgresql", "errno:file"),
     ),
     "fe": (
         ("only addresses that have ff and fe as values in", "postgresql", None),
@@ -6812,6 +6822,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "fileexists": (
         ("fileexists is not implemented", "duckdb", "NotImplementedException"),
     ),
+    "filefallocate": (
+        ("could not extend file|with filefallocate", "postgresql", "errno:file"),
+    ),
     "filename": (
         ("can t generate a unique log filename", "mysql", "1098"),
         ("filename pattern cannot be empty", "duckdb", "IOException"),
@@ -6823,7 +6836,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("files are already open", "postgresql", None),
     ),
     "fileset": (
-        ("could not delete fileset", "postgresql", None),
+        ("could not delete fileset", "postgresql", "errno:file"),
     ),
     "filesync": (
         ("cachingfilesystemwrapper filesync operations are not supported cachingfilesystemwrapper is a read", "duckdb", "NotImplementedException"),
@@ -7266,8 +7279,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "fsync": (
         ("minimum size of new file to fsync instead of writing", "postgresql", None),
-        ("could not fsync write through file", "postgresql", None),
-        ("could not fsync file", "postgresql", None),
+        ("could not fsync write through file", "postgresql", "errno:file"),
+        ("could not fsync file", "postgresql", "errno:file"),
     ),
     "ftruncate": (
         ("could not ftruncate file", "duckdb", "IOException"),
@@ -7635,7 +7648,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("group name list must be non empty", "duckdb", "BinderException"),
         ("cannot group on a window clause", "duckdb", "BinderException"),
         ("invalid use of group function", "mysql", "1111"),
-        ("could not set group of file", "postgresql", None),
+        ("could not set group of file", "postgresql", "errno:file"),
         ("values but row group has", "duckdb", "InvalidInputException"),
         ("duplicate group name|in", "duckdb", "BinderException"),
         ("group|does not exist", "postgresql", "00000"),
@@ -8064,10 +8077,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("transaction process id", "mssql", "1205"),
     ),
     "ident": (
-        ("could not receive response from ident server at address", "postgresql", None),
-        ("could not send query to ident server at address", "postgresql", None),
-        ("could not connect to ident server at address", "postgresql", None),
-        ("could not create socket for ident connection", "postgresql", None),
+        ("could not receive response from ident server at address", "postgresql", "errno:socket"),
+        ("could not send query to ident server at address", "postgresql", "errno:socket"),
+        ("could not connect to ident server at address", "postgresql", "errno:socket"),
+        ("could not create socket for ident connection", "postgresql", "errno:socket"),
         ("sets the server s ident configuration file", "postgresql", None),
         ("this can be specified as ident file in", "postgresql", None),
         ("ident authentication failed for user", "postgresql", "28000"),
@@ -8626,7 +8639,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("initial privileges for", "postgresql", None),
     ),
     "initialization": (
-        ("could not create relation cache initialization file", "postgresql", None),
+        ("could not create relation cache initialization file", "postgresql", "errno:file"),
     ),
     "initialize": (
         ("cannot initialize the same database with a different block size", "duckdb", "InvalidInputException"),
@@ -9700,7 +9713,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("invalid primary checkpoint link in control file", "postgresql", "00000"),
         ("the parameters need to link to only one enum or", "duckdb", "BinderException"),
         ("invalid checkpoint link in backup label file", "postgresql", "00000"),
-        ("could not link file", "postgresql", None),
+        ("could not link file", "postgresql", "errno:file"),
     ),
     "linked": (
         ("sequence must have same owner as table it is linked", "postgresql", "55000"),
@@ -9722,7 +9735,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "listen": (
         ("could not create listen socket for", "postgresql", "01000"),
-        ("could not listen on", "postgresql", None),
+        ("could not listen on", "postgresql", "errno:socket"),
     ),
     "listener": (
         ("could not create signal listener pipe error code", "postgresql", None),
@@ -9823,7 +9836,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "local": (
         ("connect local is not yet implemented", "duckdb", "NotImplementedException"),
         ("no active connect already on local", "duckdb", "InvalidInputException"),
-        ("could not bind to local address", "postgresql", None),
+        ("could not bind to local address", "postgresql", "errno:socket"),
         ("no empty local buffer available", "postgresql", "53000"),
         ("set local is not implemented", "duckdb", "NotImplementedException"),
         ("but the local slot has lsn", "postgresql", None),
@@ -9889,12 +9902,12 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("you can t write lock a log table", "mysql", "1555"),
         ("incorrect user level lock name", "mysql", "3057"),
         ("cannot lock rows in relation", "postgresql", "42809"),
-        ("could not create lock file", "postgresql", None),
+        ("could not create lock file", "postgresql", "errno:file"),
         ("could not set lock on file", "duckdb", "IOException"),
-        ("could not write lock file", "postgresql", None),
+        ("could not write lock file", "postgresql", "errno:file"),
         ("cannot lock rows in view", "postgresql", "42809"),
-        ("could not open lock file", "postgresql", None),
-        ("could not read lock file", "postgresql", None),
+        ("could not open lock file", "postgresql", "errno:file"),
+        ("could not read lock file", "postgresql", "errno:file"),
         ("lock file|already exists", "postgresql", "F0001"),
         ("cannot lock relation", "postgresql", "42809"),
         ("lock file|is empty", "postgresql", "F0001"),
@@ -10112,6 +10125,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "lsn": (
         ("could not read from wal segment|lsn|offset|read|of", "postgresql", "XX001"),
+        ("could not read from wal segment|lsn|offset", "postgresql", "XX001 errno:file"),
         ("but the standby has lsn", "postgresql", None),
         ("invalid target wal lsn", "postgresql", "22023"),
         ("pg lsn out of range", "postgresql", "22023"),
@@ -11059,7 +11073,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("cutoff for freezing multixacts is far in the past", "postgresql", "01000"),
     ),
     "munmap": (
-        ("could not munmap while flushing data", "postgresql", None),
+        ("could not munmap while flushing data", "postgresql", "errno:file"),
     ),
     "must": (
         ("must be type", "postgresql", "2202E 42804 42P17"),
@@ -11271,9 +11285,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("received invalid response to gssapi negotiation", "postgresql", None),
         ("received invalid protocol negotiation message", "postgresql", None),
         ("received invalid response to ssl negotiation", "postgresql", None),
-        ("failed to send gssapi negotiation response", "postgresql", None),
+        ("failed to send gssapi negotiation response", "postgresql", "errno:socket"),
         ("could not send gssapi negotiation packet", "postgresql", None),
-        ("failed to send ssl negotiation response", "postgresql", None),
+        ("failed to send ssl negotiation response", "postgresql", "errno:socket"),
         ("scram channel binding negotiation error", "postgresql", "28000"),
         ("could not send ssl negotiation packet", "postgresql", None),
     ),
@@ -11657,6 +11671,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("failed to offload data block of size", "duckdb", "OutOfMemoryException"),
     ),
     "offset": (
+        ("could not write to log file|at offset|length", "postgresql", "errno:file"),
         ("and offset type", "postgresql", "0A000"),
         ("bytes at offset", "postgresql", "53100"),
     ),
@@ -11709,7 +11724,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("old table name and new table name cannot be the", "postgresql", "42P17"),
         ("the old position value may not be valid for the", "mysql", "3023"),
         ("has a password in the old format", "mysql", "1275"),
-        ("could not remove old lock file", "postgresql", None),
+        ("could not remove old lock file", "postgresql", "errno:file"),
         ("on insert rule cannot use old", "postgresql", "42P17"),
         ("on select rule cannot use old", "postgresql", "42P17"),
         ("same old and new event name", "mysql", "1551"),
@@ -11772,9 +11787,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "open": (
         ("cannot open user default database", "mssql", "4064"),
-        ("could not open server file", "postgresql", None),
+        ("could not open server file", "postgresql", "errno:file"),
         ("but could not open file", "postgresql", None),
-        ("could not open log file", "postgresql", None),
+        ("could not open log file", "postgresql", "errno:file"),
         ("cannot open database", "mssql", "4060"),
         ("cannot open relation", "postgresql", "42809"),
         ("could not open file", "postgresql", None),
@@ -12699,10 +12714,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "permissions": (
         ("sets the access permissions of the unix domain socket", "postgresql", None),
         ("could not change permissions of external pid file", "postgresql", None),
-        ("could not read permissions of directory", "postgresql", None),
+        ("could not read permissions of directory", "postgresql", "errno:file"),
         ("sets the file permissions for log files", "postgresql", None),
-        ("could not set permissions on directory", "postgresql", None),
-        ("could not set permissions of file", "postgresql", None),
+        ("could not set permissions on directory", "postgresql", "errno:file"),
+        ("could not set permissions of file", "postgresql", "errno:file"),
         ("has incorrect permissions", "duckdb", "IOException"),
         ("has invalid permissions", "postgresql", "55000"),
     ),
@@ -12830,7 +12845,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "pipe": (
         ("got a read error from the connection pipe", "mysql", "1154"),
-        ("could not close pipe to external command", "postgresql", None),
+        ("could not close pipe to external command", "postgresql", "errno:file"),
         ("can t set state of named pipe to host", "mysql", "2018"),
         ("can t wait for named pipe to host", "mysql", "2016"),
         ("can t open named pipe to host", "mysql", "2017"),
@@ -13125,7 +13140,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("writes the postmaster pid to the specified file", "postgresql", None),
         ("is another postmaster already running on port", "postgresql", None),
         ("failed to send signal to postmaster", "postgresql", "01000"),
-        ("select failed in postmaster", "postgresql", None),
+        ("select failed in postmaster", "postgresql", "errno:socket"),
         ("is another postmaster pid", "postgresql", None),
     ),
     "potential": (
@@ -13399,7 +13414,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "private": (
         ("certificate does not match private key file", "postgresql", None),
         ("location of the ssl server private key file", "postgresql", None),
-        ("could not access private key file", "postgresql", None),
+        ("could not access private key file", "postgresql", "errno:file"),
         ("could not load private key file", "postgresql", None),
         ("could not load private ssl key", "postgresql", None),
         ("could not read private ssl key", "postgresql", None),
@@ -13512,7 +13527,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("permission denied to copy to or from an external program", "postgresql", "42501"),
         ("role may copy to or from an external program", "postgresql", None),
         ("attempt to bind to a null program variable", "mssql", "20046"),
-        ("could not write to copy program", "postgresql", None),
+        ("could not write to copy program", "postgresql", "errno:file"),
         ("used by this program", "postgresql", None),
     ),
     "progress": (
@@ -13552,7 +13567,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("failed to parse crs projjson for column", "duckdb", "SerializationException"),
     ),
     "promote": (
-        ("could not stat promote trigger file", "postgresql", None),
+        ("could not stat promote trigger file", "postgresql", "errno:file"),
         ("server did not promote within", "postgresql", "01000"),
         ("promote trigger file found", "postgresql", "00000"),
         ("received promote request", "postgresql", "00000"),
@@ -13957,7 +13972,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("could not read from file set", "postgresql", None),
         ("cannot read a value of type", "duckdb", "NotImplementedException"),
         ("read from the server failed", "mssql", "20004"),
-        ("could not read server file", "postgresql", None),
+        ("could not read server file", "postgresql", "errno:file"),
         ("can only be set not read", "mysql", "1233"),
         ("could not read from file", "postgresql", None),
         ("failed to read file s", "duckdb", "ConversionException"),
@@ -13985,6 +14000,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("from master when reading data from binary log", "mysql", "1236"),
         ("disables reading from system indexes", "postgresql", None),
         ("bytes exceeded while reading file", "duckdb", "InvalidInputException"),
+        ("could not open file|for reading", "postgresql", "errno:file"),
         ("error reading file", "mysql", "1024"),
         ("reading wal from", "postgresql", None),
     ),
@@ -14061,7 +14077,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("could not receive timeline history file from the primary server", "postgresql", "08P01"),
         ("sets the maximum wait time to receive data from the", "postgresql", None),
         ("type receive function|must return type", "postgresql", "42P17"),
-        ("could not receive data from client", "postgresql", None),
+        ("could not receive data from client", "postgresql", "errno:socket"),
         ("could not receive data from server", "postgresql", None),
         ("type receive function", "postgresql", "42725 42P17"),
     ),
@@ -14169,7 +14185,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("drop and recreate the replication slot", "postgresql", None),
         ("please recreate the trigger", "mysql", "1454"),
         ("please recreate the view", "mysql", "1447"),
-        ("could not recreate file", "postgresql", None),
+        ("could not recreate file", "postgresql", "errno:file"),
         ("recreate the table", "mysql", "1082"),
     ),
     "recurring": (
@@ -14211,8 +14227,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("attempt to redefine parameter", "postgresql", "XX000"),
     ),
     "redirect": (
-        ("could not redirect stderr", "postgresql", None),
-        ("could not redirect stdout", "postgresql", None),
+        ("could not redirect stderr", "postgresql", "errno:file"),
+        ("could not redirect stdout", "postgresql", "errno:file"),
         ("invalid redirect data", "oracle", "DPY-4019"),
     ),
     "redirecting": (
@@ -14600,7 +14616,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "removal": (
         ("enables removal of unique self joins", "postgresql", None),
-        ("during removal of", "postgresql", None),
+        ("during removal of", "postgresql", "errno:file"),
     ),
     "remove": (
         ("use drop foreign table to remove a foreign table", "postgresql", None),
@@ -14635,7 +14651,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("use alter view rename column to change name of view", "postgresql", None),
         ("failed to rename database|database not found", "duckdb", "BinderException"),
         ("rename the trigger on the partitioned table", "postgresql", None),
-        ("could not rename temporary statistics file", "postgresql", None),
+        ("could not rename temporary statistics file", "postgresql", "errno:file"),
         ("permission denied to rename database", "postgresql", "42501"),
         ("attribute may rename roles with the", "postgresql", None),
         ("cannot rename columns of relation", "postgresql", "42809"),
@@ -14644,7 +14660,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("cannot rename system column", "postgresql", "0A000"),
         ("must be superuser to rename", "postgresql", "42501"),
         ("cannot rename trigger", "postgresql", "0A000"),
-        ("could not rename file", "postgresql", None),
+        ("could not rename file", "postgresql", "errno:file"),
         ("may rename this role", "postgresql", None),
         ("error on rename of", "mysql", "1025"),
     ),
@@ -14668,7 +14684,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("ssl renegotiation is no longer supported", "postgresql", None),
     ),
     "reopen": (
-        ("could not reopen file", "postgresql", None),
+        ("could not reopen file", "postgresql", "errno:file"),
         ("can t reopen table", "mysql", "1137"),
     ),
     "reorder": (
@@ -14769,7 +14785,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("is missing replicated column", "postgresql", "55000"),
     ),
     "replslot": (
-        ("during removal of pg replslot", "postgresql", None),
+        ("during removal of pg replslot", "postgresql", "errno:file"),
     ),
     "report": (
         ("please report this to", "postgresql", None),
@@ -15657,7 +15673,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("the remaining extension script and secondary control files are then", "postgresql", None),
         ("cannot be set in a secondary extension control file", "postgresql", "42601"),
         ("login to read secondary failed due to long wait on", "mssql", "4221"),
-        ("could not open secondary authentication file", "postgresql", None),
+        ("could not open secondary authentication file", "postgresql", "errno:file"),
     ),
     "seconds": (
         ("wait seconds must not be negative or zero", "postgresql", "22003"),
@@ -15720,7 +15736,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "seek": (
         ("cannot seek in files of this type", "duckdb", "IOException"),
-        ("could not seek to end of file", "postgresql", None),
+        ("could not seek to end of file", "postgresql", "errno:file"),
         ("could not seek to location", "duckdb", "IOException"),
         ("could not seek to block", "postgresql", None),
         ("seek is not implemented", "duckdb", "NotImplementedException"),
@@ -15732,13 +15748,16 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "segment": (
         ("wal file is from different database system incorrect segment size", "postgresql", None),
         ("could not create shared memory segment error code", "postgresql", None),
+        ("could not write to wal segment|at offset|length", "postgresql", "- errno:file"),
         ("could not read from log segment|offset|read|of", "postgresql", "XX001"),
         ("could not read from wal segment|offset|read|of", "postgresql", "XX001"),
         ("could not create shared memory segment", "postgresql", None),
+        ("could not read from log segment|offset", "postgresql", "XX001 errno:file"),
+        ("could not read from wal segment|offset", "postgresql", "XX001 errno:file"),
         ("could not open shared memory segment", "postgresql", None),
-        ("could not read from log segment", "postgresql", None),
-        ("could not read from wal segment", "postgresql", None),
-        ("could not write to log segment", "postgresql", None),
+        ("could not read from log segment", "postgresql", "XX001 errno:file"),
+        ("could not read from wal segment", "postgresql", "XX001 errno:file"),
+        ("could not write to log segment", "postgresql", "errno:file"),
         ("could not write to wal segment", "postgresql", None),
         ("invalid segment number", "postgresql", None),
         ("requested wal segment", "postgresql", None),
@@ -15823,7 +15842,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("can t send long data for non string non binary", "mysql", "2035"),
         ("cannot send request event to server", "mysql", "2046"),
         ("cannot send a message of size", "postgresql", "54000"),
-        ("could not send data to client", "postgresql", None),
+        ("could not send data to client", "postgresql", "errno:socket"),
         ("could not send data to server", "postgresql", None),
         ("type send function", "postgresql", "42P17"),
     ),
@@ -16782,9 +16801,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "stat": (
         ("restore command returned a zero exit status but stat failed", "postgresql", None),
         ("could not stat shared memory segment", "postgresql", None),
-        ("could not stat file or directory", "postgresql", None),
+        ("could not stat file or directory", "postgresql", "errno:file"),
         ("could not stat private key file", "postgresql", None),
-        ("could not stat data directory", "postgresql", None),
+        ("could not stat data directory", "postgresql", "errno:file"),
         ("could not stat directory", "postgresql", None),
         ("could not stat file", "postgresql", None),
         ("failed to stat", "duckdb", "IOException"),
@@ -16820,16 +16839,16 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("cannot create statistics on the specified relation", "postgresql", None),
         ("cannot alter statistics on non expression column", "postgresql", "0A000"),
         ("statistics object|already exists in schema", "postgresql", "42710"),
-        ("could not write temporary statistics file", "postgresql", None),
+        ("could not write temporary statistics file", "postgresql", "errno:file"),
         ("statistics object|already exists skipping", "postgresql", "42710"),
         ("statistics object|does not exist skipping", "postgresql", "00000"),
         ("alter statistics on table column instead", "postgresql", None),
-        ("could not open temporary statistics file", "postgresql", None),
+        ("could not open temporary statistics file", "postgresql", "errno:file"),
         ("permission denied for statistics object", "postgresql", "42501"),
         ("sets the default statistics target", "postgresql", None),
         ("statistics object|already exists", "postgresql", "42710"),
         ("statistics object|does not exist", "postgresql", "00000 42704"),
-        ("could not open statistics file", "postgresql", None),
+        ("could not open statistics file", "postgresql", "errno:file"),
         ("columns in statistics", "postgresql", "54011"),
     ),
     "stats": (
@@ -16853,8 +16872,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("sets the current transaction s read only status", "postgresql", None),
         ("create external resource status function", "duckdb", "IOException InvalidInputException"),
         ("could not access status of transaction", "postgresql", None),
-        ("could not create archive status file", "postgresql", None),
-        ("could not write archive status file", "postgresql", None),
+        ("could not create archive status file", "postgresql", "errno:file"),
+        ("could not write archive status file", "postgresql", "errno:file"),
         ("could not get socket error status", "postgresql", None),
         ("can t get status of", "mysql", "1013"),
     ),
@@ -17116,7 +17135,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("isn t recognized by subdictionary rule", "postgresql", "F0000"),
     ),
     "subdirectory": (
-        ("cannot create temporary subdirectory", "postgresql", None),
+        ("cannot create temporary subdirectory", "postgresql", "errno:file"),
         ("the database subdirectory", "postgresql", None),
     ),
     "subexpressions": (
@@ -17480,8 +17499,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "symbolic": (
         ("is not a directory or symbolic link", "postgresql", "55000"),
-        ("could not create symbolic link", "postgresql", None),
-        ("could not remove symbolic link", "postgresql", None),
+        ("could not create symbolic link", "postgresql", "errno:file"),
+        ("could not remove symbolic link", "postgresql", "errno:file"),
         ("could not read symbolic link", "postgresql", None),
     ),
     "sync": (
@@ -17509,7 +17528,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "synchronize": (
         ("cannot synchronize replication slots from a standby server", "postgresql", "0A000"),
         ("cannot synchronize replication slots concurrently", "postgresql", "55000"),
-        ("could not synchronize file system for file", "postgresql", None),
+        ("could not synchronize file system for file", "postgresql", "errno:file"),
         ("could not synchronize replication slot", "postgresql", None),
     ),
     "synchronized": (
@@ -17787,7 +17806,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("could not read from temporary file read only", "postgresql", None),
         ("could not read from temporary file", "postgresql", None),
         ("could not create temporary file", "postgresql", None),
-        ("could not open temporary file", "postgresql", None),
+        ("could not open temporary file", "postgresql", "errno:file"),
         ("of temporary file read only", "postgresql", None),
         ("will be a temporary view", "postgresql", "00000"),
         ("because it is temporary", "postgresql", "42P16"),
@@ -18351,6 +18370,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("at the same time or use truncate", "postgresql", None),
         ("cannot truncate foreign table", "postgresql", "0A000"),
         ("could not truncate directory", "postgresql", "00000"),
+        ("could not truncate file|to", "postgresql", "- errno:file"),
         ("could not truncate file", "postgresql", None),
         ("cannot truncate table", "mssql", "4712"),
     ),
@@ -18789,8 +18809,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "unlink": (
         ("cannot determine oid of function lo unlink", "postgresql", None),
-        ("could not unlink permanent statistics file", "postgresql", None),
-        ("could not unlink temporary file", "postgresql", None),
+        ("could not unlink permanent statistics file", "postgresql", "errno:file"),
+        ("could not unlink temporary file", "postgresql", "errno:file"),
     ),
     "unlist": (
         ("cannot group on an unnest or unlist clause", "duckdb", "BinderException"),
@@ -19110,7 +19130,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("can t create user", "mysql", "1973"),
     ),
     "usermap": (
-        ("could not open usermap file", "postgresql", None),
+        ("could not open usermap file", "postgresql", "errno:file"),
         ("no match in usermap", "postgresql", "00000"),
     ),
     "users": (
@@ -19834,14 +19854,14 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "write": (
         ("write partition columns option can be used to write partition", "duckdb", "NotImplementedException"),
         ("write log log type argument must be a string", "duckdb", "BinderException"),
-        ("could not write to copy file", "postgresql", None),
-        ("could not write server file", "postgresql", None),
+        ("could not write to copy file", "postgresql", "errno:file"),
+        ("could not write server file", "postgresql", "errno:file"),
         ("could not write to log file", "postgresql", None),
         ("write to the server failed", "mssql", "20006"),
         ("could not write to file", "postgresql", None),
         ("failed to write to file", "duckdb", "IOException"),
         ("write to server failed", "postgresql", None),
-        ("could not write file", "postgresql", None),
+        ("could not write file", "postgresql", "53100 errno:file"),
         ("can t write", "mysql", "1022 1169 1555"),
     ),
     "writeback": (
@@ -19870,6 +19890,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "writing": (
         ("i o error while writing bcp format file", "mssql", "20101"),
         ("i o error while writing bcp error file", "mssql", "20088"),
+        ("could not open file|for writing", "postgresql", "errno:file"),
         ("0 disables background writing", "postgresql", None),
         ("cannot open file for writing", "duckdb", "NotImplementedException"),
         ("for writing error code", "postgresql", None),
@@ -19909,6 +19930,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "wrote": (
         ("could not write block|in file|wrote only|of|bytes", "postgresql", "53100"),
+        ("could not write to file|wrote|of", "postgresql", "errno:file"),
         ("checkpoint complete wrote", "postgresql", None),
         ("wrote too few bytes", "postgresql", None),
     ),
@@ -19917,7 +19939,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "xid": (
         ("starting point in time recovery to xid", "postgresql", "00000"),
-        ("could not write to data file for xid", "postgresql", None),
+        ("could not write to data file for xid", "postgresql", "errno:file"),
         ("the xid already exists", "mysql", "1440"),
     ),
     "xids": (
@@ -20472,11 +20494,11 @@ TEMPLATES: Final[dict[str, dict[str, tuple[str, ...]]]] = {
         "DPY-6003": ("sid|is not registered with the listener at host|port|similar to ora 12505",),
     },
     "postgresql": {
-        "-": ("cache|must be greater than zero", "cannot cast type|to|in column|", "column|is a generated column", "conversion between|and|is not supported", "create the publication if it does not exist", "explain option serialize requires analyze", "explain options analyze and generic plan cannot be used together", "maxvalue|is out of range for sequence data type", "minvalue|is out of range for sequence data type", "minvalue|must be less than maxvalue|", "restart value|cannot be greater than maxvalue|", "restart value|cannot be less than minvalue|", "role|does not exist", "start value|cannot be greater than maxvalue|", "start value|cannot be less than minvalue|", "table access method|does not exist", "tablespace|does not exist", "the publication does not exist at this point in the", "argument|of jsonpath item method|is invalid for type bigint", "argument|of jsonpath item method|is invalid for type boolean", "argument|of jsonpath item method|is invalid for type double precision", "argument|of jsonpath item method|is invalid for type integer", "argument|of jsonpath item method|is invalid for type numeric", "backend with pid|did not terminate within|millisecond", "checkpoint complete wrote|buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb lsn|redo lsn|", "could not fork new process for connection", "foreign table|does not exist skipping", "index|out of valid range 0", "language with oid|does not exist", "new oid has been assigned in relation|after|retry", "private key file|has group or world access file must have permissions u", "private key file|has group or world access permissions should be u rw", "resetting existing statistics for kind|db|oid", "restartpoint complete wrote|buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb lsn|redo lsn|", "role|does not exist skipping", "setval value|is out of bounds for sequence", "string buffer exceeds maximum allowed length|bytes cannot enlarge string buffer containing|bytes by|more bytes", "table|removed|dead item identifiers in|pages", "template database|has a collation version mismatch", "transaction id|is in the future",),
-        "00000": ("ldap user|is not unique", "access method|does not exist skipping", "aggregate|does not exist skipping", "cast from type|to type|does not exist skipping", "certificate authentication failed for user|client certificate contains no user name", "certificate authentication failed for user|unable to retrieve subject dn", "checkpoint complete wrote|buffers|wrote|slru buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb lsn|redo lsn|", "checkpoint complete wrote|buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb", "column|of relation|does not exist skipping", "column|of relation|is not a generated column skipping", "column|of relation|is not a stored generated column skipping", "column|of relation|is not an identity column skipping", "constraint|of domain|does not exist skipping", "constraint|of relation|does not exist skipping", "could not fork|process", "could not fork wal receiver process", "could not fork wal writer process", "could not fork archiver process", "could not fork autovacuum launcher process", "could not fork autovacuum worker process", "could not fork background worker process", "could not fork background writer process", "could not fork checkpointer process", "could not fork new process for connection", "could not fork process", "could not fork startup process", "could not fork worker process", "event trigger|does not exist skipping", "extension|does not exist skipping", "fetching timeline history file for timeline|from primary server", "foreign data wrapper|does not exist skipping", "invalid checkpoint location", "language|does not exist skipping", "logical replication apply worker for subscription|has started", "logical replication apply worker for subscription|will not start because the subscription was disabled during startup", "logical replication apply worker for subscription|will restart because of a parameter change", "logical replication apply worker for subscription|will restart so that two phase can be enabled", "logical replication apply worker for subscription|will stop because the subscription was disabled", "logical replication apply worker for subscription|will stop because the subscription was removed", "logical replication apply worker for subscription|will not start because the subscription was removed during startup", "logical replication parallel apply worker for subscription|has finished", "logical replication parallel apply worker for subscription|will stop because of a parameter change", "logical replication parallel apply worker for subscription|will stop because the subscription owner s superuser privileges have", "logical replication table synchronization worker for subscription|table|has finished", "logical replication table synchronization worker for subscription|table|has started", "mapping for token type|does not exist skipping", "new oid has been assigned in relation|after|retry", "operator class|does not exist for access method|skipping", "operator family|does not exist for access method|skipping", "policy|for relation|does not exist skipping", "procedure|does not exist skipping", "process|still waiting for|on|after|ms", "publication|does not exist skipping", "relation|does not exist skipping", "restartpoint complete wrote|buffers|wrote|slru buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb lsn|redo lsn|", "restartpoint complete wrote|buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb", "rule|for relation|does not exist skipping", "statistics object|does not exist skipping", "still waiting for backend with pid|to accept procsignalbarrier", "table|removed|dead item identifiers in|pages", "tablespace|does not exist skipping", "text search configuration|does not exist skipping", "text search dictionary|does not exist skipping", "text search parser|does not exist skipping", "text search template|does not exist skipping", "transform for type|language|does not exist skipping", "trigger|for relation|does not exist skipping", "user mapping for|does not exist for server|skipping",),
+        "-": ("cache|must be greater than zero", "cannot cast type|to|in column|", "column|is a generated column", "conversion between|and|is not supported", "create the publication if it does not exist", "explain option serialize requires analyze", "explain options analyze and generic plan cannot be used together", "maxvalue|is out of range for sequence data type", "minvalue|is out of range for sequence data type", "minvalue|must be less than maxvalue|", "restart value|cannot be greater than maxvalue|", "restart value|cannot be less than minvalue|", "role|does not exist", "start value|cannot be greater than maxvalue|", "start value|cannot be less than minvalue|", "table access method|does not exist", "tablespace|does not exist", "the publication does not exist at this point in the", "argument|of jsonpath item method|is invalid for type bigint", "argument|of jsonpath item method|is invalid for type boolean", "argument|of jsonpath item method|is invalid for type double precision", "argument|of jsonpath item method|is invalid for type integer", "argument|of jsonpath item method|is invalid for type numeric", "backend with pid|did not terminate within|millisecond", "checkpoint complete wrote|buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb lsn|redo lsn|", "could not fork new process for connection", "could not open file|target block|previous segment is only|blocks", "could not truncate file|to|blocks it s only|blocks now", "could not write to wal segment|at offset|length|", "foreign table|does not exist skipping", "index|out of valid range 0", "language with oid|does not exist", "new oid has been assigned in relation|after|retry", "private key file|has group or world access file must have permissions u", "private key file|has group or world access permissions should be u rw", "resetting existing statistics for kind|db|oid", "restartpoint complete wrote|buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb lsn|redo lsn|", "role|does not exist skipping", "setval value|is out of bounds for sequence", "string buffer exceeds maximum allowed length|bytes cannot enlarge string buffer containing|bytes by|more bytes", "table|removed|dead item identifiers in|pages", "template database|has a collation version mismatch", "transaction id|is in the future",),
+        "00000": ("ldap user|is not unique", "access method|does not exist skipping", "aggregate|does not exist skipping", "cast from type|to type|does not exist skipping", "certificate authentication failed for user|client certificate contains no user name", "certificate authentication failed for user|unable to retrieve subject dn", "checkpoint complete wrote|buffers|wrote|slru buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb lsn|redo lsn|", "checkpoint complete wrote|buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb", "column|of relation|does not exist skipping", "column|of relation|is not a generated column skipping", "column|of relation|is not a stored generated column skipping", "column|of relation|is not an identity column skipping", "constraint|of domain|does not exist skipping", "constraint|of relation|does not exist skipping", "could not bind local radius socket", "could not bind to all requested addresses maxlisten|exceeded", "could not fork|process", "could not fork wal receiver process", "could not fork wal writer process", "could not fork archiver process", "could not fork autovacuum launcher process", "could not fork autovacuum worker process", "could not fork background worker process", "could not fork background writer process", "could not fork checkpointer process", "could not fork new process for connection", "could not fork process", "could not fork startup process", "could not fork worker process", "event trigger|does not exist skipping", "extension|does not exist skipping", "fetching timeline history file for timeline|from primary server", "foreign data wrapper|does not exist skipping", "invalid checkpoint location", "language|does not exist skipping", "logical replication apply worker for subscription|has started", "logical replication apply worker for subscription|will not start because the subscription was disabled during startup", "logical replication apply worker for subscription|will restart because of a parameter change", "logical replication apply worker for subscription|will restart so that two phase can be enabled", "logical replication apply worker for subscription|will stop because the subscription was disabled", "logical replication apply worker for subscription|will stop because the subscription was removed", "logical replication apply worker for subscription|will not start because the subscription was removed during startup", "logical replication parallel apply worker for subscription|has finished", "logical replication parallel apply worker for subscription|will stop because of a parameter change", "logical replication parallel apply worker for subscription|will stop because the subscription owner s superuser privileges have", "logical replication table synchronization worker for subscription|table|has finished", "logical replication table synchronization worker for subscription|table|has started", "mapping for token type|does not exist skipping", "new oid has been assigned in relation|after|retry", "operator class|does not exist for access method|skipping", "operator family|does not exist for access method|skipping", "policy|for relation|does not exist skipping", "procedure|does not exist skipping", "process|still waiting for|on|after|ms", "publication|does not exist skipping", "relation|does not exist skipping", "restartpoint complete wrote|buffers|wrote|slru buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb lsn|redo lsn|", "restartpoint complete wrote|buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb", "rule|for relation|does not exist skipping", "statistics object|does not exist skipping", "still waiting for backend with pid|to accept procsignalbarrier", "table|removed|dead item identifiers in|pages", "tablespace|does not exist skipping", "text search configuration|does not exist skipping", "text search dictionary|does not exist skipping", "text search parser|does not exist skipping", "text search template|does not exist skipping", "transform for type|language|does not exist skipping", "trigger|for relation|does not exist skipping", "user mapping for|does not exist for server|skipping",),
         "01000": ("total checksum verification failure", "backend with pid|did not terminate within|millisecond", "database|has a collation version mismatch", "database|must be vacuumed before|more multixactid is used", "database with oid|must be vacuumed before|more multixactid is used", "file|has a total of|checksum verification failure", "resetting existing statistics for kind|db|oid", "still waiting for all required wal segments to be archived|seconds elapsed",),
         "08006": ("apply worker for subscription|could not connect to the publisher", "table synchronization worker for subscription|could not connect to the publisher",),
-        "08P01": ("invalid response from primary server",),
+        "08P01": ("could not accept ssl connection", "could not accept ssl connection eof detected", "invalid response from primary server",),
         "0A000": ("declare cursor must not contain data modifying statements in with", "with query name|appears in both a rule action and the query being", "access method|does not support asc desc options", "access method|does not support nulls first last options", "cannot alter type|because column|uses it", "cannot alter type of a column used by a function", "cannot alter type of a column used by a generated", "cannot alter type of a column used by a publication", "cannot alter type of a column used by a view", "cannot alter type of a column used in a policy", "cannot alter type of a column used in a trigger", "cannot alter type of column|twice", "cannot create exclusion constraints on partitioned table", "cannot create index on partitioned table|concurrently", "cannot use subquery in column generation expression", "cannot use subquery in partition key expression", "column|cannot be used in statistics because its type|has no default btree operator class", "conversion between|and|is not supported", "expression cannot be used in multivariate statistics because its type|has no default btree operator class", "not null constraint|on partitioned table|cannot be no inherit", "row expansion via is not supported here", "rules on select must not contain data modifying statements in", "set returning functions are not allowed in partition key expressions", "unique constraint on partitioned table must include all partitioning columns", "views must not contain data modifying statements in with",),
         "0LP01": ("invalid privilege type|for foreign server", "invalid privilege type|for foreign data wrapper", "invalid privilege type|for large object",),
         "22000": ("range constructor flags argument must not be null",),
@@ -20529,14 +20551,18 @@ TEMPLATES: Final[dict[str, dict[str, tuple[str, ...]]]] = {
         "42P17": ("new table cannot be specified multiple times", "old table cannot be specified multiple times", "argument of cast function must match or be binary coercible", "cannot use generated column|in column generation expression", "cannot use generated column in partition key", "cannot use system column|in partition key", "cannot use whole row variable in column generation expression", "cast function must not return a set", "first argument of transform function must be type", "function number|for|appears more than once", "functions in partition key expression must be marked immutable", "including column does not support asc desc options", "including column does not support nulls first last options", "join estimator function|must return type", "operator number|for|appears more than once", "restriction estimator function|must return type", "return data type of cast function must match or be", "second argument of cast function must be type", "source data type and target data type are the same", "third argument of cast function must be type", "transform function must not return a set", "type input function|must return type", "type input function|should not be volatile", "type input function must be specified", "type receive function|must return type", "type receive function|should not be volatile",),
         "42P19": ("recursive query|must not contain data modifying statements",),
         "42P20": ("window functions are not allowed in partition key expressions",),
+        "53100": ("could not extend file|wrote only|of|bytes at block", "could not write block|in file|wrote only|of|bytes", "could not write file|wrote only|of|bytes at offset",),
         "53400": ("could not find free replication state slot for replication origin",),
-        "54000": ("bit string length exceeds the maximum allowed|", "database with oid|must be vacuumed before|more multixact member is used", "replication origin name is too long", "string buffer exceeds maximum allowed length|bytes",),
+        "54000": ("bit string length exceeds the maximum allowed|", "could not open configuration file|maximum nesting depth exceeded", "database with oid|must be vacuumed before|more multixact member is used", "replication origin name is too long", "string buffer exceeds maximum allowed length|bytes",),
         "55000": ("is not a directory or symbolic link", "cannot delete from table|because it does not have a replica identity and publishes", "cannot update table|because it does not have a replica identity and publishes", "column|of relation|is not a generated column", "column|of relation|is not a stored generated column", "column|of relation|is not an identity column", "could not convert table|to a view because it is not empty", "currval of sequence|is not yet defined in this session", "large object descriptor|was not opened for reading", "large object descriptor|was not opened for writing", "lastval is not yet defined in this session", "logical replication parallel apply worker for subscription|will stop", "logical replication target relation|does not exist", "physical replication slot|specified in parameter|has been invalidated", "prepared transaction with identifier|is busy", "replication slot|specified in parameter|does not have active pid", "specified data directory|is not a directory", "still waiting for wal summarization through|after|second", "tablespace|is not empty",),
         "55006": ("could not drop replication origin with id|in use by pid", "replication origin with id|is already active for pid",),
         "55P03": ("skipping vacuum of|lock not available",),
+        "58030": ("could not write block|of",),
         "58P02": ("directory|exists but is not empty",),
         "F0000": ("authentication method|requires argument|to be set", "authentication method ldap requires argument ldapbasedn ldapprefix or ldapsuffix to", "authentication method oauth requires argument validator to be set when", "invalid authentication method", "invalid authentication method|not supported by this build", "private key file|has group or world access",),
-        "XX001": ("checksum verification failure during base backup", "control file contains invalid checkpoint location",),
+        "XX001": ("checksum verification failure during base backup", "control file contains invalid checkpoint location", "could not read block|in file|read only|of|bytes", "could not read blocks|in file|read only|of|bytes", "could not read from wal segment|lsn|offset|read|of", "could not read from wal segment|offset|read|of", "could not read from log segment|offset|read|of",),
+        "errno:file": ("could not extend file|with filefallocate", "could not extend file|", "could not open configuration file|", "could not open file|target block|", "could not read block|in file|", "could not read blocks|in file|", "could not read from wal segment|lsn|offset|", "could not read from wal segment|offset|", "could not read from log segment|offset|", "could not truncate file|to|blocks", "could not truncate file|to|", "could not write block|in file|", "could not write file|", "could not write to wal segment|at offset|length|",),
+        "errno:socket": ("could not accept ssl connection", "could not bind|address|", "could not bind to local address|",),
     },
 }
 
@@ -20769,13 +20795,21 @@ KNOWN: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("cannot use in schema clause when using grant revoke on", "- 0LP01"),
         ("checkpoint starting", "00000"),
         ("conversion|does not exist", "42704"),
-        ("could not accept ssl connection", "- 08P01"),
+        ("could not access directory", "errno:file"),
         ("could not create replication slot", "08P01"),
         ("could not enable user right", "42501"),
         ("could not find free replication state increase max replication slots", "- 53400"),
         ("could not fork new process for connection", "- 00000"),
+        ("could not get peer credentials", "- errno:socket"),
         ("could not look up local user id", "- 00000"),
+        ("could not open file", "- errno:file"),
+        ("could not read from file", "- errno:file"),
+        ("could not read from reorderbuffer spill file", "errno:file"),
         ("could not remove directory", "- 01000"),
+        ("could not remove file", "- errno:file"),
+        ("could not seek in file", "errno:file"),
+        ("could not truncate file", "errno:file"),
+        ("could not write to file", "- errno:file"),
         ("database|already exists", "42P04"),
         ("database|does not exist", "3D000"),
         ("deadlock detected", "40P01"),
