@@ -1239,7 +1239,7 @@ def _by_wording(words: list[bytes], registry: MapperRegistry) -> str | None:
 
 
 def _wording(
-    words: list[bytes], registry: MapperRegistry, only: str | None = None
+    words: list[bytes], registry: MapperRegistry, only: str | None = None, head: str = ""
 ) -> _Worded | None:
     """
     The longest vendor's phrase among the words, else `None`.
@@ -1259,7 +1259,10 @@ def _wording(
     chosen, gives its code: that message is the other's frame.  A phrase of
     no code (libpq's frame around the server's message, a hint) leaves the
     code to the longest of its backend's phrases that give one; with *only*,
-    where none does, to the backend's own templates (`_known`).
+    where none does, to the backend's own templates (`_known`).  A phrase
+    of a format whose SQLSTATE PostgreSQL's server sets from errno gives the
+    SQLSTATE the strerror text after it names (`_errno_code`, in *head*);
+    where none follows, it counts as a phrase of no code.
     """
     keys, index = _wording_index()
     if keys.isdisjoint(words):
@@ -1281,7 +1284,7 @@ def _wording(
                 if frame is None or phrase.size > frame.size:
                     frame, framed = phrase, at
                 continue
-            if phrase.codes is not None:
+            if _unmarked(phrase.codes) is not None:
                 known = coded.get(phrase.backend)
                 if known is None or phrase.size > known.size:
                     coded[phrase.backend] = phrase
@@ -1294,19 +1297,73 @@ def _wording(
         best, frame = frame, None
     if best is None:
         return None
-    codes = best.codes
+    codes, by = best.codes, best
     if frame is not None and frame.backend == best.backend and framed > joined.find(best.runs[0]):
-        codes = frame.codes
-    elif codes is None and best.backend in coded:
+        codes, by = frame.codes, frame
+    first_run = next(run for run in best.runs if run)
+    stated = _errno_code(codes, head, next(run for run in by.runs if run))
+    if stated is not None:
+        return _Worded(best.backend, first_run.strip(), stated)
+    if by is best and _unmarked(codes) is None and best.backend in coded:
         # A phrase of no code around or beside one that gives it: libpq's
         # `connection to server at ... failed: %s` around the server's
         # `password authentication failed for user ...` (28P01).
         codes = coded[best.backend].codes
-    first_run = next(run for run in best.runs if run)
-    if only is not None and codes is None:
-        # A phrase of no code (a hint, a detail): the backend's own templates may give one.
-        return _Worded(best.backend, first_run.strip(), _known(words, only))
-    return _Worded(best.backend, first_run.strip(), _code(joined, best.backend, codes))
+    if _unmarked(codes) is None:
+        # A phrase of no code (a hint, a detail, or of templates some of which
+        # have none): the backend's own templates may give one.
+        return _Worded(best.backend, first_run.strip(), _known(words, only or best.backend, head))
+    return _Worded(best.backend, first_run.strip(), _plain(_code(joined, best.backend, codes)))
+
+
+#: A code standing for the templates that have none, among a phrase's codes.
+UNCODED: Final = "-"
+#: What a phrase's code starts with where PostgreSQL's server sets the
+#: SQLSTATE from errno (`errno:file`, `errno:socket`: the marker
+#: `tools/extract_postgresql_sqlstates.py` gives such a format).
+_ERRNO: Final = "errno:"
+
+
+def _plain(code: str | None) -> str | None:
+    """The code, `None` for a marker (no strerror text said the errno)."""
+    return None if code is not None and code.startswith(_ERRNO) else code
+
+
+def _unmarked(codes: str | None) -> str | None:
+    """The codes without markers, and `None` where none is left (or `-` alone)."""
+    if codes is None or _ERRNO not in codes:
+        return codes
+    left = " ".join(code for code in codes.split() if not code.startswith(_ERRNO))
+    return left if left and left != UNCODED else None
+
+
+def _errno_code(codes: str | None, head: str, run: bytes) -> str | None:
+    """
+    The SQLSTATE PostgreSQL's server set from errno, where the phrase's
+    codes name one marker: read from the strerror text after a `: ` on the
+    line where the phrase (its first run, *run*) is written as a primary
+    message writes it, not capitalized (a detail that says its words again,
+    `Could not open file "%s": %m.`, reports its primary message's SQLSTATE).
+
+    Returns:
+        The SQLSTATE, else `None` (no marker, no such line, no strerror text).
+    """
+    if not head or codes is None or _ERRNO not in codes:
+        return None
+    markers = {code for code in codes.split() if code.startswith(_ERRNO)}
+    if len(markers) != 1:
+        return None
+    from localdata_errors.backends._postgresql_server import errno_sqlstate  # noqa: PLC0415
+
+    phrase = r"[^a-z0-9]{1,8}".join(re.escape(w) for w in run.decode().split())
+    for at in re.finditer(r"(?<![a-z0-9])" + phrase, head, re.IGNORECASE):
+        if head[at.start()].isupper():
+            continue
+        end = head.find("\n", at.end())
+        state = errno_sqlstate(next(iter(markers)), head[at.end() : end if end >= 0 else None])
+        if state is not None:
+            return state
+    return None
 
 
 def _code(joined: bytes, backend: str, codes: str | None) -> str | None:
@@ -1338,7 +1395,7 @@ def _code(joined: bytes, backend: str, codes: str | None) -> str | None:
                 best = size, code
             elif size == best[0] and code != best[1]:
                 best = size, None  # two codes' templates alike: neither
-    return None if best[1] == "-" else best[1]  # "-": templates that have no code
+    return None if best[1] == UNCODED else best[1]  # templates that have no code
 
 
 class _Form(NamedTuple):
@@ -1378,7 +1435,7 @@ def _known_index(backend: str) -> tuple[frozenset[bytes], dict[bytes, tuple[_For
     return _KNOWN.get(backend, _KNOWN[""])
 
 
-def _known(words: list[bytes], backend: str) -> str | None:
+def _known(words: list[bytes], backend: str, head: str = "") -> str | None:
     """
     The code the backend's own template the text holds gives, though no
     phrase names its vendor (shared with another vendor, or short:
@@ -1388,6 +1445,8 @@ def _known(words: list[bytes], backend: str) -> str | None:
     vendor's list gives several codes or none, none.  A template that opens
     where another message goes (`%s at or near "%s"`, 42601), found after
     the one chosen ends, gives its code: that message is the other's frame.
+    A template whose SQLSTATE PostgreSQL's server sets from errno gives the
+    one the strerror text after it names (`_errno_code`, in *head*).
     """
     keys, index = _known_index(backend)
     if keys.isdisjoint(words):
@@ -1400,7 +1459,9 @@ def _known(words: list[bytes], backend: str) -> str | None:
             at, end = _at(joined, form.runs)
             if at < 0:
                 continue
-            code = None if " " in form.codes else form.codes
+            code = _errno_code(form.codes, head, form.runs[0]) or (
+                None if " " in form.codes else _plain(form.codes)
+            )
             chosen = frame if form.framing else best
             if form.size > chosen[0]:
                 chosen = (form.size, end if not form.framing else at, code)
@@ -1412,7 +1473,7 @@ def _known(words: list[bytes], backend: str) -> str | None:
                 best = chosen
     if frame[0] and (not best[0] or frame[1] >= best[1]):
         best = frame
-    return None if best[2] == "-" else best[2]  # "-": templates that have no code
+    return None if best[2] == UNCODED else best[2]  # templates that have no code
 
 
 def _worded(
@@ -1431,13 +1492,13 @@ def _worded(
     its line (`SqliteError: `, `sqlite3.OperationalError: `: what the mapper
     reads follows it), else where the text does.
     """
-    found = _wording(words, registry, only)
+    found = _wording(words, registry, only, head)
     if found is None:
         headed = _headed(head, registry, only)
         if only is None or headed.code is not None:
             return headed
         # No phrase, no opening: the backend's templates a phrase cannot name.
-        code = _known(words, only)
+        code = _known(words, only, head)
         return headed if code is None else Reading(only, code, None, headed.start, None)
     phrase = r"[^a-z0-9]{1,8}".join(re.escape(w) for w in found.words.decode().split())
     at = re.search(r"(?<![a-z0-9])" + phrase, head, re.IGNORECASE)
@@ -1509,7 +1570,9 @@ def _headed(head: str, registry: MapperRegistry, only: str | None = None) -> Rea
             continue
         if registry.lookup(owner[0]) is not None:
             joined = b" " + b" ".join(_words(head[match.start() :].lower())) + b" "
-            return Reading(owner[0], _code(joined, *owner), None, match.start(), None)
+            run = b" ".join(_words(match.group().lower()))
+            code = _errno_code(owner[1], head, run) or _plain(_code(joined, *owner))
+            return Reading(owner[0], code, None, match.start(), None)
     return _NOTHING
 
 

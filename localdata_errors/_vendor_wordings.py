@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
-# 14745 phrases: duckdb 2818, mssql 1023, mysql 1965, oracle 244, postgresql 8664, sqlite 31.
-# Of one code's templates: duckdb 2713, mssql 512, mysql 1446, oracle 234, postgresql 3930, sqlite 29; of a few codes': duckdb 38, mssql 21, mysql 109, oracle 10, postgresql 328.
+# 14763 phrases: duckdb 2818, mssql 1023, mysql 1965, oracle 244, postgresql 8682, sqlite 31.
+# Of one code's templates: duckdb 2713, mssql 512, mysql 1446, oracle 234, postgresql 4033, sqlite 29; of a few codes': duckdb 38, mssql 21, mysql 109, oracle 10, postgresql 352.
 # rarest word -> ((phrase, backend, code or codes or None), ...); a gapped phrase's
 # runs, joined by '|', are found in order (a first '' where a message goes).
 WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
@@ -331,8 +331,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("could not accept gssapi security context", "postgresql", None),
         ("functions cannot accept set arguments", "postgresql", "42P13"),
         ("does not accept a compression level", "postgresql", None),
-        ("could not accept new connection", "postgresql", None),
-        ("could not accept ssl connection", "postgresql", "- 08P01"),
+        ("could not accept new connection", "postgresql", "errno:socket"),
+        ("could not accept ssl connection", "postgresql", "08P01 errno:socket"),
         ("does not accept a worker count", "postgresql", None),
         ("cannot accept a value of type", "postgresql", "0A000"),
         ("multiple accept parameters", "postgresql", "22023"),
@@ -367,7 +367,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("access method|is not of type", "postgresql", "55000"),
         ("is invalid for access method", "postgresql", "42P17"),
         ("access to non system view", "postgresql", "55000"),
-        ("could not access file", "postgresql", None),
+        ("could not access file", "postgresql", "errno:file"),
         ("cannot access index", "postgresql", "0A000"),
         ("index access method", "postgresql", "55000"),
         ("table access method", "postgresql", "- 0A000 42704"),
@@ -615,7 +615,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("ssl certificate s address entry is missing", "postgresql", None),
         ("could not get client address from socket", "postgresql", None),
         ("entry requires a valid address", "postgresql", None),
-        ("socket for address", "postgresql", None),
+        ("|failed for|address", "postgresql", "errno:socket"),
+        ("socket for address", "postgresql", "errno:socket"),
     ),
     "addresses": (
         ("no addresses are defined in connect descriptor", "oracle", "DPY-2049"),
@@ -1269,8 +1270,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("both archive command and archive library set", "postgresql", "22023"),
         ("an empty string means use archive command", "postgresql", None),
         ("an empty string means use archive library", "postgresql", None),
-        ("could not create archive status file", "postgresql", None),
-        ("could not write archive status file", "postgresql", None),
+        ("could not create archive status file", "postgresql", "errno:file"),
+        ("could not write archive status file", "postgresql", "errno:file"),
         ("the failed archive command was", "postgresql", None),
         ("starting archive recovery", "postgresql", "00000"),
     ),
@@ -1948,7 +1949,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("call begin first", "mssql", None),
     ),
     "beginning": (
-        ("could not seek to beginning of file", "postgresql", None),
+        ("could not seek to beginning of file", "postgresql", "errno:file"),
     ),
     "begins": (
         ("but that timeline begins at", "postgresql", "55000"),
@@ -2089,9 +2090,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("can not bind to parameter number", "duckdb", "InvalidInputException"),
         ("pq unexpected bind response", "postgresql", None),
         ("unexpected bind response", "postgresql", None),
+        ("could not bind|address", "postgresql", "errno:socket"),
         ("bind message length", "postgresql", None),
         ("bind message has", "postgresql", "08P01"),
-        ("could not bind", "postgresql", "- 00000"),
+        ("could not bind", "postgresql", "00000 errno:socket"),
     ),
     "bindalteraddindex": (
         ("bindalteraddindex not supported by this catalog", "duckdb", "NotImplementedException"),
@@ -2210,12 +2212,14 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "block": (
         ("block size parameter does not match the file s block", "duckdb", "InvalidInputException"),
         ("could not read block|in file|read only|of|bytes", "postgresql", "XX001"),
+        ("could not write block|in file", "postgresql", "53100 errno:file"),
+        ("could not read block|in file", "postgresql", "XX001 errno:file"),
         ("block number out of range", "postgresql", "- 22003"),
         ("could not write block|of", "postgresql", "58030"),
         ("with invalid state block", "postgresql", None),
-        ("could not write block", "postgresql", "- 53100 58030"),
+        ("could not write block", "postgresql", "53100 58030 errno:file"),
         ("out of order block id", "postgresql", None),
-        ("could not read block", "postgresql", "- XX001"),
+        ("could not read block", "postgresql", "- XX001 errno:file"),
         ("with invalid block", "postgresql", None),
         ("invalid block id", "postgresql", None),
         ("invalid block s", "postgresql", None),
@@ -2234,9 +2238,11 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("transaction blocks can be used only once", "postgresql", None),
         ("can only be used in transaction blocks", "postgresql", "25P01"),
         ("copy blocks can be used only once", "postgresql", None),
-        ("could not start reading blocks", "postgresql", None),
-        ("could not write blocks", "postgresql", None),
-        ("could not read blocks", "postgresql", "- XX001"),
+        ("could not truncate file|to|blocks", "postgresql", "- errno:file"),
+        ("could not start reading blocks", "postgresql", "errno:file"),
+        ("could not read blocks|in file", "postgresql", "XX001 errno:file"),
+        ("could not write blocks", "postgresql", "errno:file"),
+        ("could not read blocks", "postgresql", "XX001 errno:file"),
         ("blocks it s only", "postgresql", None),
     ),
     "blockwise": (
@@ -2282,9 +2288,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("boot selects bootstrapping mode must be first argument", "postgresql", None),
     ),
     "bootstrap": (
-        ("could not close bootstrap write ahead log file", "postgresql", None),
-        ("could not fsync bootstrap write ahead log file", "postgresql", None),
-        ("could not write bootstrap write ahead log file", "postgresql", None),
+        ("could not close bootstrap write ahead log file", "postgresql", "errno:file"),
+        ("could not fsync bootstrap write ahead log file", "postgresql", "errno:file"),
+        ("could not write bootstrap write ahead log file", "postgresql", "errno:file"),
         ("the bootstrap superuser must have the", "postgresql", None),
     ),
     "bootstrapping": (
@@ -2534,7 +2540,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("query cache is disabled set query cache type to on", "mysql", "1651"),
         ("cache|must be greater than zero", "postgresql", "- 22023"),
         ("query cache failed to set size", "mysql", "1282"),
-        ("could not remove cache file", "postgresql", None),
+        ("could not remove cache file", "postgresql", "errno:file"),
         ("new query cache size is", "mysql", "1282"),
         ("query cache is disabled", "mysql", "1651 1924"),
         ("unknown key cache", "mysql", "1284"),
@@ -3311,18 +3317,18 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("is invalid for the 12 hour clock", "postgresql", "22007"),
     ),
     "clone": (
-        ("could not clone file", "postgresql", None),
+        ("could not clone file", "postgresql", "errno:file"),
     ),
     "close": (
-        ("could not close temporary statistics file", "postgresql", None),
-        ("could not close shared memory segment", "postgresql", None),
+        ("could not close temporary statistics file", "postgresql", "errno:file"),
+        ("could not close shared memory segment", "postgresql", "errno:file"),
         ("could not close ssl certificate file", "postgresql", None),
         ("bcp unable to close format file", "mssql", "20099"),
         ("connection close was not called", "postgresql", None),
         ("bcp unable to close error file", "mssql", "20087"),
         ("pq unexpected close response", "postgresql", None),
-        ("could not close log segment", "postgresql", None),
-        ("could not close wal segment", "postgresql", None),
+        ("could not close log segment", "postgresql", "errno:file"),
+        ("could not close wal segment", "postgresql", "errno:file"),
         ("unable to close format file", "mssql", "20099"),
         ("can not close large object", "postgresql", None),
         ("unable to close error file", "mssql", "20087"),
@@ -3593,7 +3599,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "command": (
         ("the used command is not allowed because the", "mysql", "4166"),
         ("the used command is not allowed with this", "mysql", "1148"),
-        ("could not read from command", "postgresql", None),
+        ("could not read from command", "postgresql", "errno:file"),
         ("using recovery command file", "postgresql", None),
         ("command must be bytes got", "postgresql", None),
         ("invalid command name", "postgresql", "22023"),
@@ -3980,7 +3986,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "configuration": (
         ("could not access the server configuration file", "postgresql", None),
         ("password in configuration must specify a type", "oracle", "DPY-2058"),
-        ("could not open configuration directory", "postgresql", None),
+        ("could not open configuration directory", "postgresql", "errno:file"),
         ("configuration column|must not be null", "postgresql", "22004"),
         ("invalid configuration parameter name", "postgresql", "42602"),
         ("no configuration directory specified", "oracle", "DPY-4027"),
@@ -3988,7 +3994,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("configuration column|does not exist", "postgresql", "42703"),
         ("skipping missing configuration file", "postgresql", "00000"),
         ("empty configuration directory name", "postgresql", "22023"),
-        ("could not open configuration file", "postgresql", "- 54000"),
+        ("could not open configuration file", "postgresql", "54000 errno:file"),
         ("empty configuration file name", "postgresql", "22023"),
         ("the configuration parameter", "postgresql", None),
         ("the configuration file", "postgresql", None),
@@ -4357,6 +4363,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("continues recovery after an invalid pages failure", "postgresql", None),
         ("continues processing after a checksum failure", "postgresql", None),
     ),
+    "continuing": (
+        ("could not open file|continuing anyway", "postgresql", "errno:file"),
+    ),
     "continuous": (
         ("unimplemented continuous quantile decimal aggregate", "duckdb", "NotImplementedException"),
         ("unimplemented continuous quantile aggregate", "duckdb", "NotImplementedException"),
@@ -4381,7 +4390,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("sets the path for extension control files", "postgresql", None),
         ("invalid wal segment size in control file", "postgresql", "22023"),
         ("pg control database system identifier is", "postgresql", None),
-        ("could not open extension control file", "postgresql", None),
+        ("could not open extension control file", "postgresql", "errno:file"),
         ("incorrect checksum in control file", "postgresql", "55000"),
     ),
     "conv": (
@@ -4484,7 +4493,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("collation default cannot be copied", "postgresql", "42P17"),
     ),
     "copy": (
-        ("could not read from copy file", "postgresql", None),
+        ("could not read from copy file", "postgresql", "errno:file"),
     ),
     "copybothresponse": (
         ("got copybothresponse from server during an active", "postgresql", None),
@@ -4649,9 +4658,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "create": (
         ("cannot create a string of size", "duckdb", "OutOfRangeException"),
-        ("could not create server file", "postgresql", None),
+        ("could not create server file", "postgresql", "errno:file"),
         ("can t create database", "mysql", "1006 1007"),
-        ("could not create file", "postgresql", None),
+        ("could not create file", "postgresql", "errno:file"),
         ("could not create key", "postgresql", "F0000"),
         ("can t create table", "mysql", "1005"),
         ("can t create file", "mysql", "1004"),
@@ -4729,7 +4738,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "credentials": (
         ("unable to retrieve credentials with the given password", "mysql", None),
         ("unable to retrieve stored credentials error", "mysql", None),
-        ("could not get peer credentials", "postgresql", None),
+        ("could not get peer credentials", "postgresql", "- errno:socket"),
         ("no credentials specified", "oracle", "DPY-4001"),
         ("credentials has expired", "mysql", None),
     ),
@@ -5525,7 +5534,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("update or delete on table", "postgresql", "23001 23503"),
         ("cannot delete from table", "postgresql", "42P10 55000"),
         ("cannot delete from view", "postgresql", "55000"),
-        ("could not delete file", "postgresql", None),
+        ("could not delete file", "postgresql", "errno:file"),
         ("error on delete of", "mysql", "1011"),
     ),
     "deleted": (
@@ -5817,7 +5826,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("could not determine data type for argument", "postgresql", "22023"),
         ("could not determine data type of parameter", "postgresql", None),
         ("could not determine row type for result of", "postgresql", "0A000"),
-        ("could not determine size of temporary file", "postgresql", None),
+        ("could not determine size of temporary file", "postgresql", "errno:file"),
         ("could not determine server version from", "postgresql", None),
         ("cannot determine type of empty array", "postgresql", "42P18"),
         ("could not determine input data type", "postgresql", "22023"),
@@ -5849,7 +5858,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "dh": (
         ("location of the ssl dh parameters file", "postgresql", None),
         ("could not load dh parameters file", "postgresql", "F0000"),
-        ("could not open dh parameters file", "postgresql", None),
+        ("could not open dh parameters file", "postgresql", "errno:file"),
         ("dh could not load dh parameters", "postgresql", "F0000"),
         ("dh could not set dh parameters", "postgresql", "F0000"),
         ("could not load dh parameters", "postgresql", "F0000"),
@@ -6036,15 +6045,15 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("this can be specified as data directory in", "postgresql", None),
         ("it exists and is a file not a directory", "duckdb", "IOException"),
         ("could not create missing directory", "postgresql", None),
-        ("cannot create temporary directory", "postgresql", None),
+        ("cannot create temporary directory", "postgresql", "errno:file"),
         ("sets the server s data directory", "postgresql", None),
-        ("could not change directory to", "postgresql", None),
+        ("could not change directory to", "postgresql", "errno:file"),
         ("exists but is not a directory", "postgresql", "42809"),
         ("is not a valid data directory", "postgresql", "22023"),
-        ("could not access directory", "postgresql", None),
-        ("could not create directory", "postgresql", None),
-        ("could not open directory", "postgresql", None),
-        ("could not read directory", "postgresql", None),
+        ("could not access directory", "postgresql", "- errno:file"),
+        ("could not create directory", "postgresql", "errno:file"),
+        ("could not open directory", "postgresql", "errno:file"),
+        ("could not read directory", "postgresql", "errno:file"),
         ("directory|does not exist", "postgresql", "58P01"),
         ("specified data directory", "postgresql", "55000"),
         ("required wal directory", "postgresql", None),
@@ -6057,8 +6066,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("vacuum cost for a page dirtied by vacuum", "postgresql", None),
     ),
     "dirty": (
-        ("could not determine dirty data size", "postgresql", None),
-        ("could not flush dirty data", "postgresql", None),
+        ("could not determine dirty data size", "postgresql", "errno:file"),
+        ("could not flush dirty data", "postgresql", "errno:file"),
     ),
     "disable": (
         ("vacuum option disable page skipping cannot be used with full", "postgresql", "0A000"),
@@ -7353,7 +7362,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("role may execute this command", "postgresql", None),
         ("can t execute an empty query", "postgresql", None),
         ("permission denied to execute", "postgresql", "42501"),
-        ("could not execute command", "postgresql", None),
+        ("could not execute command", "postgresql", "errno:file"),
         ("cannot execute statement", "mysql", None),
         ("can t execute copy from", "postgresql", None),
         ("can t execute copy to", "postgresql", None),
@@ -7614,7 +7623,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "extend": (
         ("cannot extend relation", "postgresql", "54000"),
-        ("could not extend file", "postgresql", "- 53100"),
+        ("could not extend file", "postgresql", "53100 errno:file"),
         ("cannot extend file", "postgresql", "54000"),
     ),
     "extended": (
@@ -7823,7 +7832,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("got an error from fcntl", "mysql", "1155"),
     ),
     "fdatasync": (
-        ("could not fdatasync file", "postgresql", None),
+        ("could not fdatasync file", "postgresql", "errno:file"),
     ),
     "fe": (
         ("only addresses that have ff and fe as values in", "postgresql", None),
@@ -7937,6 +7946,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "fileexists": (
         ("fileexists is not implemented", "duckdb", "NotImplementedException"),
     ),
+    "filefallocate": (
+        ("could not extend file|with filefallocate", "postgresql", "errno:file"),
+    ),
     "filename": (
         ("can t generate a unique log filename", "mysql", "1098"),
         ("filename pattern cannot be empty", "duckdb", "IOException"),
@@ -7950,7 +7962,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("files are already open", "postgresql", None),
     ),
     "fileset": (
-        ("could not delete fileset", "postgresql", None),
+        ("could not delete fileset", "postgresql", "errno:file"),
     ),
     "filesync": (
         ("cachingfilesystemwrapper filesync operations are not supported cachingfilesystemwrapper is a read", "duckdb", "NotImplementedException"),
@@ -8451,8 +8463,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "fsync": (
         ("minimum size of new file to fsync instead of writing", "postgresql", None),
-        ("could not fsync write through file", "postgresql", None),
-        ("could not fsync file", "postgresql", None),
+        ("could not fsync write through file", "postgresql", "errno:file"),
+        ("could not fsync file", "postgresql", "errno:file"),
     ),
     "ftruncate": (
         ("could not ftruncate file", "duckdb", "IOException"),
@@ -8853,7 +8865,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("group name list must be non empty", "duckdb", "BinderException"),
         ("cannot group on a window clause", "duckdb", "BinderException"),
         ("invalid use of group function", "mysql", "1111"),
-        ("could not set group of file", "postgresql", None),
+        ("could not set group of file", "postgresql", "errno:file"),
         ("values but row group has", "duckdb", "InvalidInputException"),
         ("duplicate group name|in", "duckdb", "BinderException"),
         ("group|does not exist", "postgresql", "00000"),
@@ -9373,10 +9385,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("unknown query id", "mysql", "1957"),
     ),
     "ident": (
-        ("could not receive response from ident server at address", "postgresql", None),
-        ("could not send query to ident server at address", "postgresql", None),
-        ("could not connect to ident server at address", "postgresql", None),
-        ("could not create socket for ident connection", "postgresql", None),
+        ("could not receive response from ident server at address", "postgresql", "errno:socket"),
+        ("could not send query to ident server at address", "postgresql", "errno:socket"),
+        ("could not connect to ident server at address", "postgresql", "errno:socket"),
+        ("could not create socket for ident connection", "postgresql", "errno:socket"),
         ("sets the server s ident configuration file", "postgresql", None),
         ("this can be specified as ident file in", "postgresql", None),
         ("ident peer gssapi sspi cert and oauth", "postgresql", None),
@@ -9974,7 +9986,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("initialbytes initializesecuritycontext failed", "mssql", None),
     ),
     "initialization": (
-        ("could not create relation cache initialization file", "postgresql", None),
+        ("could not create relation cache initialization file", "postgresql", "errno:file"),
         ("connection was closed during pool initialization", "postgresql", None),
         ("invalid scram client initialization", "postgresql", None),
         ("datetime initialization failed", "postgresql", None),
@@ -11249,7 +11261,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("invalid primary checkpoint link in control file", "postgresql", "00000"),
         ("the parameters need to link to only one enum or", "duckdb", "BinderException"),
         ("invalid checkpoint link in backup label file", "postgresql", "00000"),
-        ("could not link file", "postgresql", None),
+        ("could not link file", "postgresql", "errno:file"),
     ),
     "linked": (
         ("sequence must have same owner as table it is linked", "postgresql", "55000"),
@@ -11274,7 +11286,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "listen": (
         ("could not create listen socket for", "postgresql", "01000"),
-        ("could not listen on", "postgresql", None),
+        ("could not listen on", "postgresql", "errno:socket"),
     ),
     "listener": (
         ("could not create signal listener pipe error code", "postgresql", None),
@@ -11403,7 +11415,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("connect local is not yet implemented", "duckdb", "NotImplementedException"),
         ("load local files command is disabled", "mysql", None),
         ("no active connect already on local", "duckdb", "InvalidInputException"),
-        ("could not bind to local address", "postgresql", None),
+        ("could not bind to local address", "postgresql", "errno:socket"),
         ("no empty local buffer available", "postgresql", "53000"),
         ("set local is not implemented", "duckdb", "NotImplementedException"),
         ("but the local slot has lsn", "postgresql", None),
@@ -11479,12 +11491,12 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("incorrect user level lock name", "mysql", "3057"),
         ("cannot lock rows in relation", "postgresql", "42809"),
         ("cannot lock rows in sequence", "postgresql", "42809"),
-        ("could not create lock file", "postgresql", None),
+        ("could not create lock file", "postgresql", "errno:file"),
         ("could not set lock on file", "duckdb", "IOException"),
-        ("could not write lock file", "postgresql", None),
+        ("could not write lock file", "postgresql", "errno:file"),
         ("cannot lock rows in view", "postgresql", "42809"),
-        ("could not open lock file", "postgresql", None),
-        ("could not read lock file", "postgresql", None),
+        ("could not open lock file", "postgresql", "errno:file"),
+        ("could not read lock file", "postgresql", "errno:file"),
         ("lock file|already exists", "postgresql", "F0001"),
         ("cannot lock relation", "postgresql", "42809"),
         ("lock file|is empty", "postgresql", "F0001"),
@@ -11722,6 +11734,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "lsn": (
         ("could not read from wal segment|lsn|offset|read|of", "postgresql", "XX001"),
+        ("could not read from wal segment|lsn|offset", "postgresql", "XX001 errno:file"),
         ("could not parse start lsn", "postgresql", None),
         ("but the standby has lsn", "postgresql", None),
         ("could not parse end lsn", "postgresql", None),
@@ -12779,7 +12792,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("cutoff for freezing multixacts is far in the past", "postgresql", "01000"),
     ),
     "munmap": (
-        ("could not munmap while flushing data", "postgresql", None),
+        ("could not munmap while flushing data", "postgresql", "errno:file"),
     ),
     "mustn": (
         ("tvp mustn t be null value", "mssql", None),
@@ -13042,9 +13055,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("received invalid response to gssapi negotiation", "postgresql", None),
         ("received invalid protocol negotiation message", "postgresql", None),
         ("received invalid response to ssl negotiation", "postgresql", None),
-        ("failed to send gssapi negotiation response", "postgresql", None),
+        ("failed to send gssapi negotiation response", "postgresql", "errno:socket"),
         ("could not send gssapi negotiation packet", "postgresql", None),
-        ("failed to send ssl negotiation response", "postgresql", None),
+        ("failed to send ssl negotiation response", "postgresql", "errno:socket"),
         ("scram channel binding negotiation error", "postgresql", "28000"),
         ("could not send ssl negotiation packet", "postgresql", None),
     ),
@@ -13486,6 +13499,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("failed to offload data block of size", "duckdb", "OutOfMemoryException"),
     ),
     "offset": (
+        ("could not write to log file|at offset|length", "postgresql", "errno:file"),
         ("and offset type", "postgresql", "0A000"),
         ("bytes at offset", "postgresql", "53100"),
     ),
@@ -13544,7 +13558,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("the old position value may not be valid for the", "mysql", "3023"),
         ("this user requires old password authentication", "mysql", None),
         ("has a password in the old format", "mysql", "1275"),
-        ("could not remove old lock file", "postgresql", None),
+        ("could not remove old lock file", "postgresql", "errno:file"),
         ("on insert rule cannot use old", "postgresql", "42P17"),
         ("on select rule cannot use old", "postgresql", "42P17"),
         ("same old and new event name", "mysql", "1551"),
@@ -13607,12 +13621,12 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "open": (
         ("cannot open user default database", "mssql", "4064"),
-        ("could not open server file", "postgresql", None),
+        ("could not open server file", "postgresql", "errno:file"),
         ("but could not open file", "postgresql", None),
-        ("could not open log file", "postgresql", None),
+        ("could not open log file", "postgresql", "errno:file"),
         ("cannot open database", "mssql", "4060"),
         ("cannot open relation", "postgresql", "42809"),
-        ("could not open file", "postgresql", None),
+        ("could not open file", "postgresql", "- errno:file"),
         ("cannot open server", "mssql", "40532 40615"),
         ("can t open table", "mysql", "1177"),
         ("can t open file", "mysql", "1016"),
@@ -14649,10 +14663,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "permissions": (
         ("could not change permissions of external pid file", "postgresql", None),
         ("could not read permissions for private key file", "postgresql", None),
-        ("could not read permissions of directory", "postgresql", None),
+        ("could not read permissions of directory", "postgresql", "errno:file"),
         ("sets the file permissions for log files", "postgresql", None),
-        ("could not set permissions on directory", "postgresql", None),
-        ("could not set permissions of file", "postgresql", None),
+        ("could not set permissions on directory", "postgresql", "errno:file"),
+        ("could not set permissions of file", "postgresql", "errno:file"),
         ("has invalid permissions", "postgresql", "55000"),
     ),
     "permit": (
@@ -14791,7 +14805,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "pipe": (
         ("got a read error from the connection pipe", "mysql", "1154"),
-        ("could not close pipe to external command", "postgresql", None),
+        ("could not close pipe to external command", "postgresql", "errno:file"),
         ("can t set state of named pipe to host", "mysql", "2018"),
         ("can t wait for named pipe to host", "mysql", "2016"),
         ("can t open named pipe to host", "mysql", "2017"),
@@ -15166,7 +15180,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("writes the postmaster pid to the specified file", "postgresql", None),
         ("is another postmaster already running on port", "postgresql", None),
         ("failed to send signal to postmaster", "postgresql", "01000"),
-        ("select failed in postmaster", "postgresql", None),
+        ("select failed in postmaster", "postgresql", "errno:socket"),
         ("is another postmaster pid", "postgresql", None),
     ),
     "potential": (
@@ -15503,13 +15517,13 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("certificate does not match private key file", "postgresql", None),
         ("location of the ssl server private key file", "postgresql", None),
         ("can t be the same as an object s private", "mysql", None),
-        ("could not access private key file", "postgresql", None),
+        ("could not access private key file", "postgresql", "errno:file"),
         ("could not load private key file", "postgresql", None),
         ("could not load private ssl key", "postgresql", None),
         ("could not load the private key", "postgresql", None),
         ("could not read private ssl key", "postgresql", None),
         ("check of private key failed", "postgresql", "F0000"),
-        ("private key file", "postgresql", "- F0000"),
+        ("private key file", "postgresql", "- F0000 errno:file"),
     ),
     "privilege": (
         ("must have create privilege on current database to create this", "postgresql", None),
@@ -15646,7 +15660,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("permission denied to copy to or from an external program", "postgresql", "42501"),
         ("role may copy to or from an external program", "postgresql", None),
         ("attempt to bind to a null program variable", "mssql", "20046"),
-        ("could not write to copy program", "postgresql", None),
+        ("could not write to copy program", "postgresql", "errno:file"),
         ("used by this program", "postgresql", None),
     ),
     "progress": (
@@ -15692,7 +15706,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("callback function is not available with promise clients", "mysql", None),
     ),
     "promote": (
-        ("could not stat promote trigger file", "postgresql", None),
+        ("could not stat promote trigger file", "postgresql", "errno:file"),
         ("server did not promote within", "postgresql", "01000"),
         ("promote trigger file found", "postgresql", "00000"),
         ("received promote request", "postgresql", "00000"),
@@ -16160,9 +16174,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("could not read from file set", "postgresql", None),
         ("cannot read a value of type", "duckdb", "NotImplementedException"),
         ("read from the server failed", "mssql", "20004"),
-        ("could not read server file", "postgresql", None),
+        ("could not read server file", "postgresql", "errno:file"),
         ("can only be set not read", "mysql", "1233"),
-        ("could not read from file", "postgresql", None),
+        ("could not read from file", "postgresql", "- errno:file"),
         ("failed to read file s", "duckdb", "ConversionException"),
         ("is read only use set", "mysql", "1621"),
         ("could not read file", "postgresql", None),
@@ -16194,6 +16208,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("database connection failed when reading from copy", "postgresql", None),
         ("from master when reading data from binary log", "mysql", "1236"),
         ("bytes exceeded while reading file", "duckdb", "InvalidInputException"),
+        ("could not open file|for reading", "postgresql", "errno:file"),
         ("error reading file", "mysql", "1024"),
         ("reading wal from", "postgresql", None),
     ),
@@ -16282,7 +16297,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("sets the maximum wait time to receive data from the", "postgresql", None),
         ("could not receive data from wal stream", "postgresql", None),
         ("type receive function|must return type", "postgresql", "42P17"),
-        ("could not receive data from client", "postgresql", None),
+        ("could not receive data from client", "postgresql", "errno:socket"),
         ("could not receive data from server", "postgresql", None),
         ("type receive function", "postgresql", "42725 42P17"),
     ),
@@ -16391,7 +16406,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("drop and recreate the replication slot", "postgresql", None),
         ("please recreate the trigger", "mysql", "1454"),
         ("please recreate the view", "mysql", "1447"),
-        ("could not recreate file", "postgresql", None),
+        ("could not recreate file", "postgresql", "errno:file"),
         ("recreate the table", "mysql", "1082"),
     ),
     "recurring": (
@@ -16437,8 +16452,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("exception class redefinition", "postgresql", None),
     ),
     "redirect": (
-        ("could not redirect stderr", "postgresql", None),
-        ("could not redirect stdout", "postgresql", None),
+        ("could not redirect stderr", "postgresql", "errno:file"),
+        ("could not redirect stdout", "postgresql", "errno:file"),
         ("invalid redirect data", "oracle", "DPY-4019"),
     ),
     "redirecting": (
@@ -16851,7 +16866,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "removal": (
         ("enables removal of unique self joins", "postgresql", None),
-        ("during removal of", "postgresql", None),
+        ("during removal of", "postgresql", "errno:file"),
     ),
     "remove": (
         ("use drop foreign table to remove a foreign table", "postgresql", None),
@@ -16864,7 +16879,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("use drop type to remove a type", "postgresql", None),
         ("use drop view to remove a view", "postgresql", None),
         ("could not remove directory", "postgresql", "- 01000"),
-        ("could not remove file", "postgresql", None),
+        ("could not remove file", "postgresql", "- errno:file"),
     ),
     "removed": (
         ("this option will be removed in", "mysql", "1315 1316"),
@@ -16887,7 +16902,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("use alter view rename column to change name of view", "postgresql", None),
         ("failed to rename database|database not found", "duckdb", "BinderException"),
         ("rename the trigger on the partitioned table", "postgresql", None),
-        ("could not rename temporary statistics file", "postgresql", None),
+        ("could not rename temporary statistics file", "postgresql", "errno:file"),
         ("permission denied to rename database", "postgresql", "42501"),
         ("attribute may rename roles with the", "postgresql", None),
         ("cannot rename columns of relation", "postgresql", "42809"),
@@ -16896,7 +16911,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("cannot rename system column", "postgresql", "0A000"),
         ("must be superuser to rename", "postgresql", "42501"),
         ("cannot rename trigger", "postgresql", "0A000"),
-        ("could not rename file", "postgresql", None),
+        ("could not rename file", "postgresql", "errno:file"),
         ("may rename this role", "postgresql", None),
         ("error on rename of", "mysql", "1025"),
     ),
@@ -16920,7 +16935,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("ssl renegotiation is no longer supported", "postgresql", None),
     ),
     "reopen": (
-        ("could not reopen file", "postgresql", None),
+        ("could not reopen file", "postgresql", "errno:file"),
         ("can t reopen table", "mysql", "1137"),
     ),
     "reorder": (
@@ -16928,7 +16943,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "reorderbuffer": (
         ("could not read from reorderbuffer spill file read", "postgresql", None),
-        ("could not read from reorderbuffer spill file", "postgresql", None),
+        ("could not read from reorderbuffer spill file", "postgresql", "- errno:file"),
     ),
     "reordering": (
         ("enables reordering of distinct keys", "postgresql", None),
@@ -17029,7 +17044,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("not replicating call start replication first", "postgresql", None),
     ),
     "replslot": (
-        ("during removal of pg replslot", "postgresql", None),
+        ("during removal of pg replslot", "postgresql", "errno:file"),
     ),
     "reply": (
         ("unexpected packet type in reply got", "mssql", None),
@@ -18129,7 +18144,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("the remaining extension script and secondary control files are then", "postgresql", None),
         ("cannot be set in a secondary extension control file", "postgresql", "42601"),
         ("login to read secondary failed due to long wait on", "mssql", "4221"),
-        ("could not open secondary authentication file", "postgresql", None),
+        ("could not open secondary authentication file", "postgresql", "errno:file"),
     ),
     "seconds": (
         ("wait seconds must not be negative or zero", "postgresql", "22003"),
@@ -18197,11 +18212,11 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "seek": (
         ("cannot seek in files of this type", "duckdb", "IOException"),
-        ("could not seek to end of file", "postgresql", None),
+        ("could not seek to end of file", "postgresql", "errno:file"),
         ("could not seek to location", "duckdb", "IOException"),
         ("could not seek to block", "postgresql", None),
         ("seek is not implemented", "duckdb", "NotImplementedException"),
-        ("could not seek in file", "postgresql", None),
+        ("could not seek in file", "postgresql", "- errno:file"),
     ),
     "seekposition": (
         ("seekposition is not implemented", "duckdb", "NotImplementedException"),
@@ -18209,15 +18224,18 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "segment": (
         ("wal file is from different database system incorrect segment size", "postgresql", None),
         ("could not create shared memory segment error code", "postgresql", None),
+        ("could not write to wal segment|at offset|length", "postgresql", "- errno:file"),
         ("could not read from log segment|offset|read|of", "postgresql", "XX001"),
         ("could not read from wal segment|offset|read|of", "postgresql", "XX001"),
         ("could not create shared memory segment", "postgresql", None),
+        ("could not read from log segment|offset", "postgresql", "XX001 errno:file"),
+        ("could not read from wal segment|offset", "postgresql", "XX001 errno:file"),
         ("could not open shared memory segment", "postgresql", None),
         ("could not get shared memory segment", "postgresql", None),
-        ("could not read from log segment", "postgresql", "- XX001"),
-        ("could not read from wal segment", "postgresql", "- XX001"),
-        ("could not write to log segment", "postgresql", None),
-        ("could not write to wal segment", "postgresql", None),
+        ("could not read from log segment", "postgresql", "XX001 errno:file"),
+        ("could not read from wal segment", "postgresql", "XX001 errno:file"),
+        ("could not write to log segment", "postgresql", "errno:file"),
+        ("could not write to wal segment", "postgresql", "- errno:file"),
         ("invalid segment number", "postgresql", None),
         ("requested wal segment", "postgresql", None),
         ("in log segment", "postgresql", None),
@@ -18306,7 +18324,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("can t send long data for non string non binary", "mysql", "2035"),
         ("cannot send request event to server", "mysql", "2046"),
         ("cannot send a message of size", "postgresql", "54000"),
-        ("could not send data to client", "postgresql", None),
+        ("could not send data to client", "postgresql", "errno:socket"),
         ("could not send data to server", "postgresql", None),
         ("type send function", "postgresql", "42P17"),
     ),
@@ -19036,7 +19054,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("could not duplicate socket", "postgresql", "00000"),
         ("unrecognized socket error", "postgresql", None),
         ("could not set ssl socket", "postgresql", "08P01"),
-        ("could not create socket", "postgresql", None),
+        ("could not create socket", "postgresql", "- errno:socket"),
         ("unable to open socket", "mssql", "20008"),
         ("using socket file", "postgresql", None),
     ),
@@ -19442,11 +19460,11 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "stat": (
         ("restore command returned a zero exit status but stat failed", "postgresql", None),
         ("could not stat shared memory segment", "postgresql", None),
-        ("could not stat file or directory", "postgresql", None),
+        ("could not stat file or directory", "postgresql", "errno:file"),
         ("could not stat private key file", "postgresql", None),
-        ("could not stat data directory", "postgresql", None),
+        ("could not stat data directory", "postgresql", "errno:file"),
         ("could not stat directory", "postgresql", None),
-        ("could not stat file", "postgresql", None),
+        ("could not stat file", "postgresql", "- errno:file"),
         ("failed to stat", "duckdb", "IOException"),
     ),
     "state": (
@@ -19479,16 +19497,16 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("cannot create statistics on the specified relation", "postgresql", None),
         ("cannot alter statistics on non expression column", "postgresql", "0A000"),
         ("statistics object|already exists in schema", "postgresql", "42710"),
-        ("could not write temporary statistics file", "postgresql", None),
+        ("could not write temporary statistics file", "postgresql", "errno:file"),
         ("statistics object|already exists skipping", "postgresql", "42710"),
         ("statistics object|does not exist skipping", "postgresql", "00000"),
         ("alter statistics on table column instead", "postgresql", None),
-        ("could not open temporary statistics file", "postgresql", None),
+        ("could not open temporary statistics file", "postgresql", "errno:file"),
         ("permission denied for statistics object", "postgresql", "42501"),
         ("sets the default statistics target", "postgresql", None),
         ("statistics object|already exists", "postgresql", "42710"),
         ("statistics object|does not exist", "postgresql", "00000 42704"),
-        ("could not open statistics file", "postgresql", None),
+        ("could not open statistics file", "postgresql", "errno:file"),
         ("columns in statistics", "postgresql", "54011"),
     ),
     "stats": (
@@ -19828,7 +19846,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("isn t recognized by subdictionary rule", "postgresql", "F0000"),
     ),
     "subdirectory": (
-        ("cannot create temporary subdirectory", "postgresql", None),
+        ("cannot create temporary subdirectory", "postgresql", "errno:file"),
         ("the database subdirectory", "postgresql", None),
     ),
     "subexpressions": (
@@ -20217,8 +20235,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "symbolic": (
         ("is not a directory or symbolic link", "postgresql", "55000"),
         ("use of symbolic link is not allowed", "mysql", None),
-        ("could not create symbolic link", "postgresql", None),
-        ("could not remove symbolic link", "postgresql", None),
+        ("could not create symbolic link", "postgresql", "errno:file"),
+        ("could not remove symbolic link", "postgresql", "errno:file"),
         ("could not read symbolic link", "postgresql", None),
     ),
     "sync": (
@@ -20246,7 +20264,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("enables a physical standby to synchronize logical failover replication slots", "postgresql", None),
         ("cannot synchronize replication slots from a standby server", "postgresql", "0A000"),
         ("cannot synchronize replication slots concurrently", "postgresql", "55000"),
-        ("could not synchronize file system for file", "postgresql", None),
+        ("could not synchronize file system for file", "postgresql", "errno:file"),
         ("could not synchronize replication slot", "postgresql", None),
     ),
     "synchronized": (
@@ -20417,6 +20435,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "target": (
         ("logical replication target relation", "postgresql", "55000"),
+        ("could not open file|target block", "postgresql", "- errno:file"),
         ("for replication target relation", "postgresql", None),
         ("as logical replication target", "postgresql", "42809"),
         ("target type is not an array", "postgresql", "22023"),
@@ -20544,14 +20563,14 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("could not read from temporary file read only", "postgresql", None),
         ("could not read from temporary file", "postgresql", None),
         ("could not create temporary file", "postgresql", None),
-        ("could not open temporary file", "postgresql", None),
+        ("could not open temporary file", "postgresql", "errno:file"),
         ("of temporary file read only", "postgresql", None),
         ("will be a temporary view", "postgresql", "00000"),
         ("because it is temporary", "postgresql", "42P16"),
         ("can not be temporary", "mysql", "4188"),
         ("got temporary error", "mysql", "1297"),
         ("temporary file path", "postgresql", "00000"),
-        ("of temporary file", "postgresql", None),
+        ("of temporary file", "postgresql", "- errno:file"),
     ),
     "temporarymemorymanager": (
         ("this type of buffermanager does not have a temporarymemorymanager", "duckdb", "NotImplementedException"),
@@ -21176,7 +21195,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("at the same time or use truncate", "postgresql", None),
         ("cannot truncate foreign table", "postgresql", "0A000"),
         ("could not truncate directory", "postgresql", "00000"),
-        ("could not truncate file", "postgresql", None),
+        ("could not truncate file|to", "postgresql", "- errno:file"),
+        ("could not truncate file", "postgresql", "- errno:file"),
         ("cannot truncate table", "mssql", "4712"),
     ),
     "truncate64": (
@@ -21687,8 +21707,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "unlink": (
         ("cannot determine oid of function lo unlink", "postgresql", None),
-        ("could not unlink permanent statistics file", "postgresql", None),
-        ("could not unlink temporary file", "postgresql", None),
+        ("could not unlink permanent statistics file", "postgresql", "errno:file"),
+        ("could not unlink temporary file", "postgresql", "errno:file"),
     ),
     "unlist": (
         ("cannot group on an unnest or unlist clause", "duckdb", "BinderException"),
@@ -22059,7 +22079,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("must provide userassertion parameter when using activedirectoryonbehalfof authentication", "mssql", None),
     ),
     "usermap": (
-        ("could not open usermap file", "postgresql", None),
+        ("could not open usermap file", "postgresql", "errno:file"),
         ("no match in usermap", "postgresql", "00000"),
     ),
     "username": (
@@ -22864,14 +22884,14 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "write": (
         ("write partition columns option can be used to write partition", "duckdb", "NotImplementedException"),
         ("write log log type argument must be a string", "duckdb", "BinderException"),
-        ("could not write to copy file", "postgresql", None),
-        ("could not write server file", "postgresql", None),
-        ("could not write to log file", "postgresql", None),
+        ("could not write to copy file", "postgresql", "errno:file"),
+        ("could not write server file", "postgresql", "errno:file"),
+        ("could not write to log file", "postgresql", "- errno:file"),
         ("write to the server failed", "mssql", "20006"),
-        ("could not write to file", "postgresql", None),
+        ("could not write to file", "postgresql", "- errno:file"),
         ("failed to write to file", "duckdb", "IOException"),
         ("write to server failed", "postgresql", None),
-        ("could not write file", "postgresql", "- 53100"),
+        ("could not write file", "postgresql", "53100 errno:file"),
         ("can t write", "mysql", "1022 1169 1555"),
     ),
     "writeback": (
@@ -22905,6 +22925,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("database connection failed when writing to copy", "postgresql", None),
         ("i o error while writing bcp format file", "mssql", "20101"),
         ("i o error while writing bcp error file", "mssql", "20088"),
+        ("could not open file|for writing", "postgresql", "errno:file"),
         ("0 disables background writing", "postgresql", None),
         ("cannot open file for writing", "duckdb", "NotImplementedException"),
         ("for writing error code", "postgresql", None),
@@ -22947,6 +22968,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "wrote": (
         ("could not write block|in file|wrote only|of|bytes", "postgresql", "53100"),
+        ("could not write to file|wrote|of", "postgresql", "errno:file"),
         ("checkpoint complete wrote", "postgresql", "- 00000"),
         ("wrote crash dump to file", "postgresql", None),
         ("wrote too few bytes", "postgresql", None),
@@ -22973,7 +22995,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("error during one phase commit commit xid", "postgresql", None),
         ("starting point in time recovery to xid", "postgresql", "00000"),
         ("but connection was prepared with xid", "postgresql", None),
-        ("could not write to data file for xid", "postgresql", None),
+        ("could not write to data file for xid", "postgresql", "errno:file"),
         ("commit called before end commit xid", "postgresql", None),
         ("one phase commit with unknown xid", "postgresql", None),
         ("one phase commit called for xid", "postgresql", None),
@@ -23552,7 +23574,7 @@ TEMPLATES: Final[dict[str, dict[str, tuple[str, ...]]]] = {
         "DPY-6003": ("sid|is not registered with the listener at host|port|similar to ora 12505",),
     },
     "postgresql": {
-        "-": ("boot selects bootstrapping mode must be first argument", "check selects check mode must be first argument", "single selects single user mode must be first argument", "cannot be empty", "is a procedure", "is an aggregate function", "is not a physical replication slot", "is not a table or materialized view", "is not an index", "is not supported on this platform", "must be 0 or between|kb and|kb", "setting|not supported by this build", "debug io direct is not supported on this platform", "recovery target timeline is not a valid number", "vacuum buffer usage limit must be 0 or between|kb and|kb", "must be called before any query", "failed error code", "pages from table|of total had|dead item identifiers removed", "pages from table|of total have|dead item identifiers", "bonjour is not supported by this build", "cache|must be greater than zero", "csv quote character must not appear in the|specification", "csv quote character must not appear in the default specification", "cannot cast type|to|in column|", "cannot change client encoding during a parallel operation", "column|is a generated column", "column|is an identity column defined as generated always", "column|of relation|is not marked not null", "conversion between|and|is not supported", "could not create replication slot|got|rows and|fields expected|rows and|fields", "could not translate compare type|for operator family|of access method|", "create the publication if it does not exist", "custom cumulative statistics|already registered with the same id", "custom cumulative statistics must be registered while initializing modules in", "custom cumulative statistics require a shared memory size for fixed", "custom resource manager|already registered with the same id", "custom resource manager must be registered while initializing modules in", "dsm segment name cannot be empty", "dimension array must be one dimensional", "explain option serialize requires analyze", "explain options analyze and generic plan cannot be used together", "execute a database wide vacuum in database with oid|with reduced vacuum multixact freeze min age and vacuum multixact", "extension names must not be empty", "final statement returns too few columns", "generation expression for column|contains a whole row reference to table|", "index|is not an index on any partition of table|", "input has too few columns", "json path expression for column|must return single scalar item", "json path expression for column|should return single item without wrapper", "json path expression for column|should return single scalar item", "ldap over ssl is not supported on this platform", "last completed transaction was at log time|", "location of the ssl server private key file", "logical decoding on standby requires wal level logical on the", "maxvalue|is out of range for sequence data type", "minvalue|is out of range for sequence data type", "minvalue|must be less than maxvalue|", "must be superuser or the user that prepared the transaction", "must be superuser to alter a foreign data wrapper", "must be superuser to change owner of a foreign data", "must be superuser to create a foreign data wrapper", "must be superuser to create a tablespace", "must be superuser to create an access method", "must be superuser to create an event trigger", "must be superuser to create this extension", "must be superuser to update this extension", "oauth bearer authentication failed for user", "only roles with privileges of the|role may copy to a file", "only roles with the|attribute and the|option on role|may alter this role", "only roles with the|attribute and the|option on role|may drop this role", "only roles with the|attribute and the|option on role|may rename this role", "only roles with the|option on role|may add or drop members", "only roles with the|option on role|may grant this role", "only roles with the|option on role|may revoke this role", "postfix operators are not supported", "provide a custom cumulative statistics id between|and|", "provide a custom resource manager id between|and|", "provide a non empty name for the custom cumulative statistics", "provide a non empty name for the custom resource manager", "query has too few columns", "quoted identifier must not be empty", "restart value|cannot be greater than maxvalue|", "restart value|cannot be less than minvalue|", "row triggers with transition tables are not supported on partitions", "remove the logical replication slot|from parameter|", "replica identity full", "role|does not exist", "set transaction isolation level must be called before any query", "set transaction not deferrable must be called before any query", "ssl is not supported by this build", "start value|cannot be greater than maxvalue|", "start value|cannot be less than minvalue|", "sets the default table access method for new tables", "sets the maximum memory to be used for logical decoding", "table access method|does not exist", "tablespace|does not exist", "the wal segment size must be a power of two", "the current user must have the|option on role|", "the file seems accidentally left over but it could not", "the grantor must have the|option on role|", "the publication does not exist at this point in the", "there is no suitable operator in operator family|for access method|", "timestamp out of range|", "to enable copying to a view provide an instead of", "too few columns", "unrecognized key word|", "user was using a logical replication slot that must be", "version names must not be empty", "wal receiver process", "wal was generated with wal level minimal cannot continue recovering", "wal writer process", "warning password file|has group or world access permissions should be u rw", "acquired logical replication slot", "acquired physical replication slot", "argument|of jsonpath item method|is invalid for type bigint", "argument|of jsonpath item method|is invalid for type boolean", "argument|of jsonpath item method|is invalid for type double precision", "argument|of jsonpath item method|is invalid for type integer", "argument|of jsonpath item method|is invalid for type numeric", "array must not contain nulls", "autovacuum launcher process", "backend with pid|did not terminate within|millisecond", "background writer process", "block number out of range", "calculated crc checksum does not match value stored in file", "cannot add schema to the publication", "cannot query or manipulate replication origin when max replication slots", "cannot reindex invalid index|concurrently skipping", "cannot synchronize replication slots when standby promotion is ongoing", "cannot use in schema clause when using grant revoke on", "cannot use invalid index|as replica identity", "certificate does not match private key file|", "certificate present but not private key file", "checkpoint complete wrote|buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb lsn|redo lsn|", "checksum mismatch for replication slot file|is|should be", "column|of table|is not marked not null", "column path filter must not be empty string", "compression option|requires a value", "could not accept ssl connection", "could not access private key file|", "could not bind|address|", "could not bind to local address|", "could not determine data type of parameter", "could not enable user right|error code", "could not extend file|with filefallocate", "could not extend file|", "could not find a|to execute", "could not find a valid record after|", "could not find free replication state increase max replication slots", "could not fork new process for connection", "could not get home directory to locate root certificate file", "could not load", "could not load ssl engine|", "could not load dbghelp dll cannot write crash dump", "could not load library|", "could not load library|error code", "could not load locale", "could not load pg hba conf", "could not load private ssl key|from engine|", "could not load private key file|", "could not load required functions in dbghelp dll cannot write", "could not load system root certificate paths", "could not look up local user id|", "could not open configuration file|", "could not open file|maximum nesting depth exceeded", "could not read block|of temporary file read only|of|bytes", "could not read block|in file|", "could not read blocks|in file|", "could not read from wal segment|lsn|offset|", "could not read from wal segment|offset|", "could not read from log segment|offset|", "could not read root certificate file|", "could not remove directory|", "could not stat private key file|", "could not translate host name|to address", "could not write block|in file|", "could not write file|", "custom cumulative statistics id|is out of range", "custom cumulative statistics name is invalid", "custom cumulative statistics property is invalid", "custom resource manager id|is out of range", "custom resource manager name is invalid", "failed to register custom cumulative statistics|with id", "failed to register custom resource manager|with id", "file size is not an integer", "foreign table|does not exist skipping", "function|must return type", "index|does not exist skipping", "index|out of valid range 0", "internal error async authentication has no handler", "invalid scram response nonce mismatch", "invalid unicode escape", "invalid unicode escape character", "invalid unicode escape sequence", "invalid hexadecimal digit", "invalid logical replication message type", "invalid magic number|in wal segment|lsn|offset", "invalid magic number|in log segment|offset", "invalid memory allocation request size|", "invalid multibyte character", "invalid redo in checkpoint record", "invalid resource manager id|at|", "invalid schema name at or near", "invalid table name at or near", "language with oid|does not exist", "logical replication column|not found in tuple only|column received", "logical replication parallel apply worker", "lost synchronization with server got message type|length", "malformed scram message attribute|expected", "malformed scram message empty message", "malformed scram message expected character for attribute|", "malformed scram message garbage at end of server final message", "malformed scram message garbage at end of server first message", "malformed scram message invalid iteration count", "malformed scram message invalid salt", "malformed scram message invalid server signature", "malformed scram message length mismatch", "manifest requires wal from final timeline|ending at|but this server switched timelines at|", "materialized view|does not exist skipping", "message type 0x|arrived from server while idle", "missing contrecord at|", "new oid has been assigned in relation|after|retry", "nextval reached maximum value of sequence", "nextval reached minimum value of sequence", "no collation was derived for column|with collatable type", "operator class|for access method", "operator family|for access method", "oversize gssapi packet sent by the client", "pg log standby snapshot can only be used if wal", "pre existing shared memory block is still in use", "private key file|has group or world access file must have permissions u", "private key file|has group or world access permissions should be u rw", "private key file|is not a regular file", "received invalid backendkeydata message cancel key with length|is too short minimum 4 bytes", "recursive reference to query|must not appear within except", "recursive reference to query|must not appear within intersect", "recursive reference to query|must not appear within a subquery", "recursive reference to query|must not appear within an outer join", "recursive reference to query|must not appear within its non recursive term", "released logical replication slot", "released physical replication slot", "replication slot name|is too short", "require auth method|is specified more than once", "requirepeer parameter is not supported on this platform", "resetting existing statistics for kind|db|oid", "restartpoint complete wrote|buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb lsn|redo lsn|", "role|does not exist skipping", "root certificate file|does not exist either provide the file or change sslmode", "root certificate file|does not exist either provide the file use the system", "row path filter must not be empty string", "sequence|does not exist skipping", "setval value|is out of bounds for sequence", "skipping analyze of|inheritance tree this inheritance tree contains no analyzable child tables", "skipping analyze of|inheritance tree this inheritance tree contains no child tables", "string buffer exceeds maximum allowed length|bytes cannot enlarge string buffer containing|bytes by|more bytes", "table|does not exist skipping", "table|removed|dead item identifiers in|pages", "template database|has a collation version mismatch", "text search dictionary", "text search template", "this build does not support compression with", "timeline is not an integer", "transaction id|is in the future", "unexpected previous timeline id|current timeline id|in checkpoint record", "unexpected timeline id|after|in checkpoint record", "unexpected timeline id|in checkpoint record before reaching minimum recovery point|on timeline", "user mapping for|on server", "view|does not exist skipping",),
+        "-": ("boot selects bootstrapping mode must be first argument", "check selects check mode must be first argument", "single selects single user mode must be first argument", "cannot be empty", "is a procedure", "is an aggregate function", "is not a physical replication slot", "is not a table or materialized view", "is not an index", "is not supported on this platform", "must be 0 or between|kb and|kb", "setting|not supported by this build", "debug io direct is not supported on this platform", "recovery target timeline is not a valid number", "vacuum buffer usage limit must be 0 or between|kb and|kb", "must be called before any query", "failed error code", "could not access directory|", "could not find the database system expected to find it|but could not open file|", "pages from table|of total had|dead item identifiers removed", "pages from table|of total have|dead item identifiers", "bonjour is not supported by this build", "cache|must be greater than zero", "csv quote character must not appear in the|specification", "csv quote character must not appear in the default specification", "cannot cast type|to|in column|", "cannot change client encoding during a parallel operation", "column|is a generated column", "column|is an identity column defined as generated always", "column|of relation|is not marked not null", "conversion between|and|is not supported", "could not create replication slot|got|rows and|fields expected|rows and|fields", "could not read from file|at offset", "could not read from file|at offset|read too few bytes", "could not seek in file|to offset", "could not translate compare type|for operator family|of access method|", "could not write to file|at offset", "could not write to file|at offset|wrote too few bytes", "create the publication if it does not exist", "custom cumulative statistics|already registered with the same id", "custom cumulative statistics must be registered while initializing modules in", "custom cumulative statistics require a shared memory size for fixed", "custom resource manager|already registered with the same id", "custom resource manager must be registered while initializing modules in", "dsm segment name cannot be empty", "dimension array must be one dimensional", "explain option serialize requires analyze", "explain options analyze and generic plan cannot be used together", "execute a database wide vacuum in database with oid|with reduced vacuum multixact freeze min age and vacuum multixact", "extension names must not be empty", "final statement returns too few columns", "generation expression for column|contains a whole row reference to table|", "index|is not an index on any partition of table|", "input has too few columns", "json path expression for column|must return single scalar item", "json path expression for column|should return single item without wrapper", "json path expression for column|should return single scalar item", "ldap over ssl is not supported on this platform", "last completed transaction was at log time|", "location of the ssl server private key file", "logical decoding on standby requires wal level logical on the", "maxvalue|is out of range for sequence data type", "minvalue|is out of range for sequence data type", "minvalue|must be less than maxvalue|", "must be superuser or the user that prepared the transaction", "must be superuser to alter a foreign data wrapper", "must be superuser to change owner of a foreign data", "must be superuser to create a foreign data wrapper", "must be superuser to create a tablespace", "must be superuser to create an access method", "must be superuser to create an event trigger", "must be superuser to create this extension", "must be superuser to update this extension", "oauth bearer authentication failed for user", "only roles with privileges of the|role may copy to a file", "only roles with the|attribute and the|option on role|may alter this role", "only roles with the|attribute and the|option on role|may drop this role", "only roles with the|attribute and the|option on role|may rename this role", "only roles with the|option on role|may add or drop members", "only roles with the|option on role|may grant this role", "only roles with the|option on role|may revoke this role", "postfix operators are not supported", "provide a custom cumulative statistics id between|and|", "provide a custom resource manager id between|and|", "provide a non empty name for the custom cumulative statistics", "provide a non empty name for the custom resource manager", "query has too few columns", "quoted identifier must not be empty", "restart value|cannot be greater than maxvalue|", "restart value|cannot be less than minvalue|", "row triggers with transition tables are not supported on partitions", "remove the logical replication slot|from parameter|", "replica identity full", "role|does not exist", "set transaction isolation level must be called before any query", "set transaction not deferrable must be called before any query", "ssl is not supported by this build", "start value|cannot be greater than maxvalue|", "start value|cannot be less than minvalue|", "sets the default table access method for new tables", "sets the maximum memory to be used for logical decoding", "table access method|does not exist", "tablespace|does not exist", "the wal segment size must be a power of two", "the current user must have the|option on role|", "the file seems accidentally left over but it could not", "the grantor must have the|option on role|", "the publication does not exist at this point in the", "there is no suitable operator in operator family|for access method|", "timestamp out of range|", "to enable copying to a view provide an instead of", "too few columns", "unrecognized key word|", "user was using a logical replication slot that must be", "version names must not be empty", "wal receiver process", "wal was generated with wal level minimal cannot continue recovering", "wal writer process", "warning password file|has group or world access permissions should be u rw", "acquired logical replication slot", "acquired physical replication slot", "argument|of jsonpath item method|is invalid for type bigint", "argument|of jsonpath item method|is invalid for type boolean", "argument|of jsonpath item method|is invalid for type double precision", "argument|of jsonpath item method|is invalid for type integer", "argument|of jsonpath item method|is invalid for type numeric", "array must not contain nulls", "autovacuum launcher process", "backend with pid|did not terminate within|millisecond", "background writer process", "block number out of range", "calculated crc checksum does not match value stored in file", "cannot add schema to the publication", "cannot query or manipulate replication origin when max replication slots", "cannot reindex invalid index|concurrently skipping", "cannot synchronize replication slots when standby promotion is ongoing", "cannot use in schema clause when using grant revoke on", "cannot use invalid index|as replica identity", "certificate does not match private key file|", "certificate present but not private key file", "checkpoint complete wrote|buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb lsn|redo lsn|", "checksum mismatch for replication slot file|is|should be", "column|of table|is not marked not null", "column path filter must not be empty string", "compression option|requires a value", "could not create socket", "could not determine data type of parameter", "could not enable user right|error code", "could not find a|to execute", "could not find a valid record after|", "could not find free replication state increase max replication slots", "could not fork new process for connection", "could not get home directory to locate root certificate file", "could not get peer credentials", "could not load", "could not load ssl engine|", "could not load dbghelp dll cannot write crash dump", "could not load library|", "could not load library|error code", "could not load locale", "could not load pg hba conf", "could not load private ssl key|from engine|", "could not load private key file|", "could not load required functions in dbghelp dll cannot write", "could not load system root certificate paths", "could not look up local user id|", "could not open file|target block|previous segment is only|blocks", "could not open file|", "could not open file|maximum nesting depth exceeded", "could not read block|of temporary file read only|of|bytes", "could not read from file|", "could not read from file|read|instead of|bytes", "could not read from file set|read only|of|bytes", "could not read from reorderbuffer spill file read|instead of|bytes", "could not read root certificate file|", "could not remove directory|", "could not remove file|", "could not remove file or directory|", "could not seek to block|of temporary file", "could not stat file|", "could not stat private key file|", "could not translate host name|to address", "could not truncate file|to|blocks it s only|blocks now", "could not write to wal segment|at offset|length|", "could not write to file|", "could not write to log file", "custom cumulative statistics id|is out of range", "custom cumulative statistics name is invalid", "custom cumulative statistics property is invalid", "custom resource manager id|is out of range", "custom resource manager name is invalid", "failed to register custom cumulative statistics|with id", "failed to register custom resource manager|with id", "file size is not an integer", "foreign table|does not exist skipping", "function|must return type", "index|does not exist skipping", "index|out of valid range 0", "internal error async authentication has no handler", "invalid scram response nonce mismatch", "invalid unicode escape", "invalid unicode escape character", "invalid unicode escape sequence", "invalid hexadecimal digit", "invalid logical replication message type", "invalid magic number|in wal segment|lsn|offset", "invalid magic number|in log segment|offset", "invalid memory allocation request size|", "invalid multibyte character", "invalid redo in checkpoint record", "invalid resource manager id|at|", "invalid schema name at or near", "invalid table name at or near", "language with oid|does not exist", "logical replication column|not found in tuple only|column received", "logical replication parallel apply worker", "lost synchronization with server got message type|length", "malformed scram message attribute|expected", "malformed scram message empty message", "malformed scram message expected character for attribute|", "malformed scram message garbage at end of server final message", "malformed scram message garbage at end of server first message", "malformed scram message invalid iteration count", "malformed scram message invalid salt", "malformed scram message invalid server signature", "malformed scram message length mismatch", "manifest requires wal from final timeline|ending at|but this server switched timelines at|", "materialized view|does not exist skipping", "message type 0x|arrived from server while idle", "missing contrecord at|", "new oid has been assigned in relation|after|retry", "nextval reached maximum value of sequence", "nextval reached minimum value of sequence", "no collation was derived for column|with collatable type", "operator class|for access method", "operator family|for access method", "oversize gssapi packet sent by the client", "pg log standby snapshot can only be used if wal", "pre existing shared memory block is still in use", "private key file|has group or world access file must have permissions u", "private key file|has group or world access permissions should be u rw", "private key file|is not a regular file", "received invalid backendkeydata message cancel key with length|is too short minimum 4 bytes", "recursive reference to query|must not appear within except", "recursive reference to query|must not appear within intersect", "recursive reference to query|must not appear within a subquery", "recursive reference to query|must not appear within an outer join", "recursive reference to query|must not appear within its non recursive term", "released logical replication slot", "released physical replication slot", "replication slot name|is too short", "require auth method|is specified more than once", "requirepeer parameter is not supported on this platform", "resetting existing statistics for kind|db|oid", "restartpoint complete wrote|buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb lsn|redo lsn|", "role|does not exist skipping", "root certificate file|does not exist either provide the file or change sslmode", "root certificate file|does not exist either provide the file use the system", "row path filter must not be empty string", "sequence|does not exist skipping", "setval value|is out of bounds for sequence", "skipping analyze of|inheritance tree this inheritance tree contains no analyzable child tables", "skipping analyze of|inheritance tree this inheritance tree contains no child tables", "string buffer exceeds maximum allowed length|bytes cannot enlarge string buffer containing|bytes by|more bytes", "table|does not exist skipping", "table|removed|dead item identifiers in|pages", "template database|has a collation version mismatch", "text search dictionary", "text search template", "this build does not support compression with", "timeline is not an integer", "transaction id|is in the future", "unexpected previous timeline id|current timeline id|in checkpoint record", "unexpected timeline id|after|in checkpoint record", "unexpected timeline id|in checkpoint record before reaching minimum recovery point|on timeline", "user mapping for|on server", "view|does not exist skipping",),
         "00000": ("dnsserviceregister failed error code", "ldap user|is not unique", "wal receiver process shutdown requested", "access method|does not exist skipping", "aggregate|does not exist skipping", "cast from type|to type|does not exist skipping", "certificate authentication failed for user|client certificate contains no user name", "certificate authentication failed for user|unable to retrieve subject dn", "checkpoint complete wrote|buffers|wrote|slru buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb lsn|redo lsn|", "checkpoint complete wrote|buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb", "collation|does not exist skipping", "column|of relation|does not exist skipping", "column|of relation|is not a generated column skipping", "column|of relation|is not a stored generated column skipping", "column|of relation|is not an identity column skipping", "constraint|of domain|does not exist skipping", "constraint|of relation|does not exist skipping", "conversion|does not exist skipping", "could not bind local radius socket", "could not bind to all requested addresses maxlisten|exceeded", "could not fork|process", "could not fork wal receiver process", "could not fork wal writer process", "could not fork archiver process", "could not fork autovacuum launcher process", "could not fork autovacuum worker process", "could not fork background worker process", "could not fork background writer process", "could not fork checkpointer process", "could not fork new process for connection", "could not fork process", "could not fork startup process", "could not fork system logger", "could not fork worker process", "could not load function ldap start tls sa in wldap32", "could not look up local user id|", "could not translate host name|service|to address", "database|does not exist skipping", "dropped replication slot|of database with oid", "event trigger|does not exist skipping", "extension|does not exist skipping", "fetching timeline history file for timeline|from primary server", "foreign data wrapper|does not exist skipping", "function|does not exist skipping", "invalid checkpoint location", "invalid resource manager id in checkpoint record", "invalid resource manager id in primary checkpoint record", "invalid xl info in checkpoint record", "language|does not exist skipping", "last completed transaction was at log time", "logical replication apply worker for subscription|has started", "logical replication apply worker for subscription|will not start because the subscription was disabled during startup", "logical replication apply worker for subscription|will restart because of a parameter change", "logical replication apply worker for subscription|will restart so that two phase can be enabled", "logical replication apply worker for subscription|will stop because the subscription was disabled", "logical replication apply worker for subscription|will stop because the subscription was removed", "logical replication apply worker for subscription|will not start because the subscription was removed during startup", "logical replication apply worker will serialize the remaining changes of|to a file", "logical replication parallel apply worker for subscription|has finished", "logical replication parallel apply worker for subscription|will stop because of a parameter change", "logical replication parallel apply worker for subscription|will stop because the subscription owner s superuser privileges have", "logical replication table synchronization worker for subscription|table|has finished", "logical replication table synchronization worker for subscription|table|has started", "mapping for token type|does not exist skipping", "new oid has been assigned in relation|after|retry", "operator|does not exist skipping", "operator class|does not exist for access method|skipping", "operator family|does not exist for access method|skipping", "oversize gssapi packet sent by the client", "policy|for relation|does not exist skipping", "procedure|does not exist skipping", "process|still waiting for|on|after|ms", "publication|does not exist skipping", "registered custom cumulative statistics|with id", "registered custom resource manager|with id", "relation|does not exist skipping", "restartpoint complete wrote|buffers|wrote|slru buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb lsn|redo lsn|", "restartpoint complete wrote|buffers|wal file s added|removed|recycled write|s sync|s total|s sync files|longest|s average|s distance|kb estimate|kb", "routine|does not exist skipping", "rule|for relation|does not exist skipping", "schema|does not exist skipping", "server|does not exist skipping", "statistics object|does not exist skipping", "still waiting for backend with pid|to accept procsignalbarrier", "subscription|does not exist skipping", "successfully skipped missing contrecord at|overwritten at", "table|removed|dead item identifiers in|pages", "tablespace|does not exist skipping", "text search configuration|does not exist skipping", "text search dictionary|does not exist skipping", "text search parser|does not exist skipping", "text search template|does not exist skipping", "transform for type|language|does not exist skipping", "trigger|for relation|does not exist skipping", "type|does not exist skipping", "user mapping for|does not exist for server|skipping",),
         "01000": ("total checksum verification failure", "backend with pid|did not terminate within|millisecond", "could not remove directory", "database|has a collation version mismatch", "database|must be vacuumed before|more multixactid is used", "database with oid|must be vacuumed before|more multixactid is used", "database with oid|must be vacuumed within|transactions", "file|has a total of|checksum verification failure", "resetting existing statistics for kind|db|oid", "still waiting for all required wal segments to be archived|seconds elapsed",),
         "08006": ("apply worker for subscription|could not connect to the publisher", "table synchronization worker for subscription|could not connect to the publisher",),
@@ -23632,6 +23654,8 @@ TEMPLATES: Final[dict[str, dict[str, tuple[str, ...]]]] = {
         "F0001": ("pre existing shared memory block key|id|is still in use",),
         "XX000": ("could not check the existence of the backend with pid|",),
         "XX001": ("calculated crc checksum does not match value stored in file", "checksum verification failure during base backup", "control file contains invalid checkpoint location", "could not read block|in file|read only|of|bytes", "could not read blocks|in file|read only|of|bytes", "could not read from wal segment|lsn|offset|read|of", "could not read from wal segment|offset|read|of", "could not read from log segment|offset|read|of", "invalid magic number stored in file", "replication slot file|has corrupted length", "replication slot file|has unsupported version", "replication slot file|has wrong magic number|instead of",),
+        "errno:file": ("could not open file", "could not access directory|", "could not access private key file|", "could not determine size of temporary file|from buffile|", "could not extend file|with filefallocate", "could not extend file|", "could not open configuration file|", "could not open file|target block|", "could not open file|for reading", "could not open file|for writing", "could not open file|", "could not open file|continuing anyway", "could not read block|in file|", "could not read blocks|in file|", "could not read from wal segment|lsn|offset|", "could not read from wal segment|offset|", "could not read from file|", "could not read from log segment|offset|", "could not read from reorderbuffer spill file", "could not remove file|during removal of|xid", "could not remove file|during removal of pg replslot|xid", "could not remove file|", "could not seek in file|", "could not stat file or directory|", "could not truncate file|to|blocks", "could not truncate file|to|", "could not truncate file|", "could not write block|in file|", "could not write file|", "could not write to wal segment|at offset|length|", "could not write to file|wrote|of|", "could not write to file|", "could not write to log file|at offset|length|",),
+        "errno:socket": ("could not accept ssl connection", "could not bind|address|", "could not bind to local address|", "could not create socket for ident connection", "could not get peer credentials",),
     },
 }
 

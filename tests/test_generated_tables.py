@@ -51,6 +51,7 @@ GENERATORS = [
     "generate_mysql_codes.py",
     "generate_libpq_messages.py",
     "generate_postgresql_fatal.py",
+    "generate_postgresql_errno.py",
     "generate_mssql_python_texts.py",
     "generate_odbc_sqlstates.py",
     "generate_oracledb_codes.py",

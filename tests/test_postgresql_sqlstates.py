@@ -2,19 +2,50 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from extract_postgresql_sqlstates import extract, why
+from extract_postgresql_sqlstates import extract, switches, why
 
 _UPSTREAM = Path(__file__).resolve().parent.parent / "tools" / "upstream"
 _TSV = _UPSTREAM / "postgresql-sqlstates.tsv"
 _TSV_18 = _UPSTREAM / "postgresql-18-sqlstates.tsv"
 
 
+#: Where the release sources are unpacked (`postgresql-15.15`, `postgresql-18.6`).
+_SOURCES = Path(os.environ.get("POSTGRESQL_SOURCES", "/tmp/pgsrc"))  # noqa: S108 - a default
+
+
+@pytest.mark.parametrize(
+    ("tree", "tsv"), [("postgresql-15.15", _TSV), ("postgresql-18.6", _TSV_18)]
+)
+def test_the_committed_tsv_is_what_the_release_source_gives(tree: str, tsv: Path) -> None:
+    if not (_SOURCES / tree).is_dir():
+        pytest.skip(f"{_SOURCES / tree} is not here (set POSTGRESQL_SOURCES)")
+    header = tsv.read_text(encoding="utf-8").split("\n", 1)[0]
+    source = header.removeprefix("# PostgreSQL ").split(": server message formats")[0]
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(_UPSTREAM.parent / "extract_postgresql_sqlstates.py"),
+            *("--tree", str(_SOURCES / tree), "--source", source, "--output", str(tsv)),
+            "--check",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 def _rows(path: Path) -> dict[str, str]:
     lines = path.read_text(encoding="utf-8").splitlines()
-    return dict(line.rsplit("\t", 1) for line in lines if line and not line.startswith("#"))
+    rows = [line for line in lines if line and not line.startswith("#")]
+    return dict(line.rsplit("\t", 1) for line in rows if line.count("\t") == 1)
 
 
 _ERRCODES = """\
@@ -46,6 +77,9 @@ void f(void)
     ereport(ERROR, (errmsg("no errcode at ERROR")));
     ereport(NOTICE, (errmsg("relation \"%s\" does not exist, skipping", name)));
     ereport(LOG, (errcode_for_socket_access(), errmsg("could not send data to client: %m")));
+    ereport(ERROR, (errcode_for_file_access(), errmsg("could not read file \"%s\"", p)));
+    ereport(ERROR, (errcode_for_file_access(), errmsg("file and socket: %m")));
+    ereport(ERROR, (errcode_for_socket_access(), errmsg("file and socket: %m")));
     ereport(ERROR, (errcode(ERRCODE_UNDEFINED_OBJECT), errmsg("twice, two codes")));
     ereport(ERROR, (errcode(ERRCODE_UNDEFINED_TABLE), errmsg("twice, two codes")));
     ereport(ERROR, (errcode(ERRCODE_UNDEFINED_OBJECT), errmsg("also in an elog")));
@@ -65,6 +99,9 @@ def test_each_format_gets_the_sqlstate_every_call_site_states() -> None:
         'relation "%s" does not exist, skipping': "00000",  # NOTICE: successful_completion
         "%d object": "42704",
         "%d objects": "42704",
+        # The SQLSTATE follows errno (elog.c), which %m prints: a marker.
+        'could not open file "%s": %m': "errno:file",
+        "could not send data to client: %m": "errno:socket",  # at LOG too
     }
 
 
@@ -195,11 +232,96 @@ def test_a_soft_error_report_is_read_as_an_ereport_of_error() -> None:
 def test_why_counts_the_dropped_formats_by_reason() -> None:
     assert why({"f.c": _SOURCE}, _ERRCODES) == {
         "no site states one: errcode given a variable": 1,
-        "no site states one: errcode_for_file_access or errcode_for_socket_access": 2,
+        "no site states one: errcode_for_file_access or errcode_for_socket_access, no %m": 1,
         "no site states one: no errcode (level ERROR or higher, or a variable)": 1,
         "one SQLSTATE, a site states none: elog": 1,
-        "sites state different SQLSTATEs": 1,
+        "sites state different SQLSTATEs": 2,  # "twice, two codes"; "file and socket: %m"
     }
+
+
+_ELOG_C = r"""
+int
+errcode_for_file_access(void)
+{
+    ErrorData  *edata = &errordata[errordata_stack_depth];
+
+    switch (edata->saved_errno)
+    {
+            /* Permission-denied failures */
+        case EPERM:             /* Not super-user */
+        case EACCES:            /* Permission denied */
+#ifdef EROFS
+        case EROFS:             /* Read only file system */
+#endif
+            edata->sqlerrcode = ERRCODE_INSUFFICIENT_PRIVILEGE;
+            break;
+        case ENOENT:            /* No such file or directory */
+            edata->sqlerrcode = ERRCODE_UNDEFINED_FILE;
+            break;
+        default:
+            edata->sqlerrcode = ERRCODE_INTERNAL_ERROR;
+            break;
+    }
+    return 0;
+}
+
+int
+errcode_for_socket_access(void)
+{
+    ErrorData  *edata = &errordata[errordata_stack_depth];
+
+    switch (edata->saved_errno)
+    {
+        case ALL_CONNECTION_FAILURE_ERRNOS:
+            edata->sqlerrcode = ERRCODE_CONNECTION_FAILURE;
+            break;
+        default:
+            edata->sqlerrcode = ERRCODE_INTERNAL_ERROR;
+            break;
+    }
+    return 0;
+}
+"""
+
+_PORT_H = r"""
+/* the errnos of a lost connection */
+#define ALL_CONNECTION_FAILURE_ERRNOS \
+    EPIPE: \
+    case ECONNRESET: \
+    case ETIMEDOUT
+"""
+
+_SWITCH_ERRCODES = (
+    _ERRCODES
+    + """Section: Class 08 - Connection Exception
+08006    E    ERRCODE_CONNECTION_FAILURE                                     connection_failure
+Section: Class 58 - System Error (errors external to PostgreSQL itself)
+58P01    E    ERRCODE_UNDEFINED_FILE                                         undefined_file
+Section: Class XX - Internal Error
+XX000    E    ERRCODE_INTERNAL_ERROR                                         internal_error
+"""
+)
+
+
+def test_the_errno_switches_are_read_case_by_case() -> None:
+    # A case list of port.h's macro is read as its errnos; #ifdef lines as true.
+    assert switches(_ELOG_C, _PORT_H, _SWITCH_ERRCODES) == [
+        ("errno:file", "EPERM", "42501"),
+        ("errno:file", "EACCES", "42501"),
+        ("errno:file", "EROFS", "42501"),
+        ("errno:file", "ENOENT", "58P01"),
+        ("errno:file", "*", "XX000"),
+        ("errno:socket", "EPIPE", "08006"),
+        ("errno:socket", "ECONNRESET", "08006"),
+        ("errno:socket", "ETIMEDOUT", "08006"),
+        ("errno:socket", "*", "XX000"),
+    ]
+
+
+def test_a_switch_it_cannot_read_fails() -> None:
+    head = _ELOG_C.split("int\nerrcode_for_socket_access", maxsplit=1)[0]
+    with pytest.raises(ValueError, match="errcode_for_socket_access"):
+        switches(head, _PORT_H, _SWITCH_ERRCODES)
 
 
 # The vendored formats, and the SQLSTATE PostgreSQL's Appendix A gives the

@@ -4,6 +4,7 @@ Extract `tools/upstream/postgresql-sqlstates.tsv`: server messages' SQLSTATEs, f
     python tools/extract_postgresql_sqlstates.py --git-dir PATH/postgres.git --ref REL_15_STABLE
     python tools/extract_postgresql_sqlstates.py --tree PATH/postgresql-15.x
     python tools/extract_postgresql_sqlstates.py --tree PATH/postgresql-15.x --why
+    python tools/extract_postgresql_sqlstates.py --tree PATH/postgresql-15.x --source ... --check
 
 PostgreSQL's message catalogues (`postgres-15.mo`) give the server's message
 formats without their SQLSTATE; the server's source gives both, at each call
@@ -28,23 +29,35 @@ of a level below `ERROR` (a constant) without `errcode` states its level's
 (`elog.c`'s `errstart`: `WARNING` 01000, `NOTICE` and lower 00000).  A call
 site that names no constant (an `elog`, an `ereport` of `ERROR` or higher, or
 of a level given by a variable, without `errcode`, an errcode given by a
-variable, `errcode_for_file_access()` or `errcode_for_socket_access()`, whose
-SQLSTATE follows `errno` at any level, an `errmsg` outside a report)
-states no SQLSTATE.  A format a function chooses through a variable
-(`msg = gettext_noop("permission denied for table %s")` in a switch, or
-`err = _("...")`) is paired with the constant of each ereport of that
-function that gives the variable to `errmsg` (`errmsg(msg, name)`,
-`errmsg_internal("%s", err)`); given to another call (`errdetail(msg)`)
-it states none.  A format is kept only when every call site
-of it states the same SQLSTATE, and only an `errmsg`/`errmsg_plural` one
-(what the catalogues translate).  The files are the catalogue's
-(`src/backend/nls.mk`: `src/backend`, `src/common`, `src/port`).  `--why`
+variable, an `errmsg` outside a report) states no SQLSTATE.  One with
+`errcode_for_file_access()` or `errcode_for_socket_access()` states the
+SQLSTATE `elog.c` derives from `errno`, at any level: the marker
+`errno:file` (`errno:socket`) stands for it, and a format all of whose call
+sites state one marker is kept with it where the format prints
+`strerror(errno)` (`%m`), the text the SQLSTATE is then read from.  A
+format a function chooses through a variable (`msg = gettext_noop("permission
+denied for table %s")` in a switch, or `err = _("...")`) is paired with the
+constant of each ereport of that function that gives the variable to
+`errmsg` (`errmsg(msg, name)`, `errmsg_internal("%s", err)`); given to
+another call (`errdetail(msg)`) it states none.  A format is kept only
+when every call site of it states the same SQLSTATE (or marker), and only
+an `errmsg`/`errmsg_plural` one (what the catalogues translate).  The files
+are the catalogue's (`src/backend/nls.mk`: `src/backend`, `src/common`,
+`src/port`).  `--why`
 counts the catalogue formats dropped instead, by why: sites that state
-different SQLSTATEs, or the reasons of the sites that state none.
+different SQLSTATEs (or markers), or the reasons of the sites that state none.
 
 The output is a TSV, one format a line (`\\`, a tab and a line break written
-`\\\\`, `\\t`, `\\n`), after `#` lines naming the source.  It is read by
-`tools/generate_vendor_wordings.py`; the source tree is not needed there.
+`\\\\`, `\\t`, `\\n`), after `#` lines naming the source.  A section
+follows: the two functions' switches (`switch (edata->saved_errno)`), one
+`marker<TAB>errno<TAB>sqlstate` row per `case`, `*` for the `default`, in
+the source's order; a `case` names an errno (`ENOENT`) or a macro of
+`src/include/port.h` that lists some (`ALL_CONNECTION_FAILURE_ERRNOS`), and
+the `#ifdef`/`#if` lines around a case are read as true (as on Linux, where
+`EROFS` is defined and `ENOTEMPTY` is not `EEXIST`).  With `--check`,
+nothing is written: the exit status is 1 when the committed file differs.
+It is read by `tools/generate_vendor_wordings.py` and
+`tools/generate_postgresql_errno.py`; the source tree is not needed there.
 """
 
 from __future__ import annotations
@@ -52,6 +65,7 @@ from __future__ import annotations
 import argparse
 import re
 import subprocess
+import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -62,6 +76,16 @@ OUTPUT = ROOT / "tools" / "upstream" / "postgresql-sqlstates.tsv"
 FOLDERS = ("src/backend", "src/common", "src/port")
 SUFFIXES = (".c", ".y", ".l")
 ERRCODES = "src/backend/utils/errcodes.txt"
+#: Where the switches that set a SQLSTATE from errno are, and the macros their cases use.
+ELOG_C = "src/backend/utils/error/elog.c"
+PORT_H = "src/include/port.h"
+#: The functions of `elog.c` that set the SQLSTATE from errno -> the marker a format gets.
+ERRNO_FUNCTIONS = {
+    "errcode_for_file_access": "errno:file",
+    "errcode_for_socket_access": "errno:socket",
+}
+#: The errno a switch's `default` stands for, in the section's rows.
+ANY_ERRNO = "*"
 
 #: The reporting macros (`elog.h`): their calls bound the errcode and errmsg calls
 #: inside.  `errsave`, `ereturn` (and their `_domain` forms) report at ERROR
@@ -75,7 +99,7 @@ _CALL = re.compile(
 _ERRCODE = re.compile(r"\berrcode\s*\(")
 _CONSTANT = re.compile(r"ERRCODE_[A-Z0-9_]+")
 _SQLSTATE = re.compile(r"[0-9A-Z]{5}")
-_ACCESS = re.compile(r"\berrcode_for_(?:file|socket)_access\s*\(")
+_ACCESS = re.compile(r"\berrcode_for_(file|socket)_access\s*\(")
 #: The SQLSTATE an ereport of a level below ERROR states without errcode (`errstart`).
 _LEVEL_DEFAULTS = {
     **dict.fromkeys(
@@ -212,7 +236,7 @@ def _unescape(body: str) -> str:
 ELOG = "elog"
 NO_ERRCODE = "no errcode (level ERROR or higher, or a variable)"
 VARIABLE = "errcode given a variable"
-ACCESS = "errcode_for_file_access or errcode_for_socket_access"
+NO_M = "errcode_for_file_access or errcode_for_socket_access, no %m"
 OUTSIDE = "errmsg outside a report"
 OTHER_CALL = "chosen format given to another call"
 UNKNOWN = "constant not in errcodes.txt"
@@ -334,8 +358,9 @@ def _stated(inside: str, name: str) -> str:
         return ELOG
     m = _ERRCODE.search(inside)
     if m is None:
-        if _ACCESS.search(inside):  # the SQLSTATE follows errno, at any level
-            return ACCESS
+        access = _ACCESS.search(inside)
+        if access is not None:  # the SQLSTATE follows errno, at any level
+            return ERRNO_FUNCTIONS[f"errcode_for_{access.group(1)}_access"]
         level = arguments(inside)[0].strip()
         default = _LEVEL_DEFAULTS.get(level) if name == "ereport" else None
         return default or NO_ERRCODE
@@ -371,20 +396,34 @@ def stated(files: dict[str, str], errcodes: str) -> dict[str, set[str]]:
     return {text: seen[text] for text in sorted(translated)}
 
 
+def _kept(text: str, code: str) -> bool:
+    """Whether a format's one statement is kept: a SQLSTATE, or a marker where it prints `%m`."""
+    if code in ERRNO_FUNCTIONS.values():
+        return "%m" in text
+    return _SQLSTATE.fullmatch(code) is not None
+
+
 def extract(files: dict[str, str], errcodes: str) -> dict[str, str]:
-    """Format -> SQLSTATE, for the catalogue formats whose every call site states the same one."""
+    """
+    Format -> SQLSTATE (or errno marker), for the catalogue formats whose
+    every call site states the same one.
+    """
     return {
         text: next(iter(codes))
         for text, codes in stated(files, errcodes).items()
-        if len(codes) == 1 and _SQLSTATE.fullmatch(next(iter(codes)))
+        if len(codes) == 1 and _kept(text, next(iter(codes)))
     }
 
 
 def why(files: dict[str, str], errcodes: str) -> Counter[str]:
     """The catalogue formats `extract` drops, counted by why."""
     counts: Counter[str] = Counter()
-    for codes in stated(files, errcodes).values():
-        found = {c for c in codes if _SQLSTATE.fullmatch(c)}
+    for text, stated_codes in stated(files, errcodes).items():
+        codes = {
+            NO_M if c in ERRNO_FUNCTIONS.values() and not _kept(text, c) else c
+            for c in stated_codes
+        }
+        found = {c for c in codes if _kept(text, c)}
         reasons = ", ".join(sorted(codes - found))
         if len(found) > 1:
             counts["sites state different SQLSTATEs"] += 1
@@ -395,12 +434,77 @@ def why(files: dict[str, str], errcodes: str) -> Counter[str]:
     return counts
 
 
+_SWITCH = re.compile(r"\bswitch\s*\(\s*edata->saved_errno\s*\)")
+_CASE = re.compile(r"\bcase\s+(\w+)\s*:|\bdefault\s*:|\bsqlerrcode\s*=\s*(ERRCODE_\w+)")
+_DEFINE = re.compile(r"^#define\s+(\w+)[ \t]+((?:.*\\\n)*.*)$", re.MULTILINE)
+
+
+def switches(elog_c: str, port_h: str, errcodes: str) -> list[tuple[str, str, str]]:
+    """
+    The rows of the errno section: (marker, errno or `ANY_ERRNO`, SQLSTATE),
+    for each case of the switch in each function of `ERRNO_FUNCTIONS`.
+
+    A case's name that `port.h` defines as a list (`EPIPE: case ECONNRESET:
+    ...`) is read as that list.
+
+    Raises:
+        ValueError: A function, or its switch, is not where `elog.c` should have it.
+    """
+    states = sqlstates(errcodes)
+    macros = {
+        m.group(1): m.group(2).replace("\\\n", " ")
+        for m in _DEFINE.finditer(blank_comments(port_h))
+    }
+    source = blank_comments(elog_c)
+    rows: list[tuple[str, str, str]] = []
+    for function, marker in ERRNO_FUNCTIONS.items():
+        head = re.search(rf"^{function}\s*\(\s*void\s*\)\s*\{{", source, re.MULTILINE)
+        if head is None:
+            raise ValueError(f"{function} is not defined in {ELOG_C}")
+        body = source[head.end() - 1 : closing_brace(source, head.end() - 1)]
+        switch = _SWITCH.search(body)
+        if switch is None:
+            raise ValueError(f"{function} has no switch on saved_errno")
+        block = body[body.index("{", switch.end()) :]
+        block = re.sub(
+            r"\bcase\s+(\w+)\s*:", lambda m: f"case {macros.get(m.group(1), m.group(1))}:", block
+        )
+        pending: list[str] = []
+        for m in _CASE.finditer(block):
+            if m.group(2) is not None:
+                rows.extend((marker, name, states[m.group(2)]) for name in pending)
+                pending = []
+            else:
+                pending.append(m.group(1) or ANY_ERRNO)
+        if pending or not rows or rows[-1][:2] != (marker, ANY_ERRNO):
+            raise ValueError(f"{function}'s switch does not end with its default's errcode")
+    return rows
+
+
+def closing_brace(source: str, at: int) -> int:
+    """The index just past the brace that closes the one at *at* (string literals skipped)."""
+    depth, i, n = 0, at, len(source)
+    while i < n:
+        c = source[i]
+        if c in "\"'":
+            i = _past_literal(source, i)
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return n
+
+
 def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
 
 
-def read_git(git_dir: str, ref: str) -> tuple[dict[str, str], str, str]:
-    """The catalogue's source files at *ref*, `errcodes.txt`, and the commit."""
+def read_git(git_dir: str, ref: str) -> tuple[dict[str, str], str, str, str]:
+    """The catalogue's source files at *ref*, `errcodes.txt`, `port.h`, and the commit."""
 
     def git(*args: str) -> str:
         return subprocess.run(
@@ -414,17 +518,36 @@ def read_git(git_dir: str, ref: str) -> tuple[dict[str, str], str, str]:
         if n.endswith(SUFFIXES)
     ]
     files = {n: git("show", f"{commit}:{n}") for n in names}
-    return files, git("show", f"{commit}:{ERRCODES}"), commit
+    return files, git("show", f"{commit}:{ERRCODES}"), git("show", f"{commit}:{PORT_H}"), commit
 
 
-def read_tree(tree: Path) -> tuple[dict[str, str], str]:
+def read_tree(tree: Path) -> tuple[dict[str, str], str, str]:
+    """The catalogue's source files of an unpacked tree, `errcodes.txt` and `port.h`."""
     files = {
         str(p.relative_to(tree)): p.read_text(encoding="utf-8", errors="replace")
         for folder in FOLDERS
         for p in sorted((tree / folder).rglob("*"))
         if p.suffix in SUFFIXES
     }
-    return files, (tree / ERRCODES).read_text(encoding="utf-8")
+    return files, (tree / ERRCODES).read_text(encoding="utf-8"), (tree / PORT_H).read_text()
+
+
+def render(files: dict[str, str], errcodes: str, port_h: str, source: str) -> str:
+    """The TSV: the formats with their SQLSTATE or marker, then the errno section."""
+    found = extract(files, errcodes)
+    rows = switches(files[ELOG_C], port_h, errcodes)
+    lines = [
+        f"# PostgreSQL {source}: server message formats, each with the",
+        "# SQLSTATE every call site of it states (errcode(ERRCODE_*) in its ereport,",
+        "# errcodes.txt). PostgreSQL License: postgresql.LICENSE.",
+        "# Extracted by tools/extract_postgresql_sqlstates.py. format<TAB>sqlstate",
+        *(f"{_escape(text)}\t{code}" for text, code in found.items()),
+        "# errno:file, errno:socket: a format whose every call site sets its SQLSTATE",
+        "# from errno (elog.c's errcode_for_file_access(), errcode_for_socket_access()),",
+        "# as their switches do (* the default). marker<TAB>errno<TAB>sqlstate",
+        *("\t".join(row) for row in rows),
+    ]
+    return "\n".join(lines) + "\n"
 
 
 def main() -> int:
@@ -435,27 +558,28 @@ def main() -> int:
     parser.add_argument("--source", help="the source to record (version, commit)")
     parser.add_argument("--output", type=Path, default=OUTPUT)
     parser.add_argument("--why", action="store_true", help="count the dropped formats by why")
+    parser.add_argument("--check", action="store_true", help="exit 1 when the file is stale")
     args = parser.parse_args()
     if args.git_dir:
-        files, errcodes, _commit = read_git(args.git_dir, args.ref)
+        files, errcodes, port_h, _commit = read_git(args.git_dir, args.ref)
     elif args.tree:
-        files, errcodes = read_tree(args.tree)
+        files, errcodes, port_h = read_tree(args.tree)
     else:
         parser.error("give --git-dir or --tree")
     if args.why:
         for reason, count in sorted(why(files, errcodes).items(), key=lambda r: (-r[1], r[0])):
             print(f"{count}\t{reason}")
         return 0
-    found = extract(files, errcodes)
-    lines = [
-        f"# PostgreSQL {args.source}: server message formats, each with the",
-        "# SQLSTATE every call site of it states (errcode(ERRCODE_*) in its ereport,",
-        "# errcodes.txt). PostgreSQL License: postgresql.LICENSE.",
-        "# Extracted by tools/extract_postgresql_sqlstates.py. format<TAB>sqlstate",
-        *(f"{_escape(text)}\t{code}" for text, code in found.items()),
-    ]
-    args.output.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print(f"{args.output}: {len(found)} formats")
+    text = render(files, errcodes, port_h, args.source)
+    count = sum(1 for line in text.splitlines() if line and not line.startswith("#"))
+    if args.check:
+        if not args.output.exists() or args.output.read_text(encoding="utf-8") != text:
+            print(f"{args.output} is stale: run without --check", file=sys.stderr)
+            return 1
+        print(f"{args.output} is up to date ({count} rows)")
+        return 0
+    args.output.write_text(text, encoding="utf-8")
+    print(f"{args.output}: {count} rows")
     return 0
 
 

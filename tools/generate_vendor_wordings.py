@@ -258,6 +258,15 @@ def postgresql_texts() -> list[Template]:
 
     states = {msgid: state for _, state, _, msgid in _postgresql_fatal.MESSAGES}
     states.update(postgresql_sqlstates())
+    for text, state in list(states.items()):
+        # A detail that says a format's words again (the style guide's capital
+        # and full stop: `Could not open file "%s": %m.`) has its words, and
+        # no SQLSTATE of its own: where the format's is set from errno, the
+        # marker is the detail's too, for the text reader reads the SQLSTATE
+        # only where the words are written as the primary message writes them.
+        twin = text[:1].upper() + text[1:] + "."
+        if state.startswith("errno:") and twin in server and twin not in states:
+            states[twin] = state
     return [
         (text, None if text in client else states.get(text)) for text in sorted(server | client)
     ]
@@ -267,13 +276,18 @@ def postgresql_sqlstates() -> dict[str, str]:
     """
     Server format -> SQLSTATE, as `tools/extract_postgresql_sqlstates.py` wrote
     them for each release: a format the releases state different codes for
-    (`empty XPath expression`: 15's 22000, 18's 10608) states none.
+    (`empty XPath expression`: 15's 22000, 18's 10608) states none.  A
+    format whose SQLSTATE the server sets from errno states its marker
+    (`errno:file`, `errno:socket`): the text reader reads the SQLSTATE
+    from the strerror text its `%m` printed (`backends/_postgresql_errno.py`).
     """
     unescape = {"\\\\": "\\", "\\t": "\t", "\\n": "\n"}
     stated: dict[str, set[str]] = {}
     for path in PG_SQLSTATES:
         for line in path.read_text(encoding="utf-8").splitlines():
-            if line and not line.startswith("#"):
+            if line and not line.startswith("#") and line.count("\t") == 1:
+                # (The errno section's rows, marker<TAB>errno<TAB>sqlstate, are
+                # `tools/generate_postgresql_errno.py`'s.)
                 text, _, state = line.rpartition("\t")
                 text = re.sub(r"\\[\\tn]", lambda m: unescape[m.group()], text)
                 stated.setdefault(text, set()).add(state)

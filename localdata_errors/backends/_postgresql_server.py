@@ -16,6 +16,7 @@ import re
 from typing import Final, NamedTuple
 
 from localdata_errors._kinds import KIND_TABLE, ErrorCategory, Kind
+from localdata_errors._lazy import LazyPattern, literal_trie
 from localdata_errors._mapper import ErrorInput, driver_attr
 from localdata_errors._response import builder
 from localdata_errors.backends._postgresql_kinds import (
@@ -29,6 +30,7 @@ __all__ = [
     "Diagnostics",
     "codes",
     "condition_name",
+    "errno_sqlstate",
     "kind_and_refine",
     "kind_for_sqlstate",
     "lookup",
@@ -138,6 +140,48 @@ def kind_and_refine(sqlstate: str, message: str) -> tuple[Kind, frozenset[Kind] 
     if fallback is None:
         return Kind.UNKNOWN, None
     return fallback, _REFINE_BY_CATEGORY[KIND_TABLE[fallback].category]
+
+
+# -- the SQLSTATE of errno ----------------------------------------------------------
+
+
+def _strerror_pattern() -> str:
+    from localdata_errors.backends._postgresql_errno import STRERROR  # noqa: PLC0415 - lazy
+
+    return r": (" + literal_trie(list(STRERROR)) + r")(?!\w)"
+
+
+#: `: ` and a strerror text (the longest there), as `%m` prints it.
+_STRERROR: Final = LazyPattern(_strerror_pattern)
+
+
+def errno_sqlstate(marker: str, text: str) -> str | None:
+    """
+    The SQLSTATE the server set from errno, read from the strerror text `%m` printed.
+
+    Where a call site reports with `errcode_for_file_access()` (marker
+    `errno:file`) or `errcode_for_socket_access()` (`errno:socket`),
+    `elog.c` sets the SQLSTATE from errno, and the format's `%m`, after its
+    `: `, prints `strerror(errno)` (glibc's or musl's text): the first such
+    text names the errno, the marker's switch its SQLSTATE
+    (`_postgresql_errno`, generated from both).
+
+    Args:
+        marker: `errno:file` or `errno:socket`.
+        text: The message from where the format's words start, to its line's end.
+
+    Returns:
+        The SQLSTATE (`No such file or directory`: 58P01); `None` where no
+        strerror text follows a `: `, or the releases' switches differ on its errno.
+    """
+    from localdata_errors.backends._postgresql_errno import SQLSTATES, STRERROR  # noqa: PLC0415
+
+    cases = SQLSTATES.get(marker)
+    found = _STRERROR.get().search(text) if cases is not None else None
+    if cases is None or found is None:
+        return None
+    name = STRERROR[found.group(1)]
+    return cases[name] if name in cases else cases["*"]
 
 
 # -- reading the exception ------------------------------------------------------
