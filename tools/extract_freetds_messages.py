@@ -37,10 +37,9 @@ from __future__ import annotations
 import argparse
 import re
 import subprocess
-import sys
 from pathlib import Path
 
-from _generated import source_missing
+from _generated import source_missing, write_or_check
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "tools" / "upstream" / "freetds-dblib-messages.tsv"
@@ -163,17 +162,12 @@ def main(argv: list[str] | None = None) -> int:
         source = args.source or args.tree
     rows = read(*files)
     text = build(rows, source)
-    shown = OUTPUT.relative_to(ROOT)
-    if args.check:
-        current = OUTPUT.read_text(encoding="utf-8") if OUTPUT.exists() else ""
-        if current != text:
-            print(f"{shown} is stale: run {Path(__file__).name} without --check", file=sys.stderr)
-            return 1
-        print(f"{shown} is up to date ({len(rows)} messages)")
-        return 0
-    OUTPUT.write_text(text, encoding="utf-8")
-    print(f"wrote {shown} ({len(rows)} messages)")
-    return 0
+    return write_or_check(
+        {OUTPUT: text},
+        check=args.check,
+        what=f"FreeTDS's DB-Library messages ({len(rows)} messages)",
+        script=Path(__file__).name,
+    )
 
 
 if __name__ == "__main__":

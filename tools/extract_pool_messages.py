@@ -69,7 +69,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from _generated import SOURCE_MISSING, source_missing
+from _generated import SOURCE_MISSING, source_missing, write_or_check
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "tools" / "upstream" / "pool-messages.tsv"
@@ -567,17 +567,12 @@ def main(argv: list[str] | None = None) -> int:
         fetch_npm(args.npm_dir)
     rows = extract(args.npm_dir, args.git_root, committed() if args.check else None)
     text = build(rows)
-    shown = OUTPUT.relative_to(ROOT)
-    if args.check:
-        current = OUTPUT.read_text(encoding="utf-8") if OUTPUT.exists() else ""
-        if current != text:
-            print(f"{shown} is stale: run {Path(__file__).name} without --check", file=sys.stderr)
-            return 1
-        print(f"{shown} is up to date ({len(rows)} messages)")
-        return 0
-    OUTPUT.write_text(text, encoding="utf-8")
-    print(f"wrote {shown} ({len(rows)} messages)")
-    return 0
+    return write_or_check(
+        {OUTPUT: text},
+        check=args.check,
+        what=f"the pools' messages ({len(rows)} messages)",
+        script=Path(__file__).name,
+    )
 
 
 if __name__ == "__main__":

@@ -35,10 +35,9 @@ from __future__ import annotations
 import argparse
 import re
 import subprocess
-import sys
 from pathlib import Path
 
-from _generated import source_missing
+from _generated import source_missing, write_or_check
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "tools" / "upstream" / "prisma-errors.tsv"
@@ -146,17 +145,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rows = extract(args.git_dir, args.ref)
     text = build(rows)
-    shown = OUTPUT.relative_to(ROOT)
-    if args.check:
-        current = OUTPUT.read_text(encoding="utf-8") if OUTPUT.exists() else ""
-        if current != text:
-            print(f"{shown} is stale: run {Path(__file__).name} without --check", file=sys.stderr)
-            return 1
-        print(f"{shown} is up to date ({len(rows)} templates)")
-        return 0
-    OUTPUT.write_text(text, encoding="utf-8")
-    print(f"wrote {shown} ({len(rows)} templates)")
-    return 0
+    return write_or_check(
+        {OUTPUT: text},
+        check=args.check,
+        what=f"Prisma's error templates ({len(rows)} templates)",
+        script=Path(__file__).name,
+    )
 
 
 if __name__ == "__main__":
