@@ -160,17 +160,21 @@ def _past_literal(source: str, at: int) -> int:
     return i + 1
 
 
-def closing(source: str, at: int) -> int:
-    """The index just past the parenthesis that closes the one at *at* (string literals skipped)."""
+def closing(source: str, at: int, pair: str = "()") -> int:
+    """
+    The index just past the bracket that closes the one at *at* (string
+    literals skipped): a parenthesis, or with *pair* `"{}"` a brace.
+    """
+    opening, closer = pair
     depth, i, n = 0, at, len(source)
     while i < n:
         c = source[i]
         if c in "\"'":
             i = _past_literal(source, i)
             continue
-        if c == "(":
+        if c == opening:
             depth += 1
-        elif c == ")":
+        elif c == closer:
             depth -= 1
             if depth == 0:
                 return i + 1
@@ -461,7 +465,7 @@ def switches(elog_c: str, port_h: str, errcodes: str) -> list[tuple[str, str, st
         head = re.search(rf"^{function}\s*\(\s*void\s*\)\s*\{{", source, re.MULTILINE)
         if head is None:
             raise ValueError(f"{function} is not defined in {ELOG_C}")
-        body = source[head.end() - 1 : closing_brace(source, head.end() - 1)]
+        body = source[head.end() - 1 : closing(source, head.end() - 1, "{}")]
         switch = _SWITCH.search(body)
         if switch is None:
             raise ValueError(f"{function} has no switch on saved_errno")
@@ -479,24 +483,6 @@ def switches(elog_c: str, port_h: str, errcodes: str) -> list[tuple[str, str, st
         if pending or not rows or rows[-1][:2] != (marker, ANY_ERRNO):
             raise ValueError(f"{function}'s switch does not end with its default's errcode")
     return rows
-
-
-def closing_brace(source: str, at: int) -> int:
-    """The index just past the brace that closes the one at *at* (string literals skipped)."""
-    depth, i, n = 0, at, len(source)
-    while i < n:
-        c = source[i]
-        if c in "\"'":
-            i = _past_literal(source, i)
-            continue
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return n
 
 
 def _escape(text: str) -> str:
