@@ -105,6 +105,28 @@ def test_older_pgbouncer_wording() -> None:
     assert answer.retry_after_ms == 15000  # server_login_retry's default
 
 
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        # PgBouncer 1.9 to 1.17's own words (src/client.c at their tags): a login
+        # its auth_file does not list, a database paused with DISABLE, TLS refused.
+        ('psql: error: connection to server at "db", port 6432 failed: FATAL:  no such user: app',
+         Kind.INVALID_AUTHORIZATION),
+        ("ERROR:  database does not allow connections: app", Kind.INVALID_AUTHORIZATION),
+        ("FATAL:  TLS connection required", Kind.CONNECTION_MISCONFIGURED),
+    ],
+)  # fmt: skip
+def test_the_wording_of_releases_before_1_18(text: str, kind: Kind) -> None:
+    answer = classify_message(text)
+    assert (answer.backend, answer.kind) == ("pgbouncer", kind)
+    assert set(_messages.MESSAGES[_template(text)]) <= {"1.9.0", "1.12.0", "1.15.0", "1.17.0"}
+
+
+def _template(text: str) -> str:
+    """The message template a text's tail fills."""
+    return next(t for t in _messages.MESSAGES if text.endswith(t.replace("%s", "app")))
+
+
 # -- Supavisor --------------------------------------------------------------------------------
 
 SUPAVISOR_CASES: list[tuple[str, str, Kind, str, str]] = [

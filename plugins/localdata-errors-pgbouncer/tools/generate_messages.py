@@ -29,8 +29,10 @@ message's rule; `RELAYED_LOGS` names the templates whose tail is the
 server's own error (its kind is read from that text).
 
 The sources are not kept in this repository.  Fetch them at the releases
-named in the generated header (PgBouncer's tags ``pgbouncer_1_18_0`` and
-``pgbouncer_1_25_2``, https://github.com/pgbouncer/pgbouncer; Supavisor at the
+named in the generated header (PgBouncer's tags ``pgbouncer_1_9_0``,
+``pgbouncer_1_12_0``, ``pgbouncer_1_15_0``, ``pgbouncer_1_17_0``, ``pgbouncer_1_18_0``
+and ``pgbouncer_1_25_2``: a client still meets an older release's words, "no such
+user: x" until 1.18; https://github.com/pgbouncer/pgbouncer; Supavisor at the
 commit named, https://github.com/supabase/supavisor) and point the generator
 at their directories.
 
@@ -108,6 +110,9 @@ PGBOUNCER_RULES: Final[Mapping[str, Rule]] = {
     "unsupported options startup parameter: only '-c config=val' and '--config=val'"
     " are allowed": Rule(K.CONNECTION_MISCONFIGURED),
     "SSL required": Rule(K.CONNECTION_MISCONFIGURED),
+    # Before 1.18, the same refusals in other words.
+    "TLS connection required": Rule(K.CONNECTION_MISCONFIGURED),
+    "TLS client certificate required": Rule(K.CONNECTION_MISCONFIGURED),
     "old V2 protocol not supported": Rule(K.CONNECTION_MISCONFIGURED),
     "bouncer config error": Rule(K.CONNECTION_MISCONFIGURED),
     "no authentication method is found": Rule(K.CONNECTION_MISCONFIGURED),
@@ -121,7 +126,9 @@ PGBOUNCER_RULES: Final[Mapping[str, Rule]] = {
     "no such database: %s": Rule(K.UNDEFINED_DATABASE),
     'database "%s" is disabled': Rule(K.INVALID_AUTHORIZATION),
     'authentication database "%s" is disabled': Rule(K.INVALID_AUTHORIZATION),
+    "database does not allow connections: %s": Rule(K.INVALID_AUTHORIZATION),
     "no such user": Rule(K.INVALID_AUTHORIZATION),
+    "no such user: %s": Rule(K.INVALID_AUTHORIZATION),
     "login rejected": Rule(K.INVALID_AUTHORIZATION),
     "not allowed": Rule(K.INVALID_AUTHORIZATION),
     "unix socket login rejected": Rule(K.INVALID_AUTHORIZATION),
@@ -129,6 +136,8 @@ PGBOUNCER_RULES: Final[Mapping[str, Rule]] = {
     "username too long": Rule(K.INVALID_AUTHORIZATION),
     "password too long": Rule(K.INVALID_PASSWORD),
     "password authentication failed": Rule(K.INVALID_PASSWORD),
+    "auth failed": Rule(K.INVALID_PASSWORD),
+    "TLS certificate name mismatch": Rule(K.INVALID_PASSWORD),
     "SASL authentication failed": Rule(K.INVALID_PASSWORD),
     '"trust" authentication failed': Rule(K.INVALID_PASSWORD),
     "PAM authentication failed": Rule(K.INVALID_PASSWORD),
@@ -145,6 +154,7 @@ LEFT_TO_BASE: Final[frozenset[str]] = frozenset(
     {
         "BUG: unknown packet callback flag",
         "bad packet",
+        "bad pkt",
         "bad packet header: '%s'",
         "broken Bind packet",
         "broken Close packet",
@@ -237,7 +247,9 @@ REASON_LOGS: Final[frozenset[str]] = frozenset({"closing because: %s (age=%s)"})
 
 _CALLS: Final = re.compile(r"\b(disconnect_client|send_pooler_error)\(")
 _STRING: Final = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
-_VERSION: Final = re.compile(r"AC_INIT\(\[PgBouncer\],\s*\[([0-9.]+)\]")
+#: Its version as configure.ac names it (`AC_INIT([PgBouncer], [1.18.0], ...)`;
+#: before 1.12, `AC_INIT(pgbouncer, 1.9.0)`).
+_VERSION: Final = re.compile(r"AC_INIT\(\[?(?i:pgbouncer)\]?,\s*\[?([0-9.]+)\]?")
 _FORMAT: Final = re.compile(r"%[-+ #0-9.]*[a-zA-Z]")
 
 
