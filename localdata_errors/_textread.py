@@ -35,6 +35,7 @@ from typing import Final, NamedTuple
 from localdata_errors import _prisma_codes, _sqlcmd_labels
 from localdata_errors._lazy import LazyPattern, Literals
 from localdata_errors._registry import MapperRegistry
+from localdata_errors.backends import _sqlclient_texts
 
 __all__ = [
     "SIGNS",
@@ -117,6 +118,13 @@ def _opening(pattern: str) -> str:
     """
     first = pattern.split("[^\\n]", 1)[0]
     return " ".join(re.sub(r"\\(.)", r"\1", word) for word in first.split(r"\s+")).strip()
+
+
+def _sqlclient_format(name: str) -> str:
+    """SqlClient's format string *name* as a pattern: `{0}` the number, the others a count."""
+    pattern = re.escape(_sqlclient_texts.TEXTS[name])
+    pattern = pattern.replace(r"\{0\}", r"(?P<c>-?\d{1,6})")
+    return re.sub(r"\\\{\d\\\}", r"\\d{1,3}", pattern)
 
 
 #: Every format, most specific first (at one position the first that matches wins).
@@ -254,6 +262,16 @@ SIGNS: Final[tuple[Sign, ...]] = (
                 for form in (level, level.lower(), level.capitalize())
             )
         ),
+    ),
+    Sign(
+        "sqlclient-number",
+        "dotnet",
+        "mssql",
+        "mssql",
+        # SqlException.ToString()'s line, in SqlClient's own words
+        # (`SQL_ExErrorNumberStateClass`: `Error Number:208,State:1,Class:16`).
+        r"\b" + _sqlclient_format("SQL_ExErrorNumberStateClass"),
+        (_sqlclient_texts.TEXTS["SQL_ExErrorNumberStateClass"].partition("{")[0],),
     ),
     Sign(
         "pyodbc-number",

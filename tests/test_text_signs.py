@@ -70,6 +70,14 @@ from localdata_errors import Kind, classify_message, default_registry
         ("OCI-22053: overflow error", "oracle", "OCI-22053"),
         ("EXP-00056: ORACLE error 12154 encountered", "oracle", "EXP-00056"),
         ("KUP-04040: file data.csv in EXT_DIR not found", "oracle", "KUP-04040"),
+        # SqlException.ToString()'s line in SqlClient's own words (its resource
+        # SQL_ExErrorNumberStateClass): the number is SQL Server's message number.
+        (
+            "Microsoft.Data.SqlClient.SqlException (0x80131904): ...\n"
+            "ClientConnectionId:0b1c\nError Number:4060,State:1,Class:11",
+            "mssql",
+            "4060",
+        ),
         # Retyped in lower case; the code is Oracle's (ORA-00942) all the same.
         ("getting ora-00942: table or view does not exist", "oracle", "ORA-00942"),
     ],
