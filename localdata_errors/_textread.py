@@ -1635,16 +1635,23 @@ def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) 
         if refiner is not None and _refines(registry, refiner, named):
             named = refiner
     sqlstate = next((one[3] for one in found if one[3] is not None), None)
-    named = named or _by_code(found)
     # An ORM's own code (Prisma's) is no backend's: its wording is the ORM's.
     orm = next((one for one in found if one[1] == "orm"), None)
-    # Then the vendor's own wording (the phrase's rarest word gates the search).
+    # Then the vendor's own wording (the phrase's rarest word gates the search),
+    # before a bare number one vendor's list holds: vendors' numbers overlap
+    # (1205 is SQL Server's deadlock and MySQL's lock wait timeout), phrases not.
     worded = _worded(head, words, registry) if named is None and orm is None else _NOTHING
     if named is None and orm is None and worded.backend is None:
         worded = _labelled(head, words, registry)
-    # Last, a SQLSTATE only PostgreSQL lists (`code: "23505"`), and PHP PDO's
-    # driver number (a MySQL-protocol server's: TiDB's 9007 through pdo_mysql).
-    named = named or worded.backend or _by_own_state(found, registry) or _by_pdo_number(found)
+    # Last, that number, a SQLSTATE only PostgreSQL lists (`code: "23505"`), and
+    # PHP PDO's driver number (a MySQL-protocol server's: TiDB's 9007 through pdo_mysql).
+    named = (
+        named
+        or worded.backend
+        or _by_code(found)
+        or _by_own_state(found, registry)
+        or _by_pdo_number(found)
+    )
     accepts = _ACCEPTS.get(backend_base(registry, named) if named is not None else "", ())
     # The ORM's code where the backend's own is not printed: the keyword
     # fallback decides it (`_prisma_kinds`) under the backend other signs named.

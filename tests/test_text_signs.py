@@ -78,6 +78,15 @@ from localdata_errors import Kind, classify_message, default_registry
             "mssql",
             "4060",
         ),
+        # node-mssql's RequestError with tedious's `number: 1205`: SQL Server's
+        # deadlock by its wording, though MySQL's list holds 1205 too.
+        (
+            "RequestError: Transaction (Process ID 52) was deadlocked on lock resources with "
+            "another process and has been chosen as the deadlock victim. Rerun the "
+            "transaction.\n  number: 1205,",
+            "mssql",
+            "1205",
+        ),
         # Retyped in lower case; the code is Oracle's (ORA-00942) all the same.
         ("getting ora-00942: table or view does not exist", "oracle", "ORA-00942"),
     ],
