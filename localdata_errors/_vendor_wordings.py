@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-# 14763 phrases: duckdb 2818, mssql 1023, mysql 1965, oracle 244, postgresql 8682, sqlite 31.
+# 14800 phrases: duckdb 2818, mssql 1060, mysql 1965, oracle 244, postgresql 8682, sqlite 31.
 # Of one code's templates: duckdb 2713, mssql 512, mysql 1446, oracle 234, postgresql 4033, sqlite 29; of a few codes': duckdb 38, mssql 21, mysql 109, oracle 10, postgresql 352.
 # rarest word -> ((phrase, backend, code or codes or None), ...); a gapped phrase's
 # runs, joined by '|', are found in order (a first '' where a message goes).
@@ -123,6 +123,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("argument 2 must be a connection or a cursor", "postgresql", None),
         ("at least 2 arguments expected", "mssql", None),
         ("argument 2 to function", "mysql", "4046"),
+    ),
+    "2005": (
+        ("this driver can be used only with sql server 2005", "mssql", None),
+        ("for sql server 2005 or later verify that the sql", "mssql", None),
     ),
     "214748": (
         ("value must be between 214748 3648 and 214748 3647", "mssql", None),
@@ -1184,6 +1188,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("rows is not applicable when function does not return a", "postgresql", "22023"),
     ),
     "application": (
+        ("the application requested encryption but the server is not configured", "mssql", None),
         ("sets the application name used to identify postgresql messages in", "postgresql", None),
         ("sets the application name to be reported in statistics and", "postgresql", None),
         ("cannot specify more than one application time period", "mysql", "4154"),
@@ -1319,6 +1324,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("argument to the", "mysql", "4102 4103"),
     ),
     "arguments": (
+        ("sql functions cannot have arguments of type", "postgresql", "42P13"),
         ("invalid arguments server must be a string", "mssql", None),
         ("invalid arguments or unsupported command", "mysql", "1398"),
         ("with unsupported types of arguments", "mysql", "3034"),
@@ -1550,7 +1556,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("this allows attaching a debugger to the process", "postgresql", None),
     ),
     "attempt": (
-        ("attempt to send an empty command buffer to the server", "mssql", "20091"),
         ("attempt to update the timestamp of a table that has", "mssql", "20062"),
         ("attempt to read a row while there is no result", "mysql", "2053"),
     ),
@@ -2897,9 +2902,11 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("certificate authentication failed for user", "postgresql", "00000 28000"),
         ("client certificate contains no user name", "postgresql", "00000"),
         ("could not open ssl certificate file", "postgresql", None),
+        ("server certificate is not yet valid", "mssql", None),
         ("could not open certificate file", "postgresql", None),
         ("could not read certificate file", "postgresql", None),
         ("server certificate for", "postgresql", None),
+        ("name in certificate", "mssql", None),
     ),
     "certificatefactory": (
         ("could not find a java cryptographic algorithm x 509 certificatefactory", "postgresql", None),
@@ -3347,10 +3354,12 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("the prepared statement is closed", "postgresql", None),
         ("the server closed the connection", "mysql", None),
         ("this connection has been closed", "postgresql", None),
+        ("the connection has been closed", "mssql", None),
         ("this statement has been closed", "postgresql", None),
         ("can t write in closed state", "mysql", None),
         ("cannot write to closed file", "duckdb", "IOException"),
         ("connection socket closed", "postgresql", None),
+        ("the connection is closed", "mssql", None),
     ),
     "closing": (
         ("unexpected error when closing blob binary stream", "postgresql", None),
@@ -4006,7 +4015,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "configured": (
         ("is not supported check that you have configured the pg", "postgresql", None),
-        ("parallel workers may not be configured for restart", "postgresql", "22023"),
         ("the server is not configured as slave", "mysql", "1200"),
         ("too many server processes configured", "postgresql", "22023"),
         ("no replication origin is configured", "postgresql", "55000"),
@@ -5252,6 +5260,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("the config options debug token property must be of type", "mssql", None),
         ("the config options debug data property must be of type", "mssql", None),
         ("debug io direct is not supported on this platform", "postgresql", None),
+        ("debug verify statement setting cannot be null", "duckdb", "InvalidInputException"),
         ("debug window mode setting cannot be null", "duckdb", "InvalidInputException"),
     ),
     "debugger": (
@@ -5912,9 +5921,11 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "did": (
         ("statement did not contain a single create view statement", "duckdb", "BinderException"),
+        ("sql server did not return a response the connection has", "mssql", None),
         ("statement did not contain a single select statement", "duckdb", "BinderException"),
         ("view did not contain a create view statement", "duckdb", "BinderException"),
         ("server did not request an ssl certificate", "postgresql", None),
+        ("sql server did not return a response", "mssql", None),
         ("file|did not contain function", "duckdb", "IOException"),
     ),
     "didn": (
@@ -6222,6 +6233,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "django": (
         ("converter class should be a subclass of mysql connector django", "mysql", None),
+    ),
+    "dll": (
+        ("unable to load authentication dll", "mssql", None),
     ),
     "dml": (
         ("dml statements insert update delete are not allowed as cte", "duckdb", "BinderException"),
@@ -6800,6 +6814,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("is insecure in client only encodings", "postgresql", None),
     ),
     "encountered": (
+        ("the service has encountered an error processing your request", "mssql", "40143 40197 40540"),
         ("unrecognized type for alter column encountered", "duckdb", "NotImplementedException"),
         ("illegal precision value encountered", "mssql", "20229"),
         ("unknown character set encountered", "mssql", "20221"),
@@ -6812,6 +6827,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("the encrypt property must be set to strict or of", "mssql", None),
         ("could not encrypt password", "postgresql", None),
         ("encrypt negotiation failed", "mssql", None),
+        ("encrypt property is set to", "mssql", None),
     ),
     "encrypted": (
         ("specified encrypted column encryption key contains an invalid encryption algorithm", "mssql", None),
@@ -7015,6 +7031,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("enum value unrecognized value", "duckdb", "NotImplementedException"),
         ("invalid value for enum option", "postgresql", "22023"),
         ("invalid input value for enum", "postgresql", "22P02"),
+        ("enum type is incomplete", "duckdb", "BinderException"),
         ("unrecognized enum value", "duckdb", "NotImplementedException"),
         ("bad member for enum", "postgresql", None),
         ("is not an enum", "postgresql", "42804 42809"),
@@ -7129,8 +7146,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "establish": (
         ("the client was unable to establish a connection because of", "mssql", None),
+        ("but the driver could not establish a secure connection to", "mssql", None),
+        ("the driver could not establish a secure connection to sql", "mssql", None),
         ("client the client was unable to establish a connection", "mssql", "233"),
-        ("cannot establish a savepoint in auto commit mode", "postgresql", None),
         ("could not establish ssl connection", "postgresql", None),
     ),
     "established": (
@@ -7540,6 +7558,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "expired": (
         ("your password has expired to log in you must change", "mysql", "1862"),
+        ("server certificate has expired", "mssql", None),
         ("execution timeout expired", "mssql", None),
         ("your password has expired", "mysql", "1862"),
         ("access token has expired", "oracle", "DPY-2033"),
@@ -7612,6 +7631,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("aggregate functions are not allowed in default expressions", "postgresql", "42803"),
         ("window functions are not allowed in statistics expressions", "postgresql", "42P20"),
         ("aggregate functions are not allowed in index expressions", "postgresql", "42803"),
+        ("only result column names can be used not expressions or", "postgresql", None),
         ("window functions are not allowed in default expressions", "postgresql", "42P20"),
         ("window functions are not allowed in index expressions", "postgresql", "42P20"),
         ("insert has more expressions than target columns", "postgresql", "42601"),
@@ -8507,8 +8527,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("functionality not supported at the specified version level", "mssql", "20204"),
     ),
     "further": (
-        ("issue disconnect to clear the connection before running further sql", "duckdb", "InvalidInputException"),
         ("further checksum verification failures in file", "postgresql", "01000"),
+        ("connection timed out no further information", "mssql", None),
+        ("no further information", "mssql", None),
     ),
     "future": (
         ("removing future two phase state from memory for transaction", "postgresql", "01000"),
@@ -9023,6 +9044,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("this error never happens", "mysql", "4000 4001"),
     ),
     "has": (
+        ("has failed error", "mssql", None),
         ("table has column", "postgresql", "42804"),
         ("table has type", "postgresql", None),
     ),
@@ -9256,6 +9278,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "host": (
         ("can t create a connection to host", "postgresql", None),
         ("host name must be specified", "postgresql", None),
+        ("the connection to the host", "mssql", None),
         ("connection received host", "postgresql", "00000"),
         ("does not match host name", "postgresql", None),
         ("certificate for host", "postgresql", None),
@@ -9537,6 +9560,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("ordering equal image functions must have one argument", "postgresql", "42P17"),
         ("ordering equal image functions must return boolean", "postgresql", "42P17"),
         ("database disk image is malformed", "sqlite", "SQLITE_CORRUPT"),
+        ("could not restore image at", "postgresql", None),
         ("block image length", "postgresql", None),
     ),
     "images": (
@@ -9711,11 +9735,12 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("the source replication slot was modified incompatibly during the copy", "postgresql", None),
     ),
     "incomplete": (
+        ("sql server returned an incomplete response the connection has been", "mssql", None),
         ("decimal format of arrow object is incomplete it is missing", "duckdb", "InvalidInputException"),
+        ("sql server returned an incomplete response", "mssql", None),
         ("the query result may be incomplete", "mysql", "1931"),
         ("incomplete message from client", "postgresql", "08P01"),
         ("incomplete startup packet", "postgresql", "08P01"),
-        ("enum type is incomplete", "duckdb", "BinderException"),
         ("incomplete format key", "postgresql", None),
     ),
     "incongruent": (
@@ -10185,7 +10210,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("installing required extension", "postgresql", "00000"),
     ),
     "instance": (
-        ("trying to access a query result after the database instance", "duckdb", "ConnectionException"),
         ("the file may have been removed by another duckdb instance", "duckdb", "IOException"),
         ("an external resource instance must have a name", "duckdb", "InvalidInputException"),
         ("client the instance of sql server", "mssql", "20"),
@@ -10295,6 +10319,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "integral": (
         ("timestamp precision must be an integral type", "duckdb", "ParserException"),
+    ),
+    "integrated": (
+        ("this driver is not configured for integrated authentication", "mssql", None),
     ),
     "intended": (
         ("cast the offset value to the exact intended type", "postgresql", None),
@@ -10548,6 +10575,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "ispell": (
         ("ispell dictionary supports only default long and num flag values", "postgresql", "F0000"),
         ("unrecognized ispell parameter", "postgresql", "22023"),
+    ),
+    "issue": (
+        ("issue disconnect to clear the connection before running further sql", "duckdb", "InvalidInputException"),
     ),
     "issued": (
         ("prepare must be issued on the connection that started the", "postgresql", None),
@@ -10836,6 +10866,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "krb5ccname": (
         ("the krb5ccname environment variable is set to empty", "mysql", None),
     ),
+    "krb5loginmodule": (
+        ("neither com sun security auth module krb5loginmodule nor com ibm", "mssql", None),
+    ),
     "kurtosis": (
         ("kurtosis is out of range", "duckdb", "OutOfRangeException"),
     ),
@@ -10952,7 +10985,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("lastval is not yet defined in this session", "postgresql", "55000"),
     ),
     "later": (
-        ("starts is later than query time first history partition may", "mysql", "4164"),
         ("failed too many times will try again later", "postgresql", "01000"),
         ("they can be used later if", "mysql", "1274"),
     ),
@@ -10975,6 +11007,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("autovacuum launcher process", "postgresql", "- 00000"),
     ),
     "layer": (
+        ("in a certificate during secure sockets layer ssl initialization name", "mssql", None),
+        ("in a certificate during secure sockets layer ssl initialization", "mssql", None),
         ("error from underlying pam layer", "postgresql", "00000"),
     ),
     "layout": (
@@ -10992,6 +11026,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("could not set ldap protocol version", "postgresql", "00000"),
         ("ldap authentication failed for user", "postgresql", "28000"),
         ("ldap server not specified", "postgresql", "00000"),
+        ("invalid ldap port number", "postgresql", "F0000"),
         ("ldap user|does not exist", "postgresql", "00000"),
         ("ldap user|is not unique", "postgresql", "00000"),
     ),
@@ -12920,7 +12955,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("extension but it s of a different type namely", "duckdb", "CatalogException"),
     ),
     "names": (
-        ("only result column names can be used not expressions or", "postgresql", None),
         ("target table has more column names than query result", "duckdb", "BinderException"),
         ("column names must be a string or a number", "mssql", None),
         ("only temporary table names can use the", "duckdb", "ParserException"),
@@ -13062,7 +13096,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("could not send ssl negotiation packet", "postgresql", None),
     ),
     "neither": (
-        ("must specify both or neither of serialization and deserialization functions", "postgresql", "42P13"),
         ("it is neither a scalar type nor a composite type", "postgresql", None),
     ),
     "nested": (
@@ -13716,6 +13749,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "operator": (
         ("operator function must be specified", "postgresql", "42P13"),
+        ("is not a valid operator name", "postgresql", "42602"),
         ("operator|of|does not exist", "postgresql", "42704"),
         ("invalid operator number", "postgresql", "42P17"),
         ("operator|already exists", "postgresql", "42710 42723"),
@@ -14438,12 +14472,15 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("command to obtain passphrases for ssl", "postgresql", None),
     ),
     "password": (
+        ("expected password response got message type", "postgresql", "08P01"),
         ("client password must be a non empty string", "postgresql", None),
         ("failed to change password change command", "postgresql", None),
         ("password authentication failed for user", "postgresql", "28P01"),
         ("access denied for user|using password", "mysql", "1045"),
         ("client password must be a string", "postgresql", None),
         ("password does not match for user", "postgresql", None),
+        ("pq unexpected password response", "postgresql", None),
+        ("unexpected password response", "postgresql", None),
         ("password must be a string", "postgresql", None),
         ("invalid password type", "oracle", "DPY-4034"),
         ("password is required", "postgresql", "2F003"),
@@ -14519,6 +14556,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("scram pbkdf2 iterations which exceeds the client side limit of", "postgresql", None),
     ),
     "peer": (
+        ("peer authentication is only supported on local sockets", "postgresql", "F0000"),
         ("peer authentication is not supported on this platform", "postgresql", "0A000"),
         ("could not generate peer certificate hash", "postgresql", None),
         ("peer authentication failed for user", "postgresql", "28000"),
@@ -15040,6 +15078,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("configuration for pooled connections should be done through the pool", "mysql", None),
         ("pooled connections are not supported for python versions lower than", "mysql", None),
         ("this may have occurred because all pooled connections were in", "mssql", None),
+        ("the physical connection is closed for this pooled connection", "mssql", None),
     ),
     "pooledconnection": (
         ("this pooledconnection has already been closed", "postgresql", None),
@@ -15057,7 +15096,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "port": (
         ("the config options port property must be of type number", "mssql", None),
         ("invalid arguments port must be a number", "mssql", None),
-        ("invalid ldap port number", "postgresql", "F0000"),
         ("port must be a number", "mssql", None),
         ("into a host and port", "duckdb", "InvalidInputException"),
         ("invalid port number", "postgresql", None),
@@ -15244,7 +15282,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("pragma function with name", "duckdb", "CatalogException"),
     ),
     "pre": (
+        ("the driver received an unexpected pre login response verify the", "mssql", None),
         ("this could be because the pre login handshake failed or", "mssql", None),
+        ("the driver received an unexpected pre login response", "mssql", None),
         ("the timeout period elapsed at the start of the pre", "mssql", None),
         ("pre existing shared memory block is still in use", "postgresql", None),
         ("pre existing shared memory block key", "postgresql", "F0001"),
@@ -15750,6 +15790,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("unable to close connection properly", "postgresql", None),
     ),
     "properties": (
+        ("verify the connection properties and check that an instance of", "mssql", None),
         ("properties for the driver contains a non string value for", "postgresql", None),
         ("the use of async properties are not supported by python", "mysql", None),
         ("conflicting constraint properties", "postgresql", "42601"),
@@ -17296,17 +17337,14 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "response": (
         ("from the server s response is not the same as", "mysql", None),
         ("invalid server response to connection request", "oracle", "DPY-4035"),
-        ("expected password response got message type", "postgresql", "08P01"),
         ("from server s response does not exist", "mysql", None),
         ("pq unexpected authentication response", "postgresql", None),
         ("pq unknown authentication response", "postgresql", None),
         ("pq unknown response for copy query", "postgresql", None),
         ("unexpected authentication response", "postgresql", None),
-        ("pq unexpected password response", "postgresql", None),
         ("unexpected response from server", "postgresql", None),
         ("unknown authentication response", "postgresql", None),
         ("unknown response for copy query", "postgresql", None),
-        ("unexpected password response", "postgresql", None),
         ("invalid query response", "postgresql", "08P01"),
         ("unknown response type", "postgresql", None),
     ),
@@ -17351,7 +17389,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("must specify restore command when standby mode is not enabled", "postgresql", "22023"),
         ("sets the named restore point up to which recovery will", "postgresql", None),
         ("value too long for restore point maximum", "postgresql", "22023"),
-        ("could not restore image at", "postgresql", None),
         ("restore point|created at", "postgresql", "00000"),
         ("could not restore file", "postgresql", None),
     ),
@@ -17745,6 +17782,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("bcp init must be called before any other bcp routines", "mssql", "20076"),
     ),
     "routing": (
+        ("the timeout expired before connecting to the routing destination", "mssql", None),
         ("unknown protocol byte in routing change event", "mssql", None),
     ),
     "row": (
@@ -17934,6 +17972,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "savepoint": (
         ("myrocks currently does not support rollback to savepoint if modifying", "mysql", "4061"),
         ("cannot reference a savepoint after it has been released", "postgresql", None),
+        ("cannot establish a savepoint in auto commit mode", "postgresql", None),
         ("cannot retrieve the name of an unnamed savepoint", "postgresql", None),
         ("does not exist within current savepoint level", "postgresql", "3B001"),
         ("cannot retrieve the id of a named savepoint", "postgresql", None),
@@ -18184,7 +18223,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("see the jdbc 2 1 api specification section 5 6", "postgresql", None),
     ),
     "secure": (
-        ("create secure view is only supported for storage versions v2", "duckdb", "BinderException"),
+        ("sql server login requires an encrypted connection that uses secure", "mssql", None),
         ("secure sql server function not supported in this version", "mssql", "20202"),
         ("only use this over a secure connection tls ssl", "mysql", None),
         ("server does not support secure connection", "mysql", None),
@@ -18320,6 +18359,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("you possibly need to raise your kernel s semvmx value", "postgresql", None),
     ),
     "send": (
+        ("attempt to send an empty command buffer to the server", "mssql", "20091"),
         ("can t open shared memory cannot send request event to", "mysql", "2046"),
         ("can t send long data for non string non binary", "mysql", "2035"),
         ("cannot send request event to server", "mysql", "2046"),
@@ -18398,6 +18438,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "sequence": (
         ("sequence must be in same schema as table it is", "postgresql", "55000"),
+        ("alter sequence option not yet supported", "duckdb", "NotImplementedException"),
         ("unrecognized option|for create sequence", "duckdb", "ParserException"),
         ("is out of range for sequence data type", "postgresql", "- 22023"),
         ("invalid sequence option sequence name", "postgresql", "42601"),
@@ -18430,6 +18471,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("cannot use serializable mode in a hot standby", "postgresql", "0A000"),
     ),
     "serialization": (
+        ("must specify both or neither of serialization and deserialization functions", "postgresql", "42P13"),
         ("serialization functions may be specified only when the aggregate transition", "postgresql", "42P13"),
         ("unrecognized secret serialization type found in secret", "duckdb", "IOException"),
         ("return type of serialization function", "postgresql", "42804"),
@@ -18478,7 +18520,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("replication standby servers", "postgresql", None),
     ),
     "service": (
-        ("the service has encountered an error processing your request", "mssql", "40143 40197 40540"),
         ("service received a status failure", "oracle", "DPY-5016"),
         ("syntax error in service file", "postgresql", None),
         ("in service file for service", "postgresql", None),
@@ -18560,6 +18601,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "settings": (
         ("background worker can be registered with the current settings", "postgresql", None),
         ("connections and authentication connection settings", "postgresql", None),
+        ("connections and authentication tcp settings", "postgresql", None),
         ("expected a map of settings e g", "duckdb", "InvalidInputException"),
         ("write ahead log settings", "postgresql", None),
     ),
@@ -19066,8 +19108,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "sockets": (
         ("gssapi authentication is not supported on local sockets", "postgresql", "F0000"),
-        ("peer authentication is only supported on local sockets", "postgresql", "F0000"),
-        ("using unix domain sockets with dns srv lookup is not", "mysql", None),
         ("ssl is not supported when using unix sockets", "mysql", None),
         ("could not create any unix domain sockets", "postgresql", None),
         ("could not create any tcp ip sockets", "postgresql", None),
@@ -19268,7 +19308,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("return data type of to sql function must be the", "postgresql", "42P17"),
         ("cannot copy to from client in an sql function", "postgresql", "0A000"),
         ("return data type of from sql function must be", "postgresql", "42P17"),
-        ("sql functions cannot have arguments of type", "postgresql", "42P13"),
         ("failed to create view from sql string", "duckdb", "BinderException"),
         ("is not supported for sql functions", "postgresql", "42P13"),
         ("is not allowed in an sql function", "postgresql", "0A000"),
@@ -19305,6 +19344,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "srv": (
         ("mysql host configuration requested dns srv this requires the python", "mysql", None),
         ("ldap authentication could not find dns srv records for", "postgresql", "00000"),
+        ("using unix domain sockets with dns srv lookup is not", "mysql", None),
         ("specifying a port number with dns srv lookup is not", "mysql", None),
         ("mysql host configuration requested dns srv", "mysql", None),
         ("the value of dns srv must be a boolean", "mysql", None),
@@ -19442,6 +19482,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("requested starting point", "postgresql", None),
     ),
     "starts": (
+        ("starts is later than query time first history partition may", "mysql", "4164"),
         ("logical replication starts skipping transaction at lsn", "postgresql", "00000"),
         ("crash recovery starts in timeline", "postgresql", "00000"),
         ("but this backup starts at", "postgresql", "55000"),
@@ -20478,13 +20519,12 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("all directory entries in pg tblspc should be symbolic links", "postgresql", None),
     ),
     "tcp": (
-        ("connections and authentication tcp settings", "postgresql", None),
         ("tcp ip port number should be an integer", "mysql", None),
+        ("the tcp ip connection to the host", "mssql", None),
         ("i enable tcp ip connections", "postgresql", None),
         ("can t create tcp ip socket", "mysql", "2004"),
         ("tcp ip connections on port", "postgresql", None),
         ("tcp user timeout", "postgresql", None),
-        ("via tcp ip", "mysql", "2011"),
     ),
     "tcps": (
         ("end user security context requires use of the tcps protocol", "oracle", "DPY-2073"),
@@ -20791,6 +20831,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("timed out waiting for the connection pool to return a", "oracle", "DPY-4005"),
         ("debug sync point wait timed out", "mysql", "1639"),
         ("connection attempt timed out", "postgresql", None),
+        ("the query has timed out", "mssql", None),
     ),
     "timedelta": (
         ("argument must a datetime timedelta or datetime time", "mysql", None),
@@ -21236,6 +21277,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "trustservercertificate": (
         ("the config options trustservercertificate property must be of type boolean", "mssql", None),
+        ("and trustservercertificate property is set to", "mssql", None),
     ),
     "try": (
         ("wrong number of arguments provided to try expression", "duckdb", "ParserException"),
@@ -21250,6 +21292,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("unimplemented type for trycasttodecimal", "duckdb", "NotImplementedException"),
     ),
     "trying": (
+        ("trying to access a query result after the database instance", "duckdb", "ConnectionException"),
         ("an error occurred while trying to get the socket timeout", "postgresql", None),
         ("the foreign data source you are trying to reference does", "mysql", "1431"),
         ("the foreign server name you are trying to reference does", "mysql", "1477"),
@@ -21861,7 +21904,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "unsafe": (
         ("insert select on duplicate key update is unsafe because the", "mysql", "1715"),
+        ("statement is unsafe because it uses a system function that", "mysql", "1674"),
+        ("statement is unsafe because it uses a system variable that", "mysql", "1673"),
         ("on duplicate key update is unsafe because the order in", "mysql", "1715"),
+        ("the statement is unsafe because it uses a limit clause", "mysql", "1668"),
         ("select is unsafe because the order in which rows are", "mysql", "1714 1716 1717 1718"),
         ("unsafe use of new value", "postgresql", "55P04"),
     ),
@@ -22093,9 +22139,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("is not allowed to create new users", "mysql", "1211"),
     ),
     "uses": (
-        ("statement is unsafe because it uses a system function that", "mysql", "1674"),
-        ("statement is unsafe because it uses a system variable that", "mysql", "1673"),
-        ("the statement is unsafe because it uses a limit clause", "mysql", "1668"),
         ("protocol version not supported by server client uses", "postgresql", None),
         ("uses system columns in replica identity index", "postgresql", "55000"),
         ("uses an extension that doesn t exist in this", "mysql", "1112"),
@@ -22167,6 +22210,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("expected parquet version v1 or v2", "duckdb", "BinderException"),
     ),
     "v2": (
+        ("create secure view is only supported for storage versions v2", "duckdb", "BinderException"),
         ("nested schemas are only supported for storage versions v2 0", "duckdb", "BinderException"),
         ("missing data page header from data page v2", "duckdb", "InvalidInputException"),
     ),
@@ -22200,7 +22244,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("is not a valid key a key must be of", "duckdb", "BinderException"),
         ("the connection string is not valid", "postgresql", None),
         ("is not a valid function name", "duckdb", "InvalidInputException"),
-        ("is not a valid operator name", "postgresql", "42602"),
         ("index|out of valid range 0", "postgresql", "- 2202E"),
         ("is not valid for relation", "postgresql", "22023"),
         ("out of valid range 0", "postgresql", "- 2202E"),
@@ -22210,15 +22253,20 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("valid values are", "postgresql", None),
     ),
     "validate": (
+        ("failed to validate the server name in a certificate during", "mssql", None),
         ("lists libraries that may be called to validate oauth v2", "postgresql", None),
         ("validate external file cache setting cannot be null", "duckdb", "InvalidInputException"),
         ("cannot validate not enforced constraint", "postgresql", "55000"),
         ("you might need to validate it using", "postgresql", None),
+        ("failed to validate the server name", "mssql", None),
         ("cannot validate constraint", "postgresql", "42809"),
     ),
     "validated": (
         ("constraint must be validated on child tables too", "postgresql", "42P16"),
         ("could not be validated", "mssql", None),
+    ),
+    "validating": (
+        ("error validating server certificate", "mssql", None),
     ),
     "validation": (
         ("server name validation failed certificate for host", "postgresql", None),
@@ -22393,7 +22441,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "verify": (
         ("verify the encrypted value of the column encryption key in", "mssql", None),
-        ("debug verify statement setting cannot be null", "duckdb", "InvalidInputException"),
+        ("verify the server and instance names and check that no", "mssql", None),
         ("ssl error certificate verify failed", "postgresql", None),
         ("could not verify checksum in file", "postgresql", "01000"),
         ("could not verify server signature", "postgresql", None),
@@ -22455,6 +22503,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "via": (
         ("provide one via storage path e g", "duckdb", "InvalidInputException"),
+        ("via tcp ip", "mysql", "2011"),
     ),
     "view": (
         ("cannot change data type of view column", "postgresql", "42P16"),
@@ -22820,6 +22869,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("you might need to increase max logical replication workers", "postgresql", None),
         ("maximum number of parallel apply workers per subscription", "postgresql", None),
         ("sets the maximum number of parallel workers that can be", "postgresql", None),
+        ("parallel workers may not be configured for restart", "postgresql", "22023"),
         ("parallel workers for vacuum must be between 0 and", "postgresql", "42601"),
         ("autovacuum workers at a given time", "postgresql", None),
         ("role may cancel autovacuum workers", "postgresql", None),
@@ -23074,7 +23124,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "yet": (
         ("this is not yet supported for generated columns", "mysql", "1907"),
-        ("alter sequence option not yet supported", "duckdb", "NotImplementedException"),
         ("that type is not available yet", "duckdb", "BinderException"),
     ),
     "yield": (

@@ -26,6 +26,8 @@ from localdata_errors.backends import (
     _dblib_kinds,
     _libpq_kinds,
     _libpq_messages,
+    _mssql_jdbc_kinds,
+    _mssql_jdbc_texts,
     _mysql_codes,
     _mysql_kinds,
     _njs_codes,
@@ -59,6 +61,7 @@ GENERATORS = [
     "generate_dblib_codes.py",
     "generate_njs_codes.py",
     "generate_sqlclient_texts.py",
+    "generate_mssql_jdbc_texts.py",
     "generate_vendor_wordings.py",
     "generate_localized_messages.py",
     "generate_sqlcmd_labels.py",
@@ -173,6 +176,10 @@ def test_the_njs_decisions_name_only_node_oracledbs_own_constants() -> None:
 
 def test_the_sqlclient_decisions_name_only_sqlclients_messages() -> None:
     assert sorted(set(_sqlclient_kinds.KINDS) - set(_sqlclient_texts.TEXTS)) == []
+
+
+def test_the_mssql_jdbc_decisions_name_only_mssql_jdbcs_messages() -> None:
+    assert sorted(set(_mssql_jdbc_kinds.KINDS) - set(_mssql_jdbc_texts.TEXTS)) == []
 
 
 def test_the_odpi_decisions_fit_odpis_table() -> None:

@@ -20,7 +20,9 @@ Server's).  The vendors' own message lists are read:
 - SQL Server: the `sys.messages` texts the SQL Server table's comments quote
   and DB-Library's texts (`localdata_errors/backends/_mssql_codes.py`,
   `_dblib_codes.py`), and SqlClient's own messages that say how a command or a
-  connection ended (`_sqlclient_texts.py`, those `_sqlclient_kinds.py` decides);
+  connection ended (`_sqlclient_texts.py`, those `_sqlclient_kinds.py` decides)
+  and mssql-jdbc's that say why a connection failed (`_mssql_jdbc_texts.py`,
+  those `_mssql_jdbc_kinds.py` decides);
 - Oracle: python-oracledb's message formats (`oracledb.errors`);
 - ODBC's SQLSTATE texts (`_mssql_python_texts.py`), which any ODBC driver
   prints: they rule phrases out, and name no vendor.
@@ -497,6 +499,22 @@ def sqlclient_texts() -> list[Template]:
     return [(_sqlclient_texts.TEXTS[name], None) for name in _sqlclient_kinds.KINDS]
 
 
+def mssql_jdbc_texts() -> list[Template]:
+    """
+    mssql-jdbc's own messages that say why a connection could not be made or
+    was lost (those `_mssql_jdbc_kinds` gives a kind), each wording of the
+    releases read, from the driver's `SQLServerResource.java`
+    (`backends/_mssql_jdbc_texts.py`, generated from `tools/upstream/mssql-jdbc-strings.tsv`).
+    """
+    from localdata_errors.backends import _mssql_jdbc_kinds, _mssql_jdbc_texts  # noqa: PLC0415
+
+    return [
+        (text.replace("''", "'"), None)
+        for name in _mssql_jdbc_kinds.KINDS
+        for text in _mssql_jdbc_texts.TEXTS[name]
+    ]
+
+
 def oracle_texts() -> list[Template]:
     """python-oracledb's message formats, each with its `DPY-` number."""
     try:
@@ -945,7 +963,7 @@ def build() -> str:
         ],
         "sqlite": sqlite_texts(),
         "duckdb": duckdb_texts(shell),
-        "mssql": mssql_texts() + sqlclient_texts(),
+        "mssql": mssql_texts() + sqlclient_texts() + mssql_jdbc_texts(),
         "oracle": oracle_texts(),
         "odbc": [(text, None) for text in odbc_texts()],
         "platforms": [(text, None) for text in platform_texts()],

@@ -729,6 +729,66 @@ def sqlclient_kind(body: str) -> Kind | None:
     return next((kind for run, kind in _sqlclient_runs(translated=True) if run in words), None)
 
 
+#: A placeholder of mssql-jdbc's `MessageFormat` patterns, and a run of white space.
+_JDBC_PART: Final = re.compile(r"(\{\d+\})|\s+")
+
+
+def _jdbc_pattern(template: str) -> str:
+    """
+    A template as a pattern: its fixed runs in order, any text for each
+    placeholder; what follows the last placeholder (a closing quote and full
+    stop a paste often cuts) is not required.
+    """
+    parts = _JDBC_PART.split(template.replace("''", "'"))
+    if any(parts[1::2]):  # a placeholder: stop at the last one
+        last = max(i for i, p in enumerate(parts) if i % 2 and p)
+        parts = parts[:last]
+    pattern = ""
+    for i, part in enumerate(parts):
+        if i % 2 == 0:
+            pattern += re.escape(part)
+        else:
+            pattern += ".*?" if part else r"\s+"
+    return pattern
+
+
+@cache
+def _jdbc_templates() -> tuple[re.Pattern[str], tuple[Kind, ...]]:
+    """
+    One alternation of mssql-jdbc's messages with a kind (each wording of
+    every release read), and each branch's kind (built on first use).
+    """
+    from localdata_errors.backends import _mssql_jdbc_kinds, _mssql_jdbc_texts  # noqa: PLC0415
+
+    branches = [
+        (_jdbc_pattern(text), kind)
+        for name, kind in _mssql_jdbc_kinds.KINDS.items()
+        for text in _mssql_jdbc_texts.TEXTS[name]
+    ]
+    pattern = "|".join(f"(?P<t{i}>{p})" for i, (p, _) in enumerate(branches))
+    return re.compile(pattern, re.IGNORECASE | re.DOTALL), tuple(k for _, k in branches)
+
+
+def mssql_jdbc_kind(body: str) -> Kind | None:
+    """
+    The kind of mssql-jdbc's own message the text holds (`This driver is not
+    configured for integrated authentication.`, `The driver could not establish
+    a secure connection to SQL Server by using Secure Sockets Layer (SSL)
+    encryption. Error: "PKIX path building failed ..."`), its `{0}` read as any text.
+
+    Args:
+        body: The message (its first 4 KiB are read).
+
+    Returns:
+        The kind `_mssql_jdbc_kinds` decides for the first message found, else `None`.
+    """
+    pattern, kinds = _jdbc_templates()
+    found = pattern.search(body[:_SQLCLIENT_SCAN])
+    if found is None or found.lastgroup is None:
+        return None
+    return kinds[int(found.lastgroup[1:])]
+
+
 def _client_kind(sqlstate: str | None, body: str) -> tuple[Kind, frozenset[Kind] | None]:
     """
     An ODBC record without a SQL Server number: its SQLSTATE, refined by its text.
@@ -753,8 +813,9 @@ def _client_kind(sqlstate: str | None, body: str) -> tuple[Kind, frozenset[Kind]
         # never opened, nothing ran.
         return Kind.CONNECTION_FAILURE, None
     if sqlstate is None:
-        # SqlClient's own message (a .NET application's log): no number, no SQLSTATE.
-        return sqlclient_kind(body) or Kind.UNKNOWN, None
+        # SqlClient's or mssql-jdbc's own message (a .NET or Java application's
+        # log): no number, no SQLSTATE.
+        return sqlclient_kind(body) or mssql_jdbc_kind(body) or Kind.UNKNOWN, None
     tables = _tables()
     kind: Kind = tables.ODBC_SQLSTATES.get(sqlstate, Kind.UNKNOWN)
     return kind, tables.ODBC_FAMILIES.get(sqlstate)
