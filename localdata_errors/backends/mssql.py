@@ -737,9 +737,11 @@ def _jdbc_pattern(template: str) -> str:
     """
     A template as a pattern: its fixed runs in order, any text for each
     placeholder; what follows the last placeholder (a closing quote and full
-    stop a paste often cuts) is not required.
+    stop a paste often cuts) is not required, nor the quote it opens with
+    (`"encrypt" property is set to ...`: a reader takes the message from its
+    first word).
     """
-    parts = _JDBC_PART.split(template.replace("''", "'"))
+    parts = _JDBC_PART.split(template.replace("''", "'").removeprefix('"'))
     if any(parts[1::2]):  # a placeholder: stop at the last one
         last = max(i for i, p in enumerate(parts) if i % 2 and p)
         parts = parts[:last]
