@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from localdata_errors import RetrySafety, classify_message
+from localdata_errors import Kind, RetrySafety, classify_message
 from localdata_errors.backends import generic
 from localdata_errors.backends._pool_messages import PHRASES
 from localdata_errors.backends.generic import POOL_KINDS, keyword_answer, keyword_kind
@@ -179,3 +179,20 @@ def test_the_extractor_renders_javascript_java_and_python_messages() -> None:
     )
     assert list(read_python(python, "PoolTimeout")) == ["couldn't get a connection after {} sec"]
     assert list(read_python(python, "exc.TimeoutError")) == ["limit {} reached, timeout {}"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Npgsql 5's and 9's own words (src/Npgsql/ConnectorPool.cs,
+        # PoolingDataSource.cs): no connection free within Timeout.
+        "Npgsql.NpgsqlException (0x80004005): The connection pool has been exhausted, either"
+        " raise MaxPoolSize (currently 100) or Timeout (currently 15 seconds)",
+        "Npgsql.NpgsqlException (0x80004005): The connection pool has been exhausted, either"
+        " raise 'Max Pool Size' (currently 100) or 'Timeout' (currently 15 seconds) in your"
+        " connection string.",
+    ],
+)
+def test_npgsqls_exhausted_pool(text: str) -> None:
+    answer = classify_message(text)
+    assert (answer.kind, answer.is_retryable) == (Kind.TOO_MANY_CONNECTIONS, True)

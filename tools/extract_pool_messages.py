@@ -29,7 +29,8 @@ texts are read here from each pool's source, at the version or commit
 - git repositories (`<git-root>/<owner>+<name>/repo` or `<git-root>/<owner>+<name>`,
   a bare clone): HikariCP, Apache commons-dbcp and commons-pool (DBCP's
   `Cannot get a connection, pool error %s` carries commons-pool's
-  `NoSuchElementException` text), c3p0;
+  `NoSuchElementException` text), c3p0, Npgsql (its pool's message is a C#
+  interpolated string, `$"...{value}..."`; two releases, whose wordings differ);
 - Go's `database/sql` (the installed toolchain's `GOROOT`): its pool has no
   acquire-timeout text of its own (a wait ends with the context's error,
   `context deadline exceeded`), only `sql: database is closed`.
@@ -156,6 +157,19 @@ SOURCES: tuple[Source, ...] = (
             "src/com/mchange/v2/resourcepool/BasicResourcePool.java",
         ),
     ),
+    # Npgsql 5 and older name the setting MaxPoolSize, 6 on 'Max Pool Size'.
+    Source(
+        "Npgsql",
+        "git:npgsql/npgsql",
+        "v5.0.18 6342a44414e1c861bebb173796e1c1ebf5713d1a",
+        ("src/Npgsql/ConnectorPool.cs",),
+    ),
+    Source(
+        "Npgsql",
+        "git:npgsql/npgsql",
+        "v9.0.3 97dc1739c6cf5890acf450f20f04e64c14c7ffd5",
+        ("src/Npgsql/PoolingDataSource.cs",),
+    ),
     Source("Go database/sql", "go:", "go1.19", ("src/database/sql/sql.go",)),
 )
 
@@ -224,6 +238,10 @@ MEANINGS: dict[str, tuple[Meaning, ...]] = {
     "c3p0": (
         Meaning("SqlUtils.toSQLException", "An attempt by a client to checkout", ACQUIRE_TIMEOUT),
         Meaning("new ResourcePoolException", "Attempted to use a closed", CLOSED),
+    ),
+    # A connection not free within the Timeout setting (Max Pool Size reached).
+    "Npgsql": (
+        Meaning("new NpgsqlException", "The connection pool has been exhausted", EXHAUSTED),
     ),
     "Go database/sql": (Meaning("errors.New", "sql: database is closed", CLOSED),),
 }
@@ -306,6 +324,10 @@ def _render(expression: str) -> str:
         elif term[:1] == "`":
             body = term[1:-1]
             parts.append("{}".join(_unescape(p) for p in re.split(r"\$\{[^}]*\}", body)))
+        elif term[:2] == '$"':
+            # A C# interpolated string: each `{...}` a value.
+            body = term[2:-1]
+            parts.append("{}".join(_unescape(p) for p in re.split(r"\{[^}]*\}", body)))
         elif (call := re.fullmatch(r"[\w.]+\s*\((.*)\)", term, re.S)) is not None and re.search(
             r"[\"'`]", call.group(1)
         ):
@@ -475,7 +497,7 @@ def extract(
         except SystemExit as missing:
             if missing.code != SOURCE_MISSING:
                 raise
-            rows += kept.get(source.library, [])
+            rows += [row for row in kept.get(source.library, []) if row.version == source.version]
             print(f"not checked: {source.library} (its source is not here)", file=sys.stderr)
     return rows
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-# 30 phrases, as the keyword rules write them ('*': a value).
+# 32 phrases, as the keyword rules write them ('*': a value).
 #: phrase -> (the libraries that print it, its meaning: acquire_timeout/pool_exhausted/pool_closed)
 PHRASES: Final[dict[str, tuple[str, str]]] = {
     "timeout exceeded when trying to connect": ("pg-pool", "acquire_timeout"),
@@ -44,5 +44,10 @@ PHRASES: Final[dict[str, tuple[str, str]]] = {
     "pool not open": ("commons-pool", "pool_closed"),
     "an attempt by a client to checkout a connection has timed out": ("c3p0", "acquire_timeout"),
     "attempted to use a closed or broken resource pool": ("c3p0", "pool_closed"),
+    "the connection pool has been exhausted either raise maxpoolsize": ("Npgsql", "pool_exhausted"),
+    "the connection pool has been exhausted either raise max pool size": (
+        "Npgsql",
+        "pool_exhausted",
+    ),
     "sql database is closed": ("Go database/sql", "pool_closed"),
 }
