@@ -36,26 +36,46 @@ __all__ = ["MARKERS", "TiDBRefiner", "localdata_errors_mappers"]
 
 _SCAN: Final = 4096
 _VERB: Final = re.compile(r"%[-+ #0-9.]*[a-zA-Z]")
+_BRACKET: Final = re.compile(r"[\[\]()]")
 #: TiDB's older out-of-memory answer, under MySQL's generic 1105.
 _OOM_1105: Final = "Out Of Memory Quota!"
 
 
-def _signature(template: str) -> str:
-    """The longest fixed part of a message template: enough to tell TiDB's text."""
-    return max(_VERB.split(template), key=len).strip()
+def _signatures(template: str) -> tuple[str, ...]:
+    """
+    The longest fixed part of a message template: enough to tell TiDB's text.
+
+    Also the longest once cut at a bracket (TiDB's `[conn=%d]` tail, which a
+    client's print leaves out) and without the punctuation at its ends (`PD
+    server timeout: %s` is printed `PD server timeout` where the detail is empty).
+    """
+    parts = _VERB.split(template)
+    whole = max(parts, key=len).strip()
+    cut = max((p.strip(" \t:;,=") for part in parts for p in _BRACKET.split(part)), key=len)
+    return (whole,) if cut in whole and cut == whole else (whole, cut)
 
 
-_SIGNATURES: Final[dict[int, str]] = {n: _signature(e[1]) for n, e in CODES.items()}
+_SIGNATURES: Final[dict[int, tuple[str, ...]]] = {n: _signatures(e[1]) for n, e in CODES.items()}
 #: The signatures of three words or more: TiDB's own wording, a marker of its
 #: messages where no number reaches the MySQL mapper (`[kv:9007]Write
 #: conflict, txnStartTS=...` in TiDB's log, `Error 8028: Information schema
 #: is changed ...` through Go's driver).
 MARKERS: Final = tuple(
-    sorted({s for s in _SIGNATURES.values() if len(re.findall(r"[A-Za-z]+", s)) >= 3})
+    sorted(
+        {
+            s
+            for forms in _SIGNATURES.values()
+            for s in forms
+            if len(re.findall(r"[A-Za-z]+", s)) >= 3
+        }
+    )
 )
 #: A signature -> its number, where only one number's template holds it.
 _WORDED: Final[dict[str, int]] = {
-    s: n for n, s in _SIGNATURES.items() if list(_SIGNATURES.values()).count(s) == 1
+    s: n
+    for n, forms in _SIGNATURES.items()
+    for s in forms
+    if sum(s in others for others in _SIGNATURES.values()) == 1
 }
 #: TiDB's number as its own errors print it (`[kv:9007]`, `[domain:8028]`) and
 #: as clients do (`Error 8028: `, `ERROR 8028 (HY000)`, `returned error 9007 (`).
@@ -146,7 +166,7 @@ class TiDBRefiner(ErrorRefiner):
             return None
         # Another MySQL-protocol server may use the same number for its own
         # error: detected, TiDB's text must be there too.
-        if not named and _SIGNATURES[errno] not in error.message[:_SCAN]:
+        if not named and not any(s in error.message[:_SCAN] for s in _SIGNATURES[errno]):
             return None
         _, _, kind, retryable, safety, after_ms = entry
         return _answer(base, errno, kind)._replace(

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from localdata_errors import ErrorMapperRegistry, Kind, classify_error
+from localdata_errors import ErrorMapperRegistry, Kind, classify_error, classify_message
 
 pymysql = pytest.importorskip("pymysql")
 
@@ -122,3 +122,23 @@ def test_generated_codes_match_the_generator() -> None:
         check=False,
     )
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "kind"),
+    [
+        # TiDB's `PD server timeout: %s` printed with an empty detail, and its
+        # memory quota message without the `[conn=%d]` tail clients leave out.
+        ("Error 9001 (HY000): PD server timeout", "9001", Kind.STATEMENT_TIMEOUT),
+        (
+            "ERROR 8175 (HY000): Your query has been cancelled due to exceeding the allowed"
+            " memory limit for a single SQL query. Please try narrowing your query scope or"
+            " increase the tidb_mem_quota_query limit and try again.",
+            "8175",
+            Kind.OUT_OF_MEMORY,
+        ),
+    ],
+)
+def test_tidbs_text_without_its_tail(text: str, code: str, kind: Kind) -> None:
+    answer = classify_message(text)
+    assert (answer.backend, answer.database_error_code, answer.kind) == ("tidb", code, kind)
