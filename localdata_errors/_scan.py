@@ -249,10 +249,14 @@ def classify_record(
         for text in readings:
             if detect(text, reg) is not None:
                 resp = classify_message(text, registry=reg)
-                if _named(resp) and resp.database_error_code is not None:
+                # A later reading may carry the code too, of the backend the
+                # first one named (a fragment of the message naming another's
+                # wording is not this error's).
+                same = named is None or resp.backend == named.backend
+                if _named(resp) and resp.database_error_code is not None and same:
                     return resp
                 if named is None and _named(resp):
-                    named = resp  # a later reading may carry the code too
+                    named = resp
         if named is not None:
             return named
         if below_error(record.first):
