@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
-# 14800 phrases: duckdb 2818, mssql 1060, mysql 1965, oracle 244, postgresql 8682, sqlite 31.
-# Of one code's templates: duckdb 2713, mssql 512, mysql 1446, oracle 234, postgresql 4033, sqlite 29; of a few codes': duckdb 38, mssql 21, mysql 109, oracle 10, postgresql 352.
+# 14818 phrases: duckdb 2817, mssql 1060, mysql 1991, oracle 244, postgresql 8675, sqlite 31.
+# Of one code's templates: duckdb 2712, mssql 512, mysql 1446, oracle 234, postgresql 4033, sqlite 29; of a few codes': duckdb 38, mssql 21, mysql 109, oracle 10, postgresql 352.
 # rarest word -> ((phrase, backend, code or codes or None), ...); a gapped phrase's
 # runs, joined by '|', are found in order (a first '' where a message goes).
 WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
@@ -641,6 +641,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "adjusting": (
         ("packet for query is too large try adjusting the config", "mysql", None),
+        ("try adjusting the config maxallowedpacket", "mysql", None),
     ),
     "admin": (
         ("must have admin option on role", "postgresql", "42501"),
@@ -891,6 +892,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("is not already not null", "postgresql", None),
     ),
     "also": (
+        ("check also max allowed packet in mysql configuration files", "mysql", None),
         ("input parameters after one with a default value must also", "postgresql", "42P13"),
         ("did not contain the key also the setting was not", "duckdb", None),
         ("do also rules are not supported for the copy", "postgresql", None),
@@ -1562,7 +1564,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "attempted": (
         ("the merge statement attempted to update or delete the same", "mssql", "8672"),
         ("the current transaction attempted to update a record that", "mssql", "41302"),
-        ("attempted to convert a union with no fields to duckdb", "duckdb", "InvalidInputException"),
         ("attempted to create enum type with duplicate value", "duckdb", "InvalidInputException"),
         ("attempted to create enum of size", "duckdb", "InvalidInputException"),
         ("attempted to write 0 bytes", "duckdb", "IOException"),
@@ -2094,7 +2095,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("unrecognized constraint type in bind", "duckdb", "NotImplementedException"),
         ("can not bind to parameter number", "duckdb", "InvalidInputException"),
         ("pq unexpected bind response", "postgresql", None),
-        ("unexpected bind response", "postgresql", None),
         ("could not bind|address", "postgresql", "errno:socket"),
         ("bind message length", "postgresql", None),
         ("bind message has", "postgresql", "08P01"),
@@ -2205,6 +2205,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("invalid byte encountered in string blob conversion", "duckdb", "ConversionException"),
         ("a blob field is not allowed in partition function", "mysql", "1502"),
         ("unrecognized option for copy format blob", "duckdb", "BinderException"),
+        ("you may want to use read blob instead", "duckdb", "InvalidInputException"),
         ("doesn t support blob text columns", "mysql", "1163"),
         ("cannot cast empty blob to bit", "duckdb", "ConversionException"),
         ("use blob or text instead", "mysql", "1074"),
@@ -3042,7 +3043,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("charset must be an integer", "mysql", None),
     ),
     "check": (
-        ("only with check expression allowed for insert", "postgresql", "42601"),
         ("is not a foreign key or check constraint", "postgresql", "42809"),
         ("check constraint failed on table", "duckdb", "ConstraintException"),
         ("check constraint|already exists", "postgresql", "42710"),
@@ -3994,7 +3994,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "configuration": (
         ("could not access the server configuration file", "postgresql", None),
-        ("password in configuration must specify a type", "oracle", "DPY-2058"),
         ("could not open configuration directory", "postgresql", "errno:file"),
         ("configuration column|must not be null", "postgresql", "22004"),
         ("invalid configuration parameter name", "postgresql", "42602"),
@@ -4011,6 +4010,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "configure": (
         ("this operation requires a running slave configure slave and do", "mysql", "1199"),
+        ("you must configure either the server or jdbc driver via", "mysql", None),
         ("configure slave and do start slave", "mysql", "1199"),
     ),
     "configured": (
@@ -4665,6 +4665,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("cannot determine oid of function lo creat", "postgresql", None),
     ),
     "create": (
+        ("could not create connection to database server", "mysql", None),
         ("cannot create a string of size", "duckdb", "OutOfRangeException"),
         ("could not create server file", "postgresql", "errno:file"),
         ("can t create database", "mysql", "1006 1007"),
@@ -6885,6 +6886,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("width argument position must be ended by", "postgresql", "22023"),
         ("data stream from publisher has ended", "postgresql", "00000"),
         ("the transaction ended in the trigger", "mssql", "3609"),
+        ("the input string ended unexpectedly", "postgresql", None),
+        ("manifest ended unexpectedly", "postgresql", None),
         ("ended without return", "mysql", "1321"),
     ),
     "endian": (
@@ -7516,6 +7519,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "expected": (
         ("expected an argument of type", "duckdb", "InvalidInputException"),
         ("expected a type name", "postgresql", "22P02"),
+        ("expected to read", "mysql", None),
     ),
     "expecting": (
         ("internal error read a negative integer when expecting a positive", "oracle", "DPY-5003"),
@@ -7945,6 +7949,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "fields": (
         ("field in list of fields for partition function not found", "mysql", "1488"),
+        ("attempted to convert a union with no fields to duckdb", "duckdb", "InvalidInputException"),
         ("list of fields is only allowed in key partitions", "mysql", "1489"),
         ("is not a struct alter table can only add fields", "duckdb", "BinderException"),
         ("wrong number of fields in header line got", "postgresql", "22P04"),
@@ -8040,6 +8045,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "find": (
         ("could not find the database system expected to find it", "postgresql", None),
+        ("unable to find server array type for provided name", "postgresql", None),
         ("not found in from clause and can t find in", "duckdb", "BinderException"),
         ("could not find array type for data type", "postgresql", "42704"),
         ("expected to find it in the directory", "postgresql", None),
@@ -8784,7 +8790,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("files argument should be given", "mysql", None),
     ),
     "giving": (
-        ("giving up after too many tries to reserve shared memory", "postgresql", "00000"),
+        ("times giving up", "mysql", None),
     ),
     "glob": (
         ("schema mismatch in glob column", "duckdb", "InvalidInputException"),
@@ -9192,7 +9198,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("buffer size option must be higher than 0", "duckdb", "InvalidInputException"),
         ("change wal level to be logical or higher", "postgresql", None),
         ("change wal level to be replica or higher", "postgresql", None),
-        ("count should be 1 or higher or none", "mysql", None),
         ("cannot be higher than", "postgresql", None),
     ),
     "histogram": (
@@ -10138,6 +10143,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("you must specify at least one column value to insert", "postgresql", None),
         ("insert on duplicate key update on a table with more", "mysql", "1724"),
         ("new table can only be specified for an insert or", "postgresql", "42P17"),
+        ("only with check expression allowed for insert", "postgresql", "42601"),
         ("cannot insert duplicate key row in object", "mssql", "2601"),
         ("update or insert of view or function", "mssql", "4406"),
         ("duplicate column name|in insert", "duckdb", "BinderException"),
@@ -10210,6 +10216,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("installing required extension", "postgresql", "00000"),
     ),
     "instance": (
+        ("trying to access a query result after the database instance", "duckdb", "ConnectionException"),
         ("the file may have been removed by another duckdb instance", "duckdb", "IOException"),
         ("an external resource instance must have a name", "duckdb", "InvalidInputException"),
         ("client the instance of sql server", "mssql", "20"),
@@ -10545,6 +10552,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("isn t in group by", "mysql", "1055"),
     ),
     "iso": (
+        ("the jdbc driver requires datestyle to begin with iso for", "postgresql", None),
         ("can t set datestyle to iso", "postgresql", None),
     ),
     "isodow": (
@@ -10644,7 +10652,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("jaccard function an argument too short", "duckdb", "InvalidInputException"),
     ),
     "jdbc": (
-        ("the jdbc driver requires datestyle to begin with iso for", "postgresql", None),
         ("the jdbc driver requires client encoding to be utf8 for", "postgresql", None),
         ("the jdbc driver expected on or off", "postgresql", None),
     ),
@@ -11225,6 +11232,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "library": (
         ("can t open shared library", "mysql", "1126"),
+        ("could not load library", "postgresql", None),
         ("library is version", "postgresql", None),
         ("access to library", "postgresql", "42501"),
     ),
@@ -11394,7 +11402,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "load": (
         ("could not load server certificate file", "postgresql", "F0000"),
         ("unable to load the class", "postgresql", None),
-        ("could not load library", "postgresql", None),
         ("can t load function", "mysql", "1122"),
         ("cannot load from", "mysql", "1728"),
         ("could not load", "postgresql", "- 00000 F0000"),
@@ -11714,7 +11721,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "lost": (
         ("lost connection to the logical replication parallel apply worker", "postgresql", "55000"),
-        ("terminating connection because protocol synchronization was lost", "postgresql", "08P01"),
         ("lost connection to the logical replication apply worker", "postgresql", "55000"),
         ("pq lost synchronization with server got message type", "postgresql", None),
         ("lost synchronization with server got message type", "postgresql", None),
@@ -12123,7 +12129,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("but the server was compiled with maxalign", "postgresql", None),
     ),
     "maxallowedpacket": (
-        ("try adjusting the config maxallowedpacket", "mysql", None),
+        ("connection setting too low for maxallowedpacket", "mysql", None),
     ),
     "maxfragments": (
         ("maxfragments should be 0", "postgresql", "22023"),
@@ -12866,6 +12872,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("you must have privileges to update tables in the mysql", "mysql", "1132"),
         ("failed to delete the event from mysql event", "mysql", "1549"),
         ("connection to mysql is not available", "mysql", None),
+        ("cannot connect to mysql server on", "mysql", None),
         ("can t connect to mysql server on", "mysql", "2003"),
         ("mysql connection not available", "mysql", None),
         ("can not be used with mysql", "mysql", None),
@@ -13230,6 +13237,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("the user connection parameter cannot be none", "postgresql", None),
         ("collation should be either string or none", "mysql", None),
         ("expected default information and got none", "mssql", "20242"),
+        ("count should be 1 or higher or none", "mysql", None),
     ),
     "nonessential": (
         ("bypassing nonessential maintenance of table", "postgresql", "01000"),
@@ -14281,7 +14289,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("failed to parse json string", "duckdb", "SerializationException"),
         ("unable to parse bytes from", "duckdb", "BinderException"),
         ("could not parse file name", "postgresql", "00000"),
-        ("unexpected parse response", "postgresql", None),
     ),
     "parsebool": (
         ("parsebool unknown type", "postgresql", None),
@@ -14480,7 +14487,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("client password must be a string", "postgresql", None),
         ("password does not match for user", "postgresql", None),
         ("pq unexpected password response", "postgresql", None),
-        ("unexpected password response", "postgresql", None),
         ("password must be a string", "postgresql", None),
         ("invalid password type", "oracle", "DPY-4034"),
         ("password is required", "postgresql", "2F003"),
@@ -14983,8 +14989,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("two phase commit requested but not supported by output plugin", "postgresql", "22023"),
         ("cannot be used as the default authentication plugin", "mysql", None),
         ("this authentication plugin is not supported", "mysql", None),
-        ("unable to load authentication plugin", "postgresql", None),
+        ("unable to load authentication plugin", "mysql", None),
         ("may not be used as an output plugin", "postgresql", "42501"),
+        ("ssl connection required for plugin", "mysql", None),
         ("plugin in state", "mysql", None),
     ),
     "plugins": (
@@ -15843,7 +15850,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "provided": (
         ("the password provided for the replication user exceeds the maximum", "mysql", "3056"),
-        ("unable to find server array type for provided name", "postgresql", None),
+        ("ssl connection required but not provided by server", "mysql", None),
         ("duplicate value provided for target", "duckdb", "BinderException"),
         ("provided user name", "postgresql", "00000"),
         ("was not provided", "oracle", "DPY-4010"),
@@ -16400,6 +16407,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "reconnect": (
         ("unexpected gtid received from master after reconnect this normally indicates", "mysql", "1952"),
+        ("could not create connection to database server attempted reconnect", "mysql", None),
         ("unexpected gtid received from master after reconnect", "mysql", "1952"),
     ),
     "record": (
@@ -17150,6 +17158,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "representing": (
         ("fullpath should be a str representing the fully qualified name", "mysql", None),
     ),
+    "represents": (
+        ("is unrecognized or represents more than one time zone you", "mysql", None),
+        ("is unrecognized or represents more than one time zone", "mysql", None),
+    ),
     "request": (
         ("no connection is specified for that request", "mssql", None),
         ("cannot process create or update request", "mssql", "49919"),
@@ -17194,6 +17206,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("authentication method is not allowed by requireauth", "postgresql", None),
     ),
     "required": (
+        ("ssl connection required but not supported by server", "mysql", None),
         ("server does not support ssl but ssl was required", "postgresql", None),
         ("because it is required by the database system", "postgresql", "2BP01"),
         ("found required create option missing", "mysql", "3014"),
@@ -17335,18 +17348,17 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("invalid respones expected packet type 4 prelogin response", "mssql", None),
     ),
     "response": (
+        ("can not read response from server expected to read", "mysql", None),
         ("from the server s response is not the same as", "mysql", None),
         ("invalid server response to connection request", "oracle", "DPY-4035"),
         ("from server s response does not exist", "mysql", None),
         ("pq unexpected authentication response", "postgresql", None),
         ("pq unknown authentication response", "postgresql", None),
         ("pq unknown response for copy query", "postgresql", None),
-        ("unexpected authentication response", "postgresql", None),
+        ("can not read response from server", "mysql", None),
         ("unexpected response from server", "postgresql", None),
-        ("unknown authentication response", "postgresql", None),
         ("unknown response for copy query", "postgresql", None),
         ("invalid query response", "postgresql", "08P01"),
-        ("unknown response type", "postgresql", None),
     ),
     "responses": (
         ("got more local infile responses than number of local infile", "mysql", None),
@@ -17485,6 +17497,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "retrieval": (
         ("row retrieval was canceled by mysql stmt close call", "mysql", "2050"),
+        ("public key retrieval is not allowed", "mysql", None),
     ),
     "retrieve": (
         ("unable to retrieve the permissions of the private key file", "postgresql", None),
@@ -18593,6 +18606,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("client flags setter expect integer 0 or set", "mysql", None),
     ),
     "setting": (
+        ("you can change this value on the server by setting", "mysql", None),
         ("permission denied to alter setting", "postgresql", "42501"),
         ("setting with name|does not exist", "duckdb", "CatalogException"),
         ("while setting parameter", "postgresql", None),
@@ -18941,7 +18955,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("skip default argument must be a boolean", "duckdb", "BinderException"),
         ("must be superuser to skip transaction", "postgresql", "42501"),
         ("skip empty argument must be a boolean", "duckdb", "BinderException"),
-        ("can not skip stream for large object", "postgresql", None),
         ("skip null argument must be a boolean", "duckdb", "BinderException"),
         ("skip lsn of subscription", "postgresql", "01000"),
         ("did not match skip lsn", "postgresql", None),
@@ -19270,6 +19283,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("create specifies a schema", "postgresql", "42P15"),
     ),
     "specify": (
+        ("password in configuration must specify a type", "oracle", "DPY-2058"),
         ("temporary tables cannot specify a schema name", "postgresql", "42P16"),
         ("cannot specify logical replication slot", "postgresql", "22023"),
         ("cannot specify default in binary mode", "postgresql", None),
@@ -19368,6 +19382,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("either provide the file or change sslmode to disable server", "postgresql", None),
         ("does not exist either provide the file or change sslmode", "postgresql", None),
         ("sslmode parameter must be one of", "postgresql", None),
+        ("check if sslmode is enabled", "mysql", None),
         ("pq unknown custom sslmode", "postgresql", None),
         ("unknown custom sslmode", "postgresql", None),
         ("invalid sslmode value", "postgresql", None),
@@ -19620,6 +19635,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("enables the planner s use of explicit sort steps", "postgresql", None),
     ),
     "still": (
+        ("this user requires old password authentication if you still want", "mysql", None),
         ("cannot alter two phase when logical replication worker is still", "postgresql", "55000"),
         ("check if there are any old server processes still running", "postgresql", None),
         ("process|still waiting for|on|after|ms", "postgresql", "00000"),
@@ -19731,6 +19747,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("the copy in stream is binary but the stream parameter", "postgresql", None),
         ("write the stream to disk first and read from there", "duckdb", "NotImplementedException"),
         ("this replication stream has been closed", "postgresql", None),
+        ("can not skip stream for large object", "postgresql", None),
         ("could not send data to wal stream", "postgresql", "08006"),
         ("unexpected end of message stream", "mssql", None),
         ("this copy stream is closed", "postgresql", None),
@@ -20225,6 +20242,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("add sequence number to syslog messages to avoid duplicate suppression", "postgresql", None),
     ),
     "sure": (
+        ("also make sure that the server has not been started", "mysql", None),
+        ("make sure that there is a mysql server running on", "mysql", None),
         ("if you are sure that your master is ok run", "mysql", "3001"),
         ("does not exist make sure that the name is", "mssql", "911"),
         ("make sure the configuration parameter", "postgresql", None),
@@ -20525,6 +20544,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("can t create tcp ip socket", "mysql", "2004"),
         ("tcp ip connections on port", "postgresql", None),
         ("tcp user timeout", "postgresql", None),
+        ("via tcp ip", "mysql", "2011"),
     ),
     "tcps": (
         ("end user security context requires use of the tcps protocol", "oracle", "DPY-2073"),
@@ -20653,6 +20673,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("all server processes terminated", "postgresql", "00000"),
     ),
     "terminating": (
+        ("terminating connection because protocol synchronization was lost", "postgresql", "08P01"),
         ("terminating logical replication worker due to timeout", "postgresql", "08006"),
         ("terminating connection due to conflict with recovery", "postgresql", None),
         ("terminating connection due to transaction timeout", "postgresql", "25P04"),
@@ -21180,6 +21201,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("tried to read blob of", "duckdb", "SerializationException"),
         ("tried to use the", "mysql", "4185"),
     ),
+    "tries": (
+        ("giving up after too many tries to reserve shared memory", "postgresql", "00000"),
+    ),
     "trigger": (
         ("cannot alter type of a column used in a trigger", "postgresql", "0A000"),
         ("before statement trigger cannot return a value", "postgresql", "39P01"),
@@ -21224,7 +21248,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("exceeds this set arrow large buffer size true to use", "duckdb", "InvalidInputException"),
         ("set arrow large buffer size true to use large string", "duckdb", "InvalidInputException"),
         ("set arrow large buffer size true to use large list", "duckdb", "InvalidInputException"),
-        ("true or 1", "duckdb", "BinderException"),
     ),
     "truncate": (
         ("enables vacuum to truncate empty pages at the end of", "postgresql", None),
@@ -21292,7 +21315,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("unimplemented type for trycasttodecimal", "duckdb", "NotImplementedException"),
     ),
     "trying": (
-        ("trying to access a query result after the database instance", "duckdb", "ConnectionException"),
         ("an error occurred while trying to get the socket timeout", "postgresql", None),
         ("the foreign data source you are trying to reference does", "mysql", "1431"),
         ("the foreign server name you are trying to reference does", "mysql", "1477"),
@@ -21636,11 +21658,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "unexpectedly": (
         ("server closed the connection unexpectedly this probably means the server", "postgresql", None),
+        ("bytes before connection was unexpectedly lost", "mysql", None),
         ("ssl connection has been closed unexpectedly", "postgresql", None),
         ("server closed the connection unexpectedly", "postgresql", None),
-        ("the input string ended unexpectedly", "postgresql", None),
         ("connection terminated unexpectedly", "postgresql", None),
-        ("manifest ended unexpectedly", "postgresql", None),
     ),
     "unfinished": (
         ("the partition is being detached concurrently or has an unfinished", "postgresql", None),
@@ -22147,6 +22168,13 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("uses an invalid format", "postgresql", None),
         ("uses its row type", "postgresql", "0A000"),
     ),
+    "useserverprepstmts": (
+        ("connection setting too low for maxallowedpacket when useserverprepstmts true maxallowedpacket", "mysql", None),
+        ("when useserverprepstmts true maxallowedpacket must be higher than", "mysql", None),
+    ),
+    "usessl": (
+        ("check if usessl is set to true", "mysql", None),
+    ),
     "useutc": (
         ("the config options useutc property must be of type boolean", "mssql", None),
     ),
@@ -22503,7 +22531,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "via": (
         ("provide one via storage path e g", "duckdb", "InvalidInputException"),
-        ("via tcp ip", "mysql", "2011"),
     ),
     "view": (
         ("cannot change data type of view column", "postgresql", "42P16"),
@@ -22614,12 +22641,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("terminating walsender process after promotion", "postgresql", "00000"),
     ),
     "want": (
-        ("this user requires old password authentication if you still want", "mysql", None),
         ("instead for each transaction that you want to skip generate", "mysql", "1858"),
         ("if you want to change the sequence use alter sequence", "mysql", "4093"),
         ("if you want to load the extension twice you can", "duckdb", "InvalidInputException"),
         ("you might want to add an explicit cast to a", "duckdb", "OutOfRangeException"),
-        ("you may want to use read blob instead", "duckdb", "InvalidInputException"),
         ("unexpected end of data want", "oracle", "DPY-5006"),
         ("if you want to use", "postgresql", None),
     ),
@@ -23176,6 +23201,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("unknown or incorrect time zone", "mysql", "1298"),
         ("could not read time zone file", "postgresql", None),
         ("invalid time zone file name", "postgresql", None),
+        ("the server time zone value", "mysql", None),
         ("entry in time zone file", "postgresql", None),
         ("without time zone usage", "postgresql", "0A000"),
         ("interval time zone", "postgresql", "22023"),

@@ -22,6 +22,8 @@ import pytest
 from _generated import SOURCE_MISSING
 
 from localdata_errors.backends import (
+    _connectorj_kinds,
+    _connectorj_texts,
     _dblib_codes,
     _dblib_kinds,
     _libpq_kinds,
@@ -62,6 +64,7 @@ GENERATORS = [
     "generate_njs_codes.py",
     "generate_sqlclient_texts.py",
     "generate_mssql_jdbc_texts.py",
+    "generate_connectorj_texts.py",
     "generate_vendor_wordings.py",
     "generate_localized_messages.py",
     "generate_sqlcmd_labels.py",
@@ -180,6 +183,10 @@ def test_the_sqlclient_decisions_name_only_sqlclients_messages() -> None:
 
 def test_the_mssql_jdbc_decisions_name_only_mssql_jdbcs_messages() -> None:
     assert sorted(set(_mssql_jdbc_kinds.KINDS) - set(_mssql_jdbc_texts.TEXTS)) == []
+
+
+def test_the_connectorj_decisions_name_only_connectorjs_messages() -> None:
+    assert sorted(set(_connectorj_kinds.KINDS) - set(_connectorj_texts.TEXTS)) == []
 
 
 def test_the_odpi_decisions_fit_odpis_table() -> None:

@@ -9,7 +9,9 @@ wording ("no such table: x" is SQLite's, "Invalid column name 'x'" SQL
 Server's).  The vendors' own message lists are read:
 
 - MySQL/MariaDB: the server's English texts (`/usr/share/mysql/errmsg-utf8.txt`,
-  its `eng` lines);
+  its `eng` lines), and Connector/J's own messages that say why a connection
+  failed or which configured limit a statement exceeded (`_connectorj_texts.py`,
+  those `_connectorj_kinds.py` decides);
 - PostgreSQL: the msgids of the server's and libpq's message catalogues
   (`/usr/share/locale/*/LC_MESSAGES/postgres-*.mo`, `libpq5-*.mo`), and
   those of later releases (`tools/upstream/postgresql-msgids.tsv`, from
@@ -515,6 +517,24 @@ def mssql_jdbc_texts() -> list[Template]:
     ]
 
 
+def connectorj_texts() -> list[Template]:
+    """
+    MySQL Connector/J's own messages that say why a connection could not be
+    made or was lost, or which configured limit a statement exceeded (those
+    `_connectorj_kinds` gives a kind), each wording of the releases read,
+    from the driver's `LocalizedErrorMessages.properties`
+    (`backends/_connectorj_texts.py`, generated from
+    `tools/upstream/mysql-connector-j-strings.tsv`).
+    """
+    from localdata_errors.backends import _connectorj_kinds, _connectorj_texts  # noqa: PLC0415
+
+    return [
+        (text.replace("''", "'"), None)
+        for key in _connectorj_kinds.KINDS
+        for text in _connectorj_texts.TEXTS[key]
+    ]
+
+
 def oracle_texts() -> list[Template]:
     """python-oracledb's message formats, each with its `DPY-` number."""
     try:
@@ -956,7 +976,7 @@ def build() -> str:
     postgresql = postgresql_texts()
     shell = duckdb_shell_texts()
     lists: dict[str, list[Template]] = {
-        "mysql": mysql_texts(),
+        "mysql": mysql_texts() + connectorj_texts(),
         "postgresql": postgresql,
         "postgresql-scanner": [
             (text, None) for text in postgresql_scanner_texts([t for t, _ in postgresql])

@@ -729,31 +729,6 @@ def sqlclient_kind(body: str) -> Kind | None:
     return next((kind for run, kind in _sqlclient_runs(translated=True) if run in words), None)
 
 
-#: A placeholder of mssql-jdbc's `MessageFormat` patterns, and a run of white space.
-_JDBC_PART: Final = re.compile(r"(\{\d+\})|\s+")
-
-
-def _jdbc_pattern(template: str) -> str:
-    """
-    A template as a pattern: its fixed runs in order, any text for each
-    placeholder; what follows the last placeholder (a closing quote and full
-    stop a paste often cuts) is not required, nor the quote it opens with
-    (`"encrypt" property is set to ...`: a reader takes the message from its
-    first word).
-    """
-    parts = _JDBC_PART.split(template.replace("''", "'").removeprefix('"'))
-    if any(parts[1::2]):  # a placeholder: stop at the last one
-        last = max(i for i, p in enumerate(parts) if i % 2 and p)
-        parts = parts[:last]
-    pattern = ""
-    for i, part in enumerate(parts):
-        if i % 2 == 0:
-            pattern += re.escape(part)
-        else:
-            pattern += ".*?" if part else r"\s+"
-    return pattern
-
-
 @cache
 def _jdbc_templates() -> tuple[re.Pattern[str], tuple[Kind, ...]]:
     """
@@ -761,9 +736,10 @@ def _jdbc_templates() -> tuple[re.Pattern[str], tuple[Kind, ...]]:
     every release read), and each branch's kind (built on first use).
     """
     from localdata_errors.backends import _mssql_jdbc_kinds, _mssql_jdbc_texts  # noqa: PLC0415
+    from localdata_errors.backends._message_format import template_pattern  # noqa: PLC0415
 
     branches = [
-        (_jdbc_pattern(text), kind)
+        (template_pattern(text), kind)
         for name, kind in _mssql_jdbc_kinds.KINDS.items()
         for text in _mssql_jdbc_texts.TEXTS[name]
     ]

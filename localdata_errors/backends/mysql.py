@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
 from localdata_errors._backends import BACKENDS
@@ -372,6 +373,8 @@ _DRIVER_LOST = re.compile(
     re.IGNORECASE,
 )
 _SCAN: Final = 2048  # the names come first in every message
+_CONNECTORJ_SCAN: Final = 4096  # a Java stack trace may come before the cause
+_CONNECTORJ_WORDS: Final = 3  # the fewest words of a Connector/J wording read
 
 
 def _fk(d: Detail, msg: str, *, parent_side: bool) -> None:
@@ -698,6 +701,51 @@ def kind_for_code(errno: int) -> tuple[Kind, frozenset[Kind] | None]:
     return Kind.UNKNOWN, frozenset(pair)
 
 
+@cache
+def _connectorj_templates() -> tuple[re.Pattern[str], tuple[Kind, ...]]:
+    """
+    One alternation of Connector/J's messages with a kind (each wording of
+    every release read, in `_connectorj_kinds`' order of preference), and
+    each branch's kind (built on first use).
+    """
+    from localdata_errors.backends import _connectorj_kinds, _connectorj_texts  # noqa: PLC0415
+    from localdata_errors.backends._message_format import template_pattern  # noqa: PLC0415
+
+    branches = [
+        (template_pattern(text), kind)
+        for key, kind in _connectorj_kinds.KINDS.items()
+        for text in _connectorj_texts.TEXTS[key]
+        # 5.1 builds some messages from pieces under the same keys (`' > '`):
+        # a piece of fewer than three words says nothing of its own.
+        if len(text.split()) >= _CONNECTORJ_WORDS
+    ]
+    pattern = "|".join(f"(?P<t{i}>{p})" for i, (p, _) in enumerate(branches))
+    return re.compile(pattern, re.IGNORECASE | re.DOTALL), tuple(k for _, k in branches)
+
+
+def connectorj_kind(body: str) -> Kind | None:
+    """
+    The kind of MySQL Connector/J's own message the text holds (`Public Key
+    Retrieval is not allowed`, `The server time zone value 'CST' is
+    unrecognized ...`), its `{0}` read as any text.
+
+    Args:
+        body: The message (its first 4 KiB are read).
+
+    Returns:
+        The kind `_connectorj_kinds` decides for the message it prefers among
+        those found (`Could not create connection to database server.` gives
+        way to its cause), else `None`.
+    """
+    pattern, kinds = _connectorj_templates()
+    found = [
+        int(match.lastgroup[1:])
+        for match in pattern.finditer(body[:_CONNECTORJ_SCAN])
+        if match.lastgroup is not None
+    ]
+    return kinds[min(found)] if found else None
+
+
 class MySQLMapper(BackendMapper):
     """
     MySQL and MariaDB, through pymysql, aiomysql, MySQLdb, mysql-connector and mariadb.
@@ -731,8 +779,11 @@ class MySQLMapper(BackendMapper):
                 )
             if _DRIVER_LOST.search(message, 0, _SCAN):
                 return new_mapped_error(kind=Kind.CONNECTION_LOST, message=found.message)
+            # Connector/J's own message (a Java application's log): no number.
             return new_mapped_error(
-                kind=Kind.UNKNOWN, sqlstate=found.sqlstate, message=found.message
+                kind=connectorj_kind(message) or Kind.UNKNOWN,
+                sqlstate=found.sqlstate,
+                message=found.message,
             )
         if found.errno == 0 and not (found.message or "").strip():
             # pymysql's and aiomysql's InterfaceError(0, ''): the connection
