@@ -46,10 +46,11 @@ _SQLSTATE = re.compile(r"[0-9A-Z]{5}")
 # A message that still carries its number: mysql-connector's "1146 (42S02): ...",
 # the command-line client's "ERROR 1146 (42S02) at line 1: ...", pymysql's
 # tuple repr "(1146, \"...\")".
+# (Not a log's clock, `14:23:27,421 ERROR ...`: a digit right after the colon.)
 _PREFIX = re.compile(
     r"""^\s{0,8}(?:ERROR\s{1,4})?(?P<paren>\()?(?P<errno>\d{1,5})
         (?:\s{0,4}\((?P<sqlstate>[0-9A-Z]{5})\))?(?:\s{1,4}at\sline\s\d{1,9})?
-        \s{0,4}[:,]\s{0,4}(?P<quote>["']?)""",
+        \s{0,4}[:,](?!\d)\s{0,4}(?P<quote>["']?)""",
     re.VERBOSE,
 )
 # An exception's repr, "MySQLInterfaceError(\"Table 'test.t' doesn't exist\")": how
