@@ -10,9 +10,12 @@ when it holds the pattern's fixed runs in order.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Final
 
-__all__ = ["template_pattern"]
+from localdata_errors._kinds import Kind
+
+__all__ = ["alternation", "template_pattern"]
 
 #: A placeholder of a `MessageFormat` pattern, and a run of white space.
 _PART: Final = re.compile(r"(\{\d+\})|\s+")
@@ -43,3 +46,19 @@ def template_pattern(template: str) -> str:
         else:
             pattern += ".*?" if part else r"\s+"
     return pattern
+
+
+def alternation(templates: Iterable[tuple[str, Kind]]) -> tuple[re.Pattern[str], tuple[Kind, ...]]:
+    """
+    One expression of several templates, each its branch `t<n>` in order, and each branch's kind.
+
+    Args:
+        templates: Each `MessageFormat` pattern and the kind of its message.
+
+    Returns:
+        The compiled alternation (case and line breaks ignored) and the kinds
+        by branch number: `kinds[int(match.lastgroup[1:])]`.
+    """
+    branches = [(template_pattern(text), kind) for text, kind in templates]
+    pattern = "|".join(f"(?P<t{i}>{p})" for i, (p, _) in enumerate(branches))
+    return re.compile(pattern, re.IGNORECASE | re.DOTALL), tuple(k for _, k in branches)

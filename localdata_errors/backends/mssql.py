@@ -736,15 +736,13 @@ def _jdbc_templates() -> tuple[re.Pattern[str], tuple[Kind, ...]]:
     every release read), and each branch's kind (built on first use).
     """
     from localdata_errors.backends import _mssql_jdbc_kinds, _mssql_jdbc_texts  # noqa: PLC0415
-    from localdata_errors.backends._message_format import template_pattern  # noqa: PLC0415
+    from localdata_errors.backends._message_format import alternation  # noqa: PLC0415
 
-    branches = [
-        (template_pattern(text), kind)
+    return alternation(
+        (text, kind)
         for name, kind in _mssql_jdbc_kinds.KINDS.items()
         for text in _mssql_jdbc_texts.TEXTS[name]
-    ]
-    pattern = "|".join(f"(?P<t{i}>{p})" for i, (p, _) in enumerate(branches))
-    return re.compile(pattern, re.IGNORECASE | re.DOTALL), tuple(k for _, k in branches)
+    )
 
 
 def mssql_jdbc_kind(body: str) -> Kind | None:

@@ -710,18 +710,16 @@ def _connectorj_templates() -> tuple[re.Pattern[str], tuple[Kind, ...]]:
     each branch's kind (built on first use).
     """
     from localdata_errors.backends import _connectorj_kinds, _connectorj_texts  # noqa: PLC0415
-    from localdata_errors.backends._message_format import template_pattern  # noqa: PLC0415
+    from localdata_errors.backends._message_format import alternation  # noqa: PLC0415
 
-    branches = [
-        (template_pattern(text), kind)
+    return alternation(
+        (text, kind)
         for key, kind in _connectorj_kinds.KINDS.items()
         for text in _connectorj_texts.TEXTS[key]
         # 5.1 builds some messages from pieces under the same keys (`' > '`):
         # a piece of fewer than three words says nothing of its own.
         if len(text.split()) >= _CONNECTORJ_WORDS
-    ]
-    pattern = "|".join(f"(?P<t{i}>{p})" for i, (p, _) in enumerate(branches))
-    return re.compile(pattern, re.IGNORECASE | re.DOTALL), tuple(k for _, k in branches)
+    )
 
 
 def connectorj_kind(body: str) -> Kind | None:
