@@ -8,6 +8,8 @@ one differs, so that CI fails on a table that drifted from its source).
 
 from __future__ import annotations
 
+import json
+import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -88,3 +90,70 @@ def write_or_check(files: Mapping[Path, str], *, check: bool, what: str, script:
         path.write_text(text, encoding="utf-8")
         print(f"wrote {_shown(path)}")
     return 0
+
+
+_FIELD = re.compile(r"\\(.)")
+_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\"}
+
+
+def read_driver_strings(
+    path: Path, release: str, key: str
+) -> tuple[list[str], dict[str, list[str]]]:
+    """
+    A Java driver's messages as an extractor wrote them (`key<TAB>text<TAB>releases`).
+
+    Args:
+        path: The TSV.
+        release: The pattern of a `#` line naming a release read (its group 1
+            the release).
+        key: The pattern a key matches whole.
+
+    Returns:
+        The releases read, and key -> its texts, in the file's order.  Exits on
+        a line it cannot read, a release no `#` line names, a key and text twice.
+    """
+    releases: list[str] = []
+    found: dict[str, list[str]] = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.startswith("#"):
+            named = re.match(release, line)
+            if named is not None:
+                releases.append(named.group(1))
+            continue
+        fields = line.split("\t")
+        if len(fields) != 3 or not re.fullmatch(key, fields[0]):
+            sys.exit(f"{path}:{number}: not a key<TAB>text<TAB>releases line")
+        name, value, tags = fields
+        if not set(tags.split(",")) <= set(releases):
+            sys.exit(f"{path}:{number}: a release no # line names")
+        text = _FIELD.sub(lambda m: _ESCAPES.get(m.group(1), m.group(1)), value)
+        if text in found.setdefault(name, []):
+            sys.exit(f"{path}:{number}: {name} and its text listed twice")
+        found[name].append(text)
+    return releases, found
+
+
+def render_driver_texts(head: list[str], texts: Mapping[str, list[str]]) -> str:
+    """
+    The module of a Java driver's messages: *head* (its docstring's lines),
+    then `TEXTS`, each key and its wordings.
+    """
+    lines = [
+        '"""',
+        *head,
+        '"""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "from typing import Final",
+        "",
+        f"# {len(texts)} messages, each with its wordings (`java.text.MessageFormat`",
+        "# patterns: `{0}`, `{1}` their values, `''` an apostrophe).",
+        "TEXTS: Final[dict[str, tuple[str, ...]]] = {",
+    ]
+    for name, wordings in texts.items():
+        lines.append(f'    "{name}": (')
+        lines += [f"        {json.dumps(text)}," for text in wordings]
+        lines.append("    ),")
+    lines += ["}", ""]
+    return "\n".join(lines)
