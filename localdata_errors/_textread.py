@@ -122,10 +122,20 @@ def _opening(pattern: str) -> str:
 
 def _sqlclient_format(name: str) -> str:
     """SqlClient's format string *name* as a pattern: `{0}` the number, the others a count."""
-    pattern = re.escape(_sqlclient_texts.TEXTS[name])
+    pattern = re.escape(_sqlclient_texts.TEXTS[name][0])
     pattern = pattern.replace(r"\{0\}", r"(?P<c>-?\d{1,6})")
     return re.sub(r"\\\{\d\\\}", r"\\d{1,3}", pattern)
 
+
+#: SqlClient's names of its network layer's providers (`SNI_PN<N>`: `TCP
+#: Provider`, `SQL Network Interfaces`), longest first.
+_SNI_PROVIDERS: Final = tuple(
+    sorted(
+        {texts[0] for name, texts in _sqlclient_texts.TEXTS.items() if name.startswith("SNI_PN")},
+        key=len,
+        reverse=True,
+    )
+)
 
 #: Every format, most specific first (at one position the first that matches wins).
 SIGNS: Final[tuple[Sign, ...]] = (
@@ -271,7 +281,7 @@ SIGNS: Final[tuple[Sign, ...]] = (
         # SqlException.ToString()'s line, in SqlClient's own words
         # (`SQL_ExErrorNumberStateClass`: `Error Number:208,State:1,Class:16`).
         r"\b" + _sqlclient_format("SQL_ExErrorNumberStateClass"),
-        (_sqlclient_texts.TEXTS["SQL_ExErrorNumberStateClass"].partition("{")[0],),
+        (_sqlclient_texts.TEXTS["SQL_ExErrorNumberStateClass"][0].partition("{")[0],),
     ),
     Sign(
         "pyodbc-number",
@@ -356,6 +366,19 @@ SIGNS: Final[tuple[Sign, ...]] = (
         # SqlClient's network-layer error: "... (provider: TCP Provider, error: 0 - text)".
         r"\(provider: [A-Z][A-Za-z ]{1,40}, error: \d{1,5} - ",
         ("(provider: ",),
+    ),
+    Sign(
+        "sni-provider",
+        "any",
+        "mssql",
+        None,
+        # The ODBC and OLE DB drivers' network layer: `TCP Provider: Error code
+        # 0x2746`, `SSL Provider: The certificate chain ...`: the providers'
+        # names as SqlClient's own resources write them (`SNI_PN<N>`).  Other
+        # programs may name a provider so: only where no other sign names one.
+        r"(?<![\w-])(?:" + "|".join(map(re.escape, _SNI_PROVIDERS)) + r"): ",
+        tuple(f"{name}: " for name in _SNI_PROVIDERS),
+        shared=True,
     ),
     Sign(
         "tedious",
@@ -1027,12 +1050,17 @@ def _names(registry: MapperRegistry) -> _NameTable:
             # as a vendor's phrase (`tools/generate_vendor_wordings.py`), or one
             # long name (an error class, `TransactionRetryWithProtoRefreshError`):
             # "quota" alone names no product, nor "not allowed" or "is disabled",
-            # which every vendor's messages say.
+            # which every vendor's messages say.  A letter alone is no word of
+            # it: PgBouncer's `S: login failed` is two words, which a
+            # PowerShell error's `argument(s): "Login failed for user ...` holds.
             owned += [
                 (m, str(refines[0]))
                 for m in markers
                 if isinstance(m, str)
-                and (len(_words(m.lower())) > 2 or (" " not in m.strip() and len(m) >= 16))
+                and (
+                    sum(len(word) > 1 for word in _words(m.lower())) > 2
+                    or (" " not in m.strip() and len(m) >= 16)
+                )
             ]
         for name, owner in owned:
             lowered = name.lower().strip()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-# 14818 phrases: duckdb 2817, mssql 1060, mysql 1991, oracle 244, postgresql 8675, sqlite 31.
+# 14855 phrases: duckdb 2817, mssql 1098, mysql 1991, oracle 244, postgresql 8674, sqlite 31.
 # Of one code's templates: duckdb 2712, mssql 512, mysql 1446, oracle 234, postgresql 4033, sqlite 29; of a few codes': duckdb 38, mssql 21, mysql 109, oracle 10, postgresql 352.
 # rarest word -> ((phrase, backend, code or codes or None), ...); a gapped phrase's
 # runs, joined by '|', are found in order (a first '' where a message goes).
@@ -592,7 +592,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "adding": (
         ("adding generated columns after table creation is not supported yet", "duckdb", "ParserException"),
-        ("adding an auto increment column requires a lock", "mysql", "1854"),
         ("failed adding connection queue is full", "mysql", None),
         ("adding history partition s failed", "mysql", "4189"),
         ("failed adding connection", "mysql", None),
@@ -1599,10 +1598,12 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("got a null auth response", "mysql", None),
     ),
     "authenticate": (
+        ("cannot authenticate using kerberos ensure kerberos has been initialized on", "mssql", None),
         ("the timeout period elapsed while attempting to authenticate the login", "mssql", None),
         ("this could be because the server failed to authenticate the", "mssql", None),
         ("cannot authenticate scram sha 256 server signature", "postgresql", None),
         ("unable to authenticate with the server", "mysql", None),
+        ("cannot authenticate using kerberos", "mssql", None),
         ("unable to authenticate response", "mysql", None),
         ("missing authenticate method", "mysql", "2059"),
         ("pam authenticate failed", "postgresql", "00000"),
@@ -2094,6 +2095,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("bind parameters must not contain function s", "mysql", None),
         ("unrecognized constraint type in bind", "duckdb", "NotImplementedException"),
         ("can not bind to parameter number", "duckdb", "InvalidInputException"),
+        ("could not bind to local address", "postgresql", "errno:socket"),
         ("pq unexpected bind response", "postgresql", None),
         ("could not bind|address", "postgresql", "errno:socket"),
         ("bind message length", "postgresql", None),
@@ -2218,6 +2220,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "block": (
         ("block size parameter does not match the file s block", "duckdb", "InvalidInputException"),
         ("could not read block|in file|read only|of|bytes", "postgresql", "XX001"),
+        ("could not open file|target block", "postgresql", "- errno:file"),
         ("could not write block|in file", "postgresql", "53100 errno:file"),
         ("could not read block|in file", "postgresql", "XX001 errno:file"),
         ("block number out of range", "postgresql", "- 22003"),
@@ -2387,8 +2390,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("in brin index", "postgresql", "XX002"),
     ),
     "broken": (
+        ("timeout expired the connection has been broken as a result", "mssql", None),
         ("the connection is broken and recovery is not possible the", "mssql", None),
         ("the connection is broken and recovery is not possible", "mssql", None),
+        ("the connection has been broken as a result", "mssql", None),
         ("broken json string in argument", "mysql", "4035"),
     ),
     "brotli": (
@@ -2903,7 +2908,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("certificate authentication failed for user", "postgresql", "00000 28000"),
         ("client certificate contains no user name", "postgresql", "00000"),
         ("could not open ssl certificate file", "postgresql", None),
-        ("server certificate is not yet valid", "mssql", None),
         ("could not open certificate file", "postgresql", None),
         ("could not read certificate file", "postgresql", None),
         ("server certificate for", "postgresql", None),
@@ -3781,6 +3785,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "completion": (
         ("execution timeout expired the timeout period elapsed prior to completion", "mssql", None),
+        ("timeout expired the timeout period elapsed prior to completion of", "mssql", None),
         ("the timeout period elapsed prior to completion of the operation", "mssql", None),
         ("event execution time is in the past and on completion", "mysql", "1588 1589"),
         ("could not create i o completion port for child queue", "postgresql", None),
@@ -3800,6 +3805,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "components": (
         ("must not contain query or fragment components", "postgresql", None),
+    ),
+    "compose": (
+        ("could not compose service principal name spn for windows integrated", "mssql", None),
     ),
     "composed": (
         ("sql values must be sql composed sql sql or template", "postgresql", None),
@@ -3983,6 +3991,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "config": (
         ("the config argument is required and must be of type", "mssql", None),
         ("invalid value unknown config name", "mysql", None),
+        ("unsupported encryption config", "mssql", None),
     ),
     "configfile": (
         ("krb5 configfile is required to login with krb5 when using", "mssql", None),
@@ -4112,6 +4121,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "connecting": (
         ("connecting slave requested to start from gtid|which is not in the master s binlog", "mysql", "1945"),
         ("the slave is connecting using change master to master auto", "mysql", "1789"),
+        ("an instance name was not specified while connecting to a", "mssql", None),
         ("connecting slave requested to start from gtid", "mysql", "1945 1955"),
         ("cannot close a pool while it is connecting", "mssql", None),
         ("error connecting to master", "mysql", "1218 2025"),
@@ -6772,6 +6782,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "enablequotedidentifier": (
         ("the config options enablequotedidentifier property must be of type boolean", "mssql", None),
     ),
+    "enableretryonfailure": (
+        ("consider enabling transient error resiliency by adding enableretryonfailure to the", "mssql", None),
+    ),
     "enables": (
         ("enables ssl connections", "postgresql", None),
         ("enables event triggers", "postgresql", None),
@@ -6856,7 +6869,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("server does not support encryption", "mssql", None),
         ("no valid encryption version found", "duckdb", "InvalidInputException"),
         ("encryption version is not set", "duckdb", None),
-        ("unsupported encryption config", "mssql", None),
     ),
     "encryptioninfo": (
         ("md encryptioninfo should not be null in decryptsymmetrickey", "mssql", None),
@@ -6872,6 +6884,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("server name should not be null in encryptwithkey", "mssql", None),
     ),
     "end": (
+        ("unexpected end of json path in argument", "mysql", "4041"),
         ("expected end of input but found", "postgresql", None),
         ("expected end of input got", "postgresql", None),
         ("unexpected end of input", "postgresql", None),
@@ -6924,6 +6937,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("enforceability conflicts with constraint", "postgresql", "42P17"),
     ),
     "enforced": (
+        ("encryption is enforced but there is no valid certificate", "mssql", None),
         ("conflicts with not enforced constraint on child table", "postgresql", "42P17"),
         ("conflicts with not enforced constraint on relation", "postgresql", "42P17"),
         ("multiple enforced not enforced clauses not allowed", "postgresql", "42601"),
@@ -7410,8 +7424,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "executing": (
         ("failed executing prepared statement data values does not match number", "mysql", None),
+        ("check that your archive command is executing properly you can", "postgresql", None),
         ("incorrect number of arguments executing prepared statement", "mysql", None),
         ("target is not executing an operation with a query plan", "mysql", "1933"),
+        ("check that your archive command is executing properly", "postgresql", None),
         ("you must set password before executing this statement", "mysql", "1820"),
         ("failed executing prepared statement", "mysql", None),
         ("executing prepared query failed", "postgresql", None),
@@ -7619,6 +7635,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "expr": (
         ("the correct behavior of expr null is to always return", "postgresql", None),
         ("when turned on expressions of the form expr null or", "postgresql", None),
+    ),
+    "express": (
+        ("verify that sql server express is properly installed and that", "mssql", None),
+        ("verify that sql server express is properly installed", "mssql", None),
     ),
     "expression": (
         ("cannot use expression index", "postgresql", "0A000"),
@@ -8577,7 +8597,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "generate": (
         ("unimplemented type for generate sequence", "duckdb", "NotImplementedException"),
-        ("could not generate nonce", "postgresql", None),
+        ("failed to generate sspi context", "mssql", None),
+        ("cannot generate sspi context", "mssql", None),
     ),
     "generated": (
         ("the query that generated this result set must select only", "postgresql", None),
@@ -9039,6 +9060,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "handshake": (
         ("unexpected packet during handshake phase", "mysql", None),
         ("connection closed during tls handshake", "postgresql", None),
+        ("encryption ssl tls handshake failed", "mssql", None),
         ("cannot read handshake packet", "mssql", None),
         ("cannot send handshake packet", "mssql", None),
         ("tls handshake flush failed", "mssql", None),
@@ -9286,7 +9308,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("the connection to the host", "mssql", None),
         ("connection received host", "postgresql", "00000"),
         ("does not match host name", "postgresql", None),
-        ("certificate for host", "postgresql", None),
     ),
     "hostfile": (
         ("the bcp hostfile", "mssql", "20108 20111"),
@@ -9315,6 +9336,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("unable to connect to any of the target hosts", "mysql", None),
         ("pq could not connect to any of the hosts", "postgresql", None),
         ("could not connect to any of the hosts", "postgresql", None),
+        ("unable to locate any hosts for", "mysql", None),
         ("error on show slave hosts", "mysql", "2023"),
     ),
     "hostssl": (
@@ -9783,8 +9805,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("incorrect table name", "mysql", "1103"),
     ),
     "incorrectly": (
+        ("possible causes are server s incorrectly specified to connection api", "mssql", None),
         ("a size parameter was incorrectly specified either number or on", "mysql", "1531"),
-        ("seems to have incorrectly set page offsets", "duckdb", "IOException"),
         ("incorrectly quoted array element", "postgresql", None),
     ),
     "increase": (
@@ -9808,6 +9830,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("failed to read auto increment value from storage engine", "mysql", "1467"),
         ("create table select on a table with an auto increment", "mysql", "1723"),
         ("on a table with an auto increment column is unsafe", "mysql", "1723"),
+        ("adding an auto increment column requires a lock", "mysql", "1854"),
         ("doesn t support auto increment columns", "mysql", "1164"),
         ("increment must not be null", "duckdb", "ParserException"),
         ("increment must not be zero", "postgresql", "22023"),
@@ -10033,7 +10056,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("parallel worker failed to initialize", "postgresql", "55000"),
         ("could not initialize ssl connection", "postgresql", "08P01"),
         ("could not initialize ssl context", "postgresql", None),
-        ("could not initialize xml library", "postgresql", None),
         ("could not initialize ssl engine", "postgresql", None),
         ("can t initialize character set", "mysql", "2019"),
         ("can t initialize function", "mysql", "1123"),
@@ -10127,6 +10149,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("authentication with old insecure passwords is not supported for more", "mysql", None),
         ("authentication with old insecure passwords is not supported", "mysql", None),
         ("use to write quotes in strings is insecure in client", "postgresql", None),
+        ("has insecure permissions non owner principal", "postgresql", None),
         ("insecure api function call", "mysql", "2062"),
         ("has insecure permissions", "postgresql", None),
     ),
@@ -10200,7 +10223,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "installation": (
         ("the postgresql installation would be incompatible with this data directory", "postgresql", None),
+        ("unable to locate a local database runtime installation verify that", "mssql", None),
         ("has no installation script nor update path for version", "postgresql", "22023"),
+        ("unable to locate a local database runtime installation", "mssql", None),
         ("python installation has no ssl support", "mysql", None),
     ),
     "installed": (
@@ -10216,8 +10241,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("installing required extension", "postgresql", "00000"),
     ),
     "instance": (
-        ("trying to access a query result after the database instance", "duckdb", "ConnectionException"),
         ("the file may have been removed by another duckdb instance", "duckdb", "IOException"),
+        ("verify the server and instance names and check that no", "mssql", None),
         ("an external resource instance must have a name", "duckdb", "InvalidInputException"),
         ("client the instance of sql server", "mssql", "20"),
         ("both port and instance specified", "mssql", "2500"),
@@ -10839,6 +10864,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("invalid statistics kind", "postgresql", "22023"),
         ("kind is required", "duckdb", "InvalidInputException"),
     ),
+    "kinit": (
+        ("ensure kerberos has been initialized on the client with kinit", "mssql", None),
+    ),
     "know": (
         ("does not know where to find the server configuration file", "postgresql", None),
         ("does not know where to find the ident configuration file", "postgresql", None),
@@ -11264,7 +11292,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("this is most likely caused by stored data containing characters", "postgresql", None),
         ("invalid character data was found this is most likely caused", "postgresql", None),
         ("pool is being initialized but not yet ready likely there", "postgresql", None),
-        ("this is most likely due to a rule having rewritten", "postgresql", None),
+        ("an exception has been raised that is likely due to", "mssql", None),
     ),
     "limit": (
         ("multiple limit options not allowed", "postgresql", "42601"),
@@ -11457,7 +11485,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("connect local is not yet implemented", "duckdb", "NotImplementedException"),
         ("load local files command is disabled", "mysql", None),
         ("no active connect already on local", "duckdb", "InvalidInputException"),
-        ("could not bind to local address", "postgresql", "errno:socket"),
         ("no empty local buffer available", "postgresql", "53000"),
         ("set local is not implemented", "duckdb", "NotImplementedException"),
         ("but the local slot has lsn", "postgresql", None),
@@ -11465,6 +11492,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "localaddress": (
         ("the config options localaddress property must be of type string", "mssql", None),
+    ),
+    "localdb": (
+        ("specify an instance name in the format localdb instance name", "mssql", None),
     ),
     "locale": (
         ("could not get collation version for locale", "postgresql", None),
@@ -11514,7 +11544,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("could not locate required checkpoint record", "postgresql", None),
         ("could not locate a valid checkpoint record", "postgresql", None),
         ("could not locate backup block with id", "postgresql", None),
-        ("unable to locate any hosts for", "mysql", None),
     ),
     "location": (
         ("cannot determine location of user postgresql configuration directory", "postgresql", None),
@@ -11594,9 +11623,11 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "logging": (
         ("could not write to ssl key logging file", "postgresql", None),
+        ("binary logging not possible message", "mysql", "1598"),
         ("could not open ssl key logging file", "postgresql", None),
         ("a log table if logging is enabled", "mysql", "1580"),
         ("you are not using binary logging", "mysql", "1381"),
+        ("binary logging not possible", "mysql", "1598"),
     ),
     "logic": (
         ("logic error|in function", "mysql", "3052"),
@@ -12804,6 +12835,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("multiranges cannot be constructed from multidimensional arrays", "postgresql", "21000"),
     ),
     "multisubnetfailover": (
+        ("connecting to a sql server instance using the multisubnetfailover connection", "mssql", None),
+        ("connecting with the multisubnetfailover connection option to a sql server", "mssql", None),
+        ("connecting to a named sql server instance using the multisubnetfailover", "mssql", None),
         ("the config options multisubnetfailover property must be of type boolean", "mssql", None),
         ("invalid multisubnetfailover value", "mssql", None),
     ),
@@ -13219,6 +13253,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("sasl scram server first message nonce missing", "postgresql", None),
         ("server nonce does not start with client nonce", "postgresql", None),
         ("invalid scram response nonce mismatch", "postgresql", None),
+        ("could not generate nonce", "postgresql", None),
         ("nonce does not match", "postgresql", None),
     ),
     "nondeterministic": (
@@ -13492,10 +13527,12 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("cannot occur in both replace and rename list", "duckdb", "ParserException"),
         ("zero bytes may not occur in identifiers", "postgresql", None),
     ),
+    "occured": (
+        ("a transport level error has occured during sspi handshake", "mssql", None),
+    ),
     "occurred": (
         ("error occurred before error message processing is available", "postgresql", None),
         ("an error occurred while setting up the ssl connection", "postgresql", None),
-        ("if this has occurred more than once some data might", "postgresql", None),
         ("an error occurred reading the certificate", "postgresql", None),
         ("occurred on the master message", "mysql", "1590"),
         ("an unknown error has occurred", "mssql", None),
@@ -13545,6 +13582,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("bytes at offset", "postgresql", "53100"),
     ),
     "offsets": (
+        ("seems to have incorrectly set page offsets", "duckdb", "IOException"),
         ("percentage for offsets are not supported", "duckdb", "ParserException"),
         ("has invalid column offsets offset", "duckdb", "IOException"),
     ),
@@ -14123,6 +14161,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "package": (
         ("is declared in the package specification but is not defined", "mysql", "4095"),
         ("apply system library package updates", "postgresql", None),
+        ("cannot initialize sspi package", "mssql", None),
     ),
     "packages": (
         ("note that the psycopg c and psycopg binary packages are", "postgresql", None),
@@ -14512,7 +14551,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "path": (
         ("path expression is not allowed in argument", "mysql", "4051"),
         ("index key path parameter cannot be null", "duckdb", "BinderException"),
-        ("unexpected end of json path in argument", "mysql", "4041"),
         ("json path expression must be of type", "postgresql", "42804"),
         ("has no update path from version", "postgresql", "22023"),
         ("json path expression for column", "postgresql", "- 22034"),
@@ -15177,9 +15215,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("setting authentication options is not possible when only the slave", "mysql", "1763"),
         ("if possible run query using a parallel worker and with", "postgresql", None),
         ("possible values are string numeric boolean key and all", "postgresql", None),
-        ("binary logging not possible message", "mysql", "1598"),
         ("only read access is possible", "mysql", "1555"),
-        ("binary logging not possible", "mysql", "1598"),
         ("possible values are", "postgresql", None),
     ),
     "possibly": (
@@ -15462,7 +15498,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("to preserve commit order the last transaction executed by this", "mysql", "3030"),
         ("the server did not preserve ssl encryption during a recovery", "mssql", None),
         ("unrecognized parameter for option preserve identifier case", "duckdb", "InvalidInputException"),
-        ("preserve order is not supported with these parameters", "duckdb", "InvalidInputException"),
         ("preserve identifier case setting cannot be null", "duckdb", "InvalidInputException"),
         ("slave preserve commit order is not supported", "mysql", "3031"),
         ("only on commit preserve rows is supported", "duckdb", "NotImplementedException"),
@@ -15522,7 +15557,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("variant primitivetype|is not supported", "duckdb", "NotImplementedException"),
     ),
     "principal": (
-        ("has insecure permissions non owner principal", "postgresql", None),
+        ("the target principal name is incorrect cannot generate sspi context", "mssql", None),
+        ("the target principal name is incorrect", "mssql", None),
         ("the server principal|already exists", "mssql", "15025"),
         ("the server principal", "mssql", "15025 916"),
         ("non owner principal", "postgresql", None),
@@ -15789,10 +15825,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("has been moved away from its proper location", "postgresql", None),
     ),
     "properly": (
-        ("check that your archive command is executing properly you can", "postgresql", None),
         ("slave is not configured or failed to initialize properly you", "mysql", "1794"),
         ("slave is not configured or failed to initialize properly", "mysql", "1794"),
-        ("check that your archive command is executing properly", "postgresql", None),
         ("oauth is not properly configured for this user", "postgresql", "XX000"),
         ("unable to close connection properly", "postgresql", None),
     ),
@@ -16686,6 +16720,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("database connection requirement not indicated during registration", "postgresql", "54000"),
     ),
     "registry": (
+        ("invalid local database runtime registry configuration found verify that sql", "mssql", None),
+        ("invalid local database runtime registry configuration found", "mssql", None),
         ("not found in mysql transaction registry", "mysql", "4129"),
         ("transaction registry is disabled", "mysql", "4133"),
         ("in the types registry", "postgresql", None),
@@ -17527,6 +17563,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("concurrent update retrying", "postgresql", "40001"),
     ),
     "return": (
+        ("return data type of to sql function must be the", "postgresql", "42P17"),
+        ("return data type of from sql function must be", "postgresql", "42P17"),
         ("default expression must not return a set", "postgresql", "42804"),
         ("query should not return more than 1 row", "mysql", None),
         ("as string should return a string got", "postgresql", None),
@@ -17536,6 +17574,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("argument of|must not return a set", "postgresql", "42804"),
         ("support function|must return type", "postgresql", "42P17"),
         ("as string should return a string", "postgresql", None),
+        ("sql functions cannot return type", "postgresql", "42P13"),
         ("no return found in function", "mysql", "1320"),
         ("must return range type", "postgresql", "42P17"),
         ("must not return a set", "postgresql", "42804 42P17"),
@@ -17637,6 +17676,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("failed rewriting statement for multi row insert", "mysql", None),
     ),
     "rewritten": (
+        ("this is most likely due to a rule having rewritten", "postgresql", None),
         ("with cannot be used in a query that is rewritten", "postgresql", "0A000"),
         ("logs each query s rewritten parse tree", "postgresql", None),
     ),
@@ -17907,6 +17947,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("runs for an external sort", "postgresql", "54000"),
     ),
     "runtime": (
+        ("verify that the local database runtime feature of sql server", "mssql", None),
+        ("local database runtime error occurred", "mssql", None),
         ("runtime error|in function", "mysql", "3053"),
     ),
     "rwconflictpool": (
@@ -19134,6 +19176,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("some other process may have removed it please restart and", "duckdb", "IOException"),
         ("metadata for some parameters in statement or procedure", "mssql", None),
         ("some character s could not be converted into client s", "mssql", "2400 2403"),
+        ("if this has occurred more than once some data might", "postgresql", None),
         ("table has no partition for some existing values", "mysql", "1591"),
         ("already has some tables in this tablespace", "postgresql", None),
         ("some character s could not be converted", "mssql", "2400 2402 2403"),
@@ -19319,13 +19362,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("please consider using arrays or splitting the query in several", "postgresql", None),
     ),
     "sql": (
-        ("return data type of to sql function must be the", "postgresql", "42P17"),
         ("cannot copy to from client in an sql function", "postgresql", "0A000"),
-        ("return data type of from sql function must be", "postgresql", "42P17"),
-        ("failed to create view from sql string", "duckdb", "BinderException"),
         ("is not supported for sql functions", "postgresql", "42P13"),
         ("is not allowed in an sql function", "postgresql", "0A000"),
-        ("sql functions cannot return type", "postgresql", "42P13"),
     ),
     "sqlite": (
         ("expected either nulls first nulls last sqlite mysql or postgres", "duckdb", "ParserException"),
@@ -19340,6 +19379,13 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "sqlstatement": (
         ("remoteexecute sqlstatement not supported by this catalog", "duckdb", "NotImplementedException"),
+    ),
+    "sqluserinstance": (
+        ("registry value contains an invalid sqluserinstance dll file path verify", "mssql", None),
+        ("invalid sqluserinstance dll found at the location specified in the", "mssql", None),
+        ("unable to load the sqluserinstance dll from the location specified", "mssql", None),
+        ("registry value contains an invalid sqluserinstance dll file path", "mssql", None),
+        ("unable to locate the registry entry for sqluserinstance dll file", "mssql", None),
     ),
     "sqlxml": (
         ("this sqlxml object has already been initialized so you cannot", "postgresql", None),
@@ -20201,6 +20247,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("has no parameters and arguments were supplied", "mssql", "8146"),
         ("null supplied to not null column", "mysql", "1263"),
         ("but supplied value is of type", "postgresql", "22023"),
+        ("no server name supplied", "mssql", None),
         ("values were supplied", "sqlite", "SQLITE_ERROR"),
     ),
     "supplies": (
@@ -20495,7 +20542,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "target": (
         ("logical replication target relation", "postgresql", "55000"),
-        ("could not open file|target block", "postgresql", "- errno:file"),
         ("for replication target relation", "postgresql", None),
         ("as logical replication target", "postgresql", "42809"),
         ("target type is not an array", "postgresql", "22023"),
@@ -20747,6 +20793,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "these": (
         ("some temporary tables were dropped but these operations could not", "mysql", "1752"),
         ("no unique or primary key constraint present on these columns", "duckdb", "BinderException"),
+        ("preserve order is not supported with these parameters", "duckdb", "InvalidInputException"),
         ("rows skipping all of these rows is not allowed", "mssql", "20108"),
         ("skipping all of these rows is not allowed", "mssql", "20108"),
         ("use different names for these tables", "duckdb", "BinderException"),
@@ -21315,6 +21362,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("unimplemented type for trycasttodecimal", "duckdb", "NotImplementedException"),
     ),
     "trying": (
+        ("trying to access a query result after the database instance", "duckdb", "ConnectionException"),
         ("an error occurred while trying to get the socket timeout", "postgresql", None),
         ("the foreign data source you are trying to reference does", "mysql", "1431"),
         ("the foreign server name you are trying to reference does", "mysql", "1477"),
@@ -22271,6 +22319,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("not a valid key a key cannot be empty", "duckdb", "BinderException"),
         ("is not a valid key a key must be of", "duckdb", "BinderException"),
         ("the connection string is not valid", "postgresql", None),
+        ("connection string is not valid", "mssql", None),
         ("is not a valid function name", "duckdb", "InvalidInputException"),
         ("index|out of valid range 0", "postgresql", "- 2202E"),
         ("is not valid for relation", "postgresql", "22023"),
@@ -22469,7 +22518,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "verify": (
         ("verify the encrypted value of the column encryption key in", "mssql", None),
-        ("verify the server and instance names and check that no", "mssql", None),
         ("ssl error certificate verify failed", "postgresql", None),
         ("could not verify checksum in file", "postgresql", "01000"),
         ("could not verify server signature", "postgresql", None),
@@ -22534,6 +22582,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "view": (
         ("cannot change data type of view column", "postgresql", "42P16"),
+        ("failed to create view from sql string", "duckdb", "BinderException"),
         ("to change name of view column instead", "postgresql", None),
         ("cannot change name of view column", "postgresql", "42P16"),
         ("to a view because it is not empty", "postgresql", "55000"),
@@ -23099,6 +23148,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "xml": (
         ("failed to convert binary xml data to encoding", "postgresql", None),
+        ("could not initialize xml library", "postgresql", None),
         ("unknown xml result class", "postgresql", None),
         ("unknown xml source class", "postgresql", None),
         ("xml attribute name", "postgresql", "42601"),
@@ -23149,6 +23199,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "yet": (
         ("this is not yet supported for generated columns", "mysql", "1907"),
+        ("server certificate is not yet valid", "mssql", None),
         ("that type is not available yet", "duckdb", "BinderException"),
     ),
     "yield": (

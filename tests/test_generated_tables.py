@@ -26,6 +26,8 @@ from localdata_errors.backends import (
     _connectorj_texts,
     _dblib_codes,
     _dblib_kinds,
+    _efcore_kinds,
+    _efcore_texts,
     _libpq_kinds,
     _libpq_messages,
     _mssql_jdbc_kinds,
@@ -64,6 +66,7 @@ GENERATORS = [
     "generate_njs_codes.py",
     "generate_sqlclient_texts.py",
     "generate_mssql_jdbc_texts.py",
+    "generate_efcore_texts.py",
     "generate_connectorj_texts.py",
     "generate_vendor_wordings.py",
     "generate_localized_messages.py",
@@ -179,6 +182,12 @@ def test_the_njs_decisions_name_only_node_oracledbs_own_constants() -> None:
 
 def test_the_sqlclient_decisions_name_only_sqlclients_messages() -> None:
     assert sorted(set(_sqlclient_kinds.KINDS) - set(_sqlclient_texts.TEXTS)) == []
+    assert sorted(set(_sqlclient_kinds.DETAILS) - set(_sqlclient_texts.TEXTS)) == []
+    assert sorted(set(_sqlclient_kinds.DETAILS) & set(_sqlclient_kinds.KINDS)) == []
+
+
+def test_the_efcore_decisions_name_only_efcores_messages() -> None:
+    assert sorted(set(_efcore_kinds.KINDS) - set(_efcore_texts.TEXTS)) == []
 
 
 def test_the_mssql_jdbc_decisions_name_only_mssql_jdbcs_messages() -> None:

@@ -390,3 +390,14 @@ def test_sqlclients_network_layer_names_sql_server() -> None:
     found = detect(SQLCLIENT_TRANSPORT.partition(": ")[2])  # without the exception's class
     assert found is not None
     assert found.backend == "mssql"
+
+
+def test_a_markers_letter_alone_is_no_word_of_it() -> None:
+    # PgBouncer's marker `S: login failed` is two words: a PowerShell error's
+    # `argument(s): "Login failed for user ...` names no PostgreSQL
+    # (https://github.com/JohnRoos/PowerShell/issues/8): SQL Server's wording does.
+    answer = classify_message(
+        'Write-ObjectToSQL : Exception calling "Open" with "0" argument(s): '
+        "\"Login failed for user 'Domain\\ACCOUNT'.\""
+    )
+    assert (answer.backend, answer.database_error_code) == ("mssql", "18456")

@@ -133,10 +133,20 @@ def read_driver_strings(
     return releases, found
 
 
-def render_driver_texts(head: list[str], texts: Mapping[str, list[str]]) -> str:
+#: What a Java driver's texts are, for `render_driver_texts`'s comment.
+JAVA_PATTERNS = (
+    "(`java.text.MessageFormat`",
+    "# patterns: `{0}`, `{1}` their values, `''` an apostrophe).",
+)
+
+
+def render_driver_texts(
+    head: list[str], texts: Mapping[str, list[str]], patterns: tuple[str, str] = JAVA_PATTERNS
+) -> str:
     """
-    The module of a Java driver's messages: *head* (its docstring's lines),
-    then `TEXTS`, each key and its wordings.
+    The module of a driver's messages: *head* (its docstring's lines), then
+    `TEXTS`, each key and its wordings; *patterns* says what the texts are
+    (the comment's end and its second line: a Java driver's by default).
     """
     lines = [
         '"""',
@@ -147,8 +157,8 @@ def render_driver_texts(head: list[str], texts: Mapping[str, list[str]]) -> str:
         "",
         "from typing import Final",
         "",
-        f"# {len(texts)} messages, each with its wordings (`java.text.MessageFormat`",
-        "# patterns: `{0}`, `{1}` their values, `''` an apostrophe).",
+        f"# {len(texts)} messages, each with its wordings {patterns[0]}",
+        patterns[1],
         "TEXTS: Final[dict[str, tuple[str, ...]]] = {",
     ]
     for name, wordings in texts.items():

@@ -29,6 +29,21 @@ English text) is written to `tools/upstream/sqlclient-translations.tsv`,
 one a line as `name<TAB>language<TAB>message` (the same escapes), after one
 `#` line per file naming its repository, path, commit and licence.  It is
 read by `tools/generate_sqlclient_texts.py`.
+
+Before release 5.2 the driver had two resource files, one for .NET
+(`netcore/src/Resources/Strings.resx`, `SR.resx` in 1.x) and one for .NET
+Framework (`netfx/src/Resources/Strings.resx`), and they did not always say
+the same: .NET's `SQL_SSPIGenerateError` is `Failed to generate SSPI
+context.`, .NET Framework's (and the merged file's) `The target principal
+name is incorrect.  Cannot generate SSPI context.`; .NET Framework's command
+timeout is `SQL_Timeout`, `Timeout expired.  The timeout period elapsed
+...`.  Users run those releases still: with `--git-dir`, both files of the
+last release of each line before the merge (`RELEASES`) are read too, and
+each name's every text is written once, as
+`name<TAB>message<TAB>releases` (the files that have that text,
+comma-separated: `main` the merged file at `--ref`, `5.1.9-netcore` one of
+a release's), the merged file's texts first; a name whose text changed has
+a line per text.  `--check` compares instead of writing.
 """
 
 from __future__ import annotations
@@ -36,8 +51,12 @@ from __future__ import annotations
 import argparse
 import re
 import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _generated import write_or_check
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "tools" / "upstream" / "sqlclient-strings.tsv"
@@ -49,6 +68,22 @@ TRANSLATED_RESX = re.compile(
 )
 #: The resource names' families kept (the part before the first `_`).
 FAMILIES = frozenset({"SQL", "SQLCR", "Snix", "SNI", "ADP"})
+#: The merged file's name in the releases column.
+MAIN = "main"
+_TARGETS = "src/Microsoft.Data.SqlClient/{}/src/Resources/{}"
+#: The releases read besides the merged file: the last of each line before the
+#: two resource files were merged (5.2), each target's file (`name`, tag, path).
+RELEASES: tuple[tuple[str, str, str], ...] = tuple(
+    (f"{tag[1:]}-{target}", tag, _TARGETS.format(target, file))
+    for tag, files in (
+        ("v1.1.4", (("netcore", "SR.resx"), ("netfx", "Strings.resx"))),
+        ("v2.1.7", (("netcore", "Strings.resx"), ("netfx", "Strings.resx"))),
+        ("v3.1.7", (("netcore", "Strings.resx"), ("netfx", "Strings.resx"))),
+        ("v4.1.1", (("netcore", "Strings.resx"), ("netfx", "Strings.resx"))),
+        ("v5.1.9", (("netcore", "Strings.resx"), ("netfx", "Strings.resx"))),
+    )
+    for target, file in files
+)
 
 
 def escape(text: str) -> str:
@@ -110,42 +145,69 @@ def translations(git_dir: str, commit: str, english: dict[str, str]) -> list[str
     ]
 
 
+def _commit(git_dir: str, ref: str) -> str:
+    return _git(git_dir, "rev-parse", f"{ref}^{{commit}}").decode().strip()
+
+
+def merged(
+    files: list[tuple[str, list[tuple[str, str]]]],
+) -> dict[str, dict[str, list[str]]]:
+    """
+    name -> text -> the files (their names) that have it, in the order read:
+    the first file's names and texts first, then each other file's new ones.
+    """
+    found: dict[str, dict[str, list[str]]] = {}
+    for file, rows in files:
+        for name, text in rows:
+            found.setdefault(name, {}).setdefault(text, []).append(file)
+    return found
+
+
+def render(header: list[str], files: list[tuple[str, list[tuple[str, str]]]]) -> str:
+    """The TSV: *header*, then a `name<TAB>message<TAB>releases` line per name and text."""
+    lines = [
+        *header,
+        "# Extracted by tools/extract_sqlclient_strings.py. name<TAB>message<TAB>releases",
+    ]
+    for name, texts in merged(files).items():
+        lines += [f"{name}\t{escape(text)}\t{','.join(where)}" for text, where in texts.items()]
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument("--git-dir", help="a clone of github.com/dotnet/SqlClient")
-    group.add_argument("--resx", help="Strings.resx itself")
-    parser.add_argument("--ref", default="HEAD", help="the commit or tag (with --git-dir)")
+    group.add_argument("--resx", help="Strings.resx itself (its texts alone)")
+    parser.add_argument("--ref", default="HEAD", help="the merged file's commit or tag")
     parser.add_argument("--source", help="how to name the source in the file's header")
+    parser.add_argument("--check", action="store_true", help="exit 1 when the files differ")
     args = parser.parse_args(argv)
-    if args.git_dir is not None:
-        commit = subprocess.run(
-            ["git", "--git-dir", args.git_dir, "rev-parse", args.ref],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-        resx = _git(args.git_dir, "show", f"{commit}:{RESX}")
-        source = args.source or f"github.com/dotnet/SqlClient, commit {commit}"
-    else:
-        resx = Path(args.resx).read_bytes()
-        source = args.source or args.resx
-    rows = read(resx)
-    lines = [
-        f"# Microsoft.Data.SqlClient ({source}): {RESX},",
-        "# the English messages of the SQL_, SQLCR_, Snix_, SNI_ and ADP_ families.",
-        "# MIT License: sqlclient.LICENSE.",
-        "# Extracted by tools/extract_sqlclient_strings.py. name<TAB>message",
-        *(f"{name}\t{escape(value)}" for name, value in rows),
+    header = [
+        "# Microsoft.Data.SqlClient (github.com/dotnet/SqlClient): the English messages of the",
+        "# SQL_, SQLCR_, Snix_, SNI_ and ADP_ families of its Strings.resx, in each file read:",
     ]
-    OUTPUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print(f"wrote {OUTPUT.relative_to(ROOT)} ({len(rows)} messages)")
+    files: list[tuple[str, list[tuple[str, str]]]] = []
+    outputs = {}
     if args.git_dir is not None:
+        commit = _commit(args.git_dir, args.ref)
+        header.append(f"# {MAIN}: commit {commit}: {RESX}")
+        rows = read(_git(args.git_dir, "show", f"{commit}:{RESX}"))
+        files.append((MAIN, rows))
+        for name, tag, path in RELEASES:
+            tagged = _commit(args.git_dir, tag)
+            header.append(f"# {name}: commit {tagged}: {path}")
+            files.append((name, read(_git(args.git_dir, "show", f"{tagged}:{path}"), fewest=100)))
         translated = translations(args.git_dir, commit, dict(rows))
-        TRANSLATIONS.write_text("\n".join(translated) + "\n", encoding="utf-8")
-        count = sum(1 for line in translated if not line.startswith("#"))
-        print(f"wrote {TRANSLATIONS.relative_to(ROOT)} ({count} translations)")
-    return 0
+        outputs[TRANSLATIONS] = "\n".join(translated) + "\n"
+    else:
+        header.append(f"# {MAIN}: {args.source or args.resx}: {RESX}")
+        files.append((MAIN, read(Path(args.resx).read_bytes())))
+    header.append("# MIT License: sqlclient.LICENSE.")
+    outputs = {OUTPUT: render(header, files), **outputs}
+    return write_or_check(
+        outputs, check=args.check, what="SqlClient's messages are", script=Path(__file__).name
+    )
 
 
 if __name__ == "__main__":

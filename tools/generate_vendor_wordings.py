@@ -24,7 +24,8 @@ Server's).  The vendors' own message lists are read:
   `_dblib_codes.py`), and SqlClient's own messages that say how a command or a
   connection ended (`_sqlclient_texts.py`, those `_sqlclient_kinds.py` decides)
   and mssql-jdbc's that say why a connection failed (`_mssql_jdbc_texts.py`,
-  those `_mssql_jdbc_kinds.py` decides);
+  those `_mssql_jdbc_kinds.py` decides), and EF Core's SQL Server provider's
+  that frame the driver's (`_efcore_texts.py`, those `_efcore_kinds.py` decides);
 - Oracle: python-oracledb's message formats (`oracledb.errors`);
 - ODBC's SQLSTATE texts (`_mssql_python_texts.py`), which any ODBC driver
   prints: they rule phrases out, and name no vendor.
@@ -493,12 +494,14 @@ def mssql_texts() -> list[Template]:
 def sqlclient_texts() -> list[Template]:
     """
     SqlClient's own messages that say how a command or a connection ended (those
-    `_sqlclient_kinds` gives a kind), from the driver's `Strings.resx`
+    `_sqlclient_kinds` gives a kind, each wording of the releases read), from
+    the driver's `Strings.resx`
     (`backends/_sqlclient_texts.py`, generated from `tools/upstream/sqlclient-strings.tsv`).
     """
     from localdata_errors.backends import _sqlclient_kinds, _sqlclient_texts  # noqa: PLC0415
 
-    return [(_sqlclient_texts.TEXTS[name], None) for name in _sqlclient_kinds.KINDS]
+    decided = [*_sqlclient_kinds.DETAILS, *_sqlclient_kinds.KINDS]
+    return [(text, None) for name in decided for text in _sqlclient_texts.TEXTS[name]]
 
 
 def mssql_jdbc_texts() -> list[Template]:
@@ -533,6 +536,17 @@ def connectorj_texts() -> list[Template]:
         for key in _connectorj_kinds.KINDS
         for text in _connectorj_texts.TEXTS[key]
     ]
+
+
+def efcore_texts() -> list[Template]:
+    """
+    EF Core's SQL Server provider's own messages (those `_efcore_kinds` gives
+    a kind), each wording of the releases read, from its `SqlServerStrings.resx`
+    (`backends/_efcore_texts.py`, generated from `tools/upstream/efcore-strings.tsv`).
+    """
+    from localdata_errors.backends import _efcore_kinds, _efcore_texts  # noqa: PLC0415
+
+    return [(text, None) for name in _efcore_kinds.KINDS for text in _efcore_texts.TEXTS[name]]
 
 
 def oracle_texts() -> list[Template]:
@@ -983,7 +997,7 @@ def build() -> str:
         ],
         "sqlite": sqlite_texts(),
         "duckdb": duckdb_texts(shell),
-        "mssql": mssql_texts() + sqlclient_texts() + mssql_jdbc_texts(),
+        "mssql": mssql_texts() + sqlclient_texts() + mssql_jdbc_texts() + efcore_texts(),
         "oracle": oracle_texts(),
         "odbc": [(text, None) for text in odbc_texts()],
         "platforms": [(text, None) for text in platform_texts()],

@@ -672,14 +672,18 @@ def _translated_runs(english: list[list[str]], text: str) -> list[list[str]]:
 
 
 @cache
-def _sqlclient_runs(*, translated: bool = False) -> tuple[tuple[str, Kind], ...]:
+def _sqlclient_runs(
+    *, translated: bool = False, details: bool = False
+) -> tuple[tuple[str, Kind], ...]:
     """
     SqlClient's own messages with a kind: each sentence of four words or more,
     as the words it holds, and its kind, longest first (built on first use).
 
     With *translated*, the same of the driver's translations of those messages
     (`_sqlclient_translations`, imported here: only a text that is not ASCII
-    asks), their words of any script, their kind the English text's.
+    asks), their words of any script, their kind the English text's.  With
+    *details*, of the details a network-layer message frames
+    (`_sqlclient_kinds.DETAILS`), else of the messages (`KINDS`).
     """
     from localdata_errors.backends import _sqlclient_kinds, _sqlclient_texts  # noqa: PLC0415
 
@@ -690,15 +694,19 @@ def _sqlclient_runs(*, translated: bool = False) -> tuple[tuple[str, Kind], ...]
         translations = TRANSLATIONS
     said: dict[str, set[Kind]] = {}  # every sentence, run or not, and the kinds it says
     runs: dict[str, Kind] = {}
-    for name, kind in _sqlclient_kinds.KINDS.items():
-        english = _sentences(_sqlclient_texts.TEXTS[name], _WORD)
+    decided = _sqlclient_kinds.DETAILS if details else _sqlclient_kinds.KINDS
+    for name, kind in decided.items():
+        # Each wording of the releases read (.NET's and .NET Framework's files
+        # before 5.2 did not always say the same); a translation translates the first.
+        wordings = [_sentences(text, _WORD) for text in _sqlclient_texts.TEXTS[name]]
         texts = translations.get(name, ())
-        for words in [w for text in texts for w in _sentences(text, _ANY_WORD)] or english:
+        local = [w for text in texts for w in _sentences(text, _ANY_WORD)]
+        for words in local or [w for english in wordings for w in english]:
             said.setdefault(f" {' '.join(words)} ", set()).add(kind)
         if translated:
-            found = [run for text in texts for run in _translated_runs(english, text)]
+            found = [run for text in texts for run in _translated_runs(wordings[0], text)]
         else:
-            found = [words for words in english if len(words) >= 4]
+            found = [words for english in wordings for words in english if len(words) >= 4]
         runs.update((f" {' '.join(words)} ", kind) for words in found)
     # A sentence messages of different kinds share says neither (`已超過連接逾時的設定`,
     # connection timeout expired, opens a login's and the pool's).
@@ -713,6 +721,9 @@ def sqlclient_kind(body: str) -> Kind | None:
     Expired.  The timeout period elapsed ...`), the longest sentence found;
     in a text that is not ASCII, of its translations too (`执行超时已过期。
     完成操作之前已超时或服务器未响应。`): the same runs, read the same way.
+    A detail the network layer's message frames (`... (provider: SQL Network
+    Interfaces, error: 50 - Local Database Runtime error occurred.)`) decides
+    before the frame.
 
     Args:
         body: The message (its first 4 KiB are read).
@@ -722,11 +733,57 @@ def sqlclient_kind(body: str) -> Kind | None:
     """
     head = body[:_SQLCLIENT_SCAN].lower()
     words = f" {' '.join(_WORD.findall(head))} "
-    found = next((kind for run, kind in _sqlclient_runs() if run in words), None)
+    found = next(
+        (
+            kind
+            for details in (True, False)
+            for run, kind in _sqlclient_runs(details=details)
+            if run in words
+        ),
+        None,
+    )
     if found is not None or head.isascii():
         return found
     words = f" {' '.join(_ANY_WORD.findall(head))} "
-    return next((kind for run, kind in _sqlclient_runs(translated=True) if run in words), None)
+    return next(
+        (
+            kind
+            for details in (True, False)
+            for run, kind in _sqlclient_runs(translated=True, details=details)
+            if run in words
+        ),
+        None,
+    )
+
+
+@cache
+def _efcore_runs() -> tuple[tuple[str, Kind], ...]:
+    """EF Core's messages with a kind: each sentence of four words or more and its kind."""
+    from localdata_errors.backends import _efcore_kinds, _efcore_texts  # noqa: PLC0415
+
+    return tuple(
+        (f" {' '.join(words)} ", kind)
+        for name, kind in _efcore_kinds.KINDS.items()
+        for text in _efcore_texts.TEXTS[name]
+        for words in _sentences(text, _WORD)
+        if len(words) >= 4
+    )
+
+
+def efcore_kind(body: str) -> Kind | None:
+    """
+    The kind of EF Core's SQL Server provider's own message the text holds
+    (`An exception has been raised that is likely due to a transient
+    failure. ...`): a frame, read after the driver's messages.
+
+    Args:
+        body: The message (its first 4 KiB are read).
+
+    Returns:
+        The kind `_efcore_kinds` decides for the message found, else `None`.
+    """
+    words = f" {' '.join(_WORD.findall(body[:_SQLCLIENT_SCAN].lower()))} "
+    return next((kind for run, kind in _efcore_runs() if run in words), None)
 
 
 @cache
@@ -765,6 +822,43 @@ def mssql_jdbc_kind(body: str) -> Kind | None:
     return kinds[int(found.lastgroup[1:])]
 
 
+@cache
+def _provider_error() -> re.Pattern[str]:
+    """
+    The ODBC and OLE DB drivers' network-layer error without a text of its
+    own: `TCP Provider: Error code 0x2746`, the operating system's error in
+    hexadecimal, after a provider's name as SqlClient's resources write it.
+    """
+    from localdata_errors.backends import _sqlclient_texts  # noqa: PLC0415
+
+    names = {t[0] for n, t in _sqlclient_texts.TEXTS.items() if n.startswith("SNI_PN")}
+    alternation = "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
+    return re.compile(rf"(?:{alternation}): Error code 0x(?P<hex>[0-9A-Fa-f]{{1,8}})\b")
+
+
+#: What the keywords may make of a network error the operating system reported.
+_CONNECT_PHASES: Final = frozenset(
+    {Kind.CONNECTION_FAILURE, Kind.CONNECTION_LOST, Kind.CONNECTION_MISCONFIGURED}
+)
+
+
+def _provider_kind(body: str) -> Kind:
+    """
+    The kind of the operating system's error a network provider reports
+    (`TCP Provider: Error code 0x2746` is 10054, the connection reset), as
+    the table's client numbers have it; else `Kind.UNKNOWN`.
+    """
+    provider = _provider_error().search(body, 0, _SQLCLIENT_SCAN)
+    if provider is None:
+        return Kind.UNKNOWN
+    number = int(provider["hex"], 16)
+    tables = _tables()
+    if number not in tables.CLIENT_NATIVE_NUMBERS:
+        return Kind.UNKNOWN
+    kind: Kind = tables.SERVER_NUMBERS[number]
+    return kind
+
+
 def _client_kind(sqlstate: str | None, body: str) -> tuple[Kind, frozenset[Kind] | None]:
     """
     An ODBC record without a SQL Server number: its SQLSTATE, refined by its text.
@@ -790,8 +884,15 @@ def _client_kind(sqlstate: str | None, body: str) -> tuple[Kind, frozenset[Kind]
         return Kind.CONNECTION_FAILURE, None
     if sqlstate is None:
         # SqlClient's or mssql-jdbc's own message (a .NET or Java application's
-        # log): no number, no SQLSTATE.
-        return sqlclient_kind(body) or mssql_jdbc_kind(body) or Kind.UNKNOWN, None
+        # log), or the ODBC driver's network layer without its SQLSTATE: no
+        # number, no SQLSTATE.
+        known = sqlclient_kind(body) or mssql_jdbc_kind(body) or efcore_kind(body)
+        if known is not None:
+            return known, None
+        provider = _provider_kind(body)
+        # A reset or a refusal says nothing of the phase: the words around it
+        # may (the ODBC driver's "Client unable to establish connection").
+        return provider, _CONNECT_PHASES if provider is not Kind.UNKNOWN else None
     tables = _tables()
     kind: Kind = tables.ODBC_SQLSTATES.get(sqlstate, Kind.UNKNOWN)
     return kind, tables.ODBC_FAMILIES.get(sqlstate)
