@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
-# 14855 phrases: duckdb 2817, mssql 1098, mysql 1991, oracle 244, postgresql 8674, sqlite 31.
-# Of one code's templates: duckdb 2712, mssql 512, mysql 1446, oracle 234, postgresql 4033, sqlite 29; of a few codes': duckdb 38, mssql 21, mysql 109, oracle 10, postgresql 352.
+# 14856 phrases: duckdb 2817, mssql 1099, mysql 1991, oracle 244, postgresql 8674, sqlite 31.
+# Of one code's templates: duckdb 2712, mssql 513, mysql 1446, oracle 234, postgresql 4033, sqlite 29; of a few codes': duckdb 38, mssql 21, mysql 109, oracle 10, postgresql 352.
 # rarest word -> ((phrase, backend, code or codes or None), ...); a gapped phrase's
 # runs, joined by '|', are found in order (a first '' where a message goes).
 WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
@@ -900,6 +900,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("must also set", "postgresql", "42601"),
     ),
     "alter": (
+        ("create database or alter database failed because the", "mssql", "1827"),
         ("cannot alter type of a column used by a function", "postgresql", "0A000"),
         ("alter table alter column failed because column", "mssql", "4924"),
         ("cannot alter type of a column used by a view", "postgresql", "0A000"),

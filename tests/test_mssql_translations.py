@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 import pytest
-from generate_localized_messages import sqlserver_messages
+from generate_localized_messages import _printf, _repaired, _variants, sqlserver_messages
 
 from localdata_errors import Kind, classify_message
 from localdata_errors._localized import _QUOTES, _parse, may_be_translated, read_back
@@ -140,6 +140,45 @@ PASTED = [
         "eggshell?useSSL=false",
         id="zh-4060-jdbc",
     ),
+    # The docs write `列名“%.*ls”无效。`; the server, ASCII quotes with spaces around.
+    pytest.param(
+        "列名 'LastModifiedDate' 无效。",
+        "https://github.com/siteserver/cms/issues/3294",
+        207,
+        Kind.UNDEFINED_COLUMN,
+        "LastModifiedDate",
+        id="zh-207-spaced",
+    ),
+    # The docs' translation broke its conversions (`'%. ls'`) and put a space
+    # after a full stop (`值。 %ls 失败。`); the English text is quoted cut short.
+    pytest.param(
+        "不能将值 NULL 插入列 'Id'，表 'qds232351540_db.dbo.siteserver_TemplateLog'；"  # noqa: RUF001 - as pasted
+        "列不允许有 Null 值。INSERT 失败。语句已终止。",
+        "https://github.com/siteserver/cms/issues/2010",
+        515,
+        Kind.NOT_NULL_VIOLATION,
+        None,
+        id="zh-515-repaired",
+    ),
+    # A whole translation read back to its English text's beginning (`Conversion
+    # failed when converting date and/or time from ...`, quoted cut short).
+    pytest.param(
+        "CAP初始化错误---> 从字符串转换日期和/或时间时，转换失败。",  # noqa: RUF001 - as pasted
+        "https://github.com/dotnetcore/CAP/issues/139",
+        241,
+        Kind.INVALID_DATETIME_FORMAT,
+        None,
+        id="zh-241-beginning",
+    ),
+    pytest.param(
+        '{"message":"数据库中已存在名为 \'siteserver_20211108_1\' 的对象。",'
+        '"addDate":"2021-11-08 21:30:46"}',
+        "https://github.com/siteserver/cms/issues/3254",
+        2714,
+        Kind.DUPLICATE_OBJECT,
+        None,
+        id="zh-2714-json",
+    ),
 ]
 
 
@@ -205,3 +244,40 @@ def test_an_english_sqlserver_text_is_not_read_back(text: str) -> None:
     assert not may_be_translated(text)
     back = read_back(text)
     assert back is None or back.english == text
+
+
+@pytest.mark.parametrize(
+    ("broken", "written"),
+    [
+        ("'%. ls'", "'%.*ls'"),
+        ("'%.* ls'", "'%.*ls'"),
+        ("'%. * ls'", "'%.*ls'"),
+        ("% d", "%d"),
+        ("'%.*ls'", "'%.*ls'"),
+    ],
+)
+def test_a_conversion_the_translation_broke_is_repaired(broken: str, written: str) -> None:
+    assert _repaired(broken) == written
+
+
+def test_the_forms_a_server_prints_beside_the_docs() -> None:
+    # 18456: the reason the server may add after the sentence, left out; the
+    # values' typographic quotes, written as the server writes them.
+    english = _printf(_repaired("Login failed for user '%.*ls'.%.*ls%.*ls"))
+    local = _printf(_repaired("用户 '%. ls' 登录失败。%. ls%.*ls"))
+    assert english is not None
+    assert local is not None
+    stripped = ("Login failed for user '%.*ls'.", "用户 '%.*ls' 登录失败。")
+    assert stripped in _variants(english, local)
+    assert ("Invalid column name '%.*ls'.", "列名 '%.*ls' 无效。") in _variants(
+        "Invalid column name '%.*ls'.", "列名“%.*ls”无效。"
+    )
+
+
+def test_a_login_failure_without_its_reason() -> None:
+    answer = classify_message("用户 'sa' 登录失败。")
+    assert (answer.backend, answer.database_error_code, answer.kind) == (
+        "mssql",
+        "18456",
+        Kind.INVALID_PASSWORD,
+    )

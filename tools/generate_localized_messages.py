@@ -107,8 +107,31 @@ SQLSERVER_MESSAGES: Final = ROOT / "tools" / "upstream" / "sqlserver-doc-message
 #: text the server formats itself (`%S_MSG`, `%S_PGID`: `%s`), the length `I64`
 #: (`%I64d`: `%lld`), an argument's number (`%4!s!`).
 SQLSERVER_CONVERSION: Final = re.compile(r"%(?:(?P<server>S_[A-Z]+)|\d+!\w+!|[-+ #0]*\d*I64)")
+#: A conversion the docs' translation tooling broke: its `*` spaced out or
+#: lost (`%.* ls`, `%. ls`, `%. * ls`: SQL Server's `%.*ls`), a space after
+#: its `%` (`% d`).
+BROKEN_PRECISION: Final = re.compile(r"%\.(?:\s*\*\s*|\s+)ls\b")
+BROKEN_SPACE: Final = re.compile(r"%\s+(?=(?:ls|hs|ld|lu|lx|d|s|u|x|S_[A-Z]+)\b)")
+#: A character of the languages written without spaces between words.
+CJK: Final = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+#: A conversion in quotes, the docs' typographic ones (`“%.*ls”`) or ASCII.
+QUOTED_CONVERSION: Final = re.compile(
+    "[\u201c\u2018\u300c\u300e'\"](%[-+ #0]*(?:\\*|\\d+)?(?:\\.(?:\\*|\\d+))?[a-zA-Z]{1,3})"
+    "[\u201d\u2019\u300d\u300f'\"]"
+)
+#: The spaces after a full stop, exclamation or question mark of the languages
+#: written without spaces (the docs' typesetting: `值。 %ls 失败。`).
+SPACED_STOP: Final = re.compile("(?<=[\u3002\uff01\uff1f])[ \t]+")
+#: A message whose end is values alone after its last sentence (18456's
+#: `Login failed for user '%.*ls'.%.*ls%.*ls`, the reason the server may add).
+TRAILING_VALUES: Final = re.compile(
+    "(.*[.!?\u3002\uff01\uff1f])((?:%[^%\\s]*?[a-zA-Z])+)", re.DOTALL
+)
 #: Where a sentence ends: its period and spaces, or a CJK full stop, exclamation or question.
 SENTENCE_END: Final = re.compile("(?<=[.!?])\\s+(?=\\S)|(?<=[\u3002\uff01\uff1f])\\s*(?=\\S)")
+#: Fewest words an English text quoted cut short has to be read back to (a
+#: run of its own, as a vendor's phrase is).
+BEGINNING_WORDS: Final = 5
 #: How an English text quoted cut short ends (`Cannot open database "%.*ls" requested by
 #: the login. ...`): only its whole sentences are known.
 CUT: Final = " ..."
@@ -250,6 +273,59 @@ def _printf(template: str) -> str | None:
     return SQLSERVER_CONVERSION.sub(written, template)
 
 
+def _repaired(text: str) -> str:
+    """*text* with the conversions the translation tooling broke written as SQL Server does."""
+    return BROKEN_SPACE.sub("%", BROKEN_PRECISION.sub("%.*ls", text))
+
+
+def _spaced(text: str) -> str:
+    """
+    *text* with each quoted value written as SQL Server's own messages do in
+    a language written without spaces: in ASCII quotes, a space between the
+    quote and the character it touches (its docs write `列名“%.*ls”无效。`,
+    the server `列名 'x' 无效。`).
+    """
+
+    def one(found: re.Match[str]) -> str:
+        before = found.start() > 0 and CJK.match(text[found.start() - 1]) is not None
+        after = found.end() < len(text) and CJK.match(text[found.end()]) is not None
+        return f"{' ' if before else ''}'{found[1]}'{' ' if after else ''}"
+
+    return QUOTED_CONVERSION.sub(one, text)
+
+
+def _closed(text: str) -> str:
+    """*text* without the spaces its docs put after a full stop of a language written without."""
+    return SPACED_STOP.sub("", text)
+
+
+def _variants(msgid: str, msgstr: str) -> list[tuple[str, str]]:
+    """
+    The pair, and the forms of it a server prints where its docs write
+    otherwise: the values of a message written without spaces in ASCII
+    quotes with spaces around (`_spaced`), no space after its full stops
+    (`_closed`), and a message whose end is values
+    alone (`TRAILING_VALUES`, the same count in both) without them, as the
+    server prints it when it has none to add (`用户 'sa' 登录失败。`).
+    """
+    pairs = [(msgid, msgstr)]
+    if CJK.search(msgstr) is not None:
+        # Each form of the docs' typesetting the server does not share: the
+        # values' quotes (`_spaced`), a space after a full stop (`值。 %ls 失败。`).
+        for typeset in (_spaced, _closed, lambda text: _closed(_spaced(text))):
+            written = typeset(msgstr)
+            if all(written != text for _, text in pairs):
+                pairs.append((msgid, written))
+    english, local = TRAILING_VALUES.fullmatch(msgid), TRAILING_VALUES.fullmatch(msgstr)
+    if (
+        english is not None
+        and local is not None
+        and len(_conversions(english[2])) == len(_conversions(local[2]))
+    ):
+        pairs += [(english[1], text[: len(text) - len(local[2])]) for _, text in list(pairs)]
+    return pairs
+
+
 def _conversions(template: str) -> list[str]:
     return [found.group() for found in _localized._CONVERSION.finditer(template)]
 
@@ -289,7 +365,8 @@ def sqlserver_messages() -> dict[str, list[tuple[str, str]]]:
     agree: a server's translation may word one sentence otherwise than the
     docs (`请重新运行该事务` for the docs' `重新运行该事务` in 1205) and the
     others are still read.  An English text quoted cut short (`CUT`) gives
-    only its sentences (`_beginning`).  A text the read-back would take for a label
+    only its sentences (`_beginning`), and its whole translation is read back to
+    that beginning (its words name the message).  A text the read-back would take for a label
     (upper-case words: `DBCC CHECKDB`) is left out.
     """
     unescape = {"\\\\": "\\", "\\t": "\t", "\\n": "\n"}
@@ -300,13 +377,17 @@ def sqlserver_messages() -> dict[str, list[tuple[str, str]]]:
         _, language, english, text, _, _ = (
             re.sub(r"\\[\\tn]", lambda m: unescape[m.group()], field) for field in line.split("\t")
         )
-        msgid, msgstr = _printf(english), _printf(text)
-        if msgid is None or msgstr is None:
+        source, translation = _printf(_repaired(english)), _printf(_repaired(text))
+        if source is None or translation is None:
             continue
-        if msgid.endswith(CUT):
-            pairs = _beginning(msgid.removesuffix(CUT), msgstr)
-        else:
-            pairs = [(msgid, msgstr)]
+        pairs = []
+        beginnings = []  # (the English beginning, the whole translation)
+        for msgid, msgstr in _variants(source, translation):
+            if msgid.endswith(CUT):
+                pairs += _beginning(msgid.removesuffix(CUT), msgstr)
+                beginnings.append((msgid.removesuffix(CUT), msgstr))
+                continue
+            pairs.append((msgid, msgstr))
             sentences = _sentences(msgid), _sentences(msgstr)
             if len(sentences[0]) > 1 and len(sentences[0]) == len(sentences[1]):
                 pairs += zip(*sentences, strict=True)
@@ -316,6 +397,18 @@ def sqlserver_messages() -> dict[str, list[tuple[str, str]]]:
                 english_text != local
                 and not LABEL.fullmatch(english_text)
                 and _conversions(english_text) == _conversions(local)
+            ):
+                into.append((english_text, local))
+        # A translation read back as the English text's beginning alone: its
+        # words name the message (`Conversion failed when converting date
+        # and/or time from`), its values are those the beginning has (the
+        # first ones: SQL Server's formats keep their order in translation).
+        for english_text, local in beginnings:
+            quoted = _conversions(english_text)
+            if (
+                len(_fixed_text(english_text).split()) >= BEGINNING_WORDS
+                and not LABEL.fullmatch(english_text)
+                and _conversions(local)[: len(quoted)] == quoted
             ):
                 into.append((english_text, local))
     return found

@@ -2217,6 +2217,16 @@ MESSAGE_CASES: tuple[MessageCase, ...] = (
         Expected(kind=K.UNDEFINED_TABLE, code="208", resources=("orders",)),
     ),
     MessageCase(
+        # SQL Server Express's size limit (sys.messages 1827: `... licensed limit
+        # of %I64d MB per %S_MSG.`), as SSMS prints it.
+        "ssms-express-size-limit",
+        "Msg 1827, Level 16, State 2, Line 1\nCREATE DATABASE or ALTER DATABASE failed "
+        "because the resulting cumulative database size would exceed your licensed limit "
+        "of 10240 MB per database.",
+        None,
+        Expected(kind=K.DISK_FULL, code="1827"),
+    ),
+    MessageCase(
         "pytds-message-property",
         "SQL Server message 2627, severity 14, state 1, line "
         "1:\nViolation of PRIMARY KEY constraint 'PK_t'. Cannot insert duplicate key in "
