@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 # 14856 phrases: duckdb 2817, mssql 1099, mysql 1991, oracle 244, postgresql 8674, sqlite 31.
-# Of one code's templates: duckdb 2712, mssql 513, mysql 1446, oracle 234, postgresql 4033, sqlite 29; of a few codes': duckdb 38, mssql 21, mysql 109, oracle 10, postgresql 352.
+# Of one code's templates: duckdb 2712, mssql 513, mysql 1446, oracle 234, postgresql 4326, sqlite 29; of a few codes': duckdb 38, mssql 21, mysql 109, oracle 10, postgresql 364.
 # rarest word -> ((phrase, backend, code or codes or None), ...); a gapped phrase's
 # runs, joined by '|', are found in order (a first '' where a message goes).
 WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
@@ -141,8 +141,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("value must be between 0 and 255 inclusive", "mssql", None),
     ),
     "256": (
-        ("cancel key cannot be greater than 256 for protocol version", "postgresql", None),
-        ("protocol error cancel key cannot be greater than 256 for", "postgresql", None),
+        ("cancel key cannot be greater than 256 for protocol version", "postgresql", "08P01"),
+        ("protocol error cancel key cannot be greater than 256 for", "postgresql", "08P01"),
         ("is too long maximum 256 bytes", "postgresql", None),
     ),
     "2nd": (
@@ -183,9 +183,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("overflow in subtract of decimal 38", "duckdb", "OutOfRangeException"),
     ),
     "4": (
-        ("protocol error cancel key should be 4 bytes for protocol", "postgresql", None),
+        ("protocol error cancel key should be 4 bytes for protocol", "postgresql", "08P01"),
         ("the total length of the dictionary exceeds a 4 byte", "duckdb", "InvalidInputException"),
-        ("cancel key should be 4 bytes for protocol version", "postgresql", None),
+        ("cancel key should be 4 bytes for protocol version", "postgresql", "08P01"),
         ("isolation level must be between 0 and 4", "postgresql", None),
         ("isolation level must be between 1 and 4", "postgresql", None),
         ("length must be a multiple of 4", "duckdb", "ConversionException"),
@@ -245,7 +245,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("for iso 8859 character sets", "postgresql", "XX000"),
     ),
     "8bit": (
-        ("the most common example of this is storing 8bit data", "postgresql", None),
+        ("the most common example of this is storing 8bit data", "postgresql", "22000"),
     ),
     "9": (
         ("the deferrable setting is only available from postgresql 9 1", "postgresql", None),
@@ -442,7 +442,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("active directory authentication acknowledgment for", "mssql", None),
     ),
     "acl": (
-        ("could not read acl permissions for private key file", "postgresql", None),
+        ("could not read acl permissions for private key file", "postgresql", "08006"),
         ("acl arrays must not contain null values", "postgresql", "22004"),
         ("unrecognized default acl object type", "postgresql", "22023"),
         ("acl array contains wrong data type", "postgresql", "22023"),
@@ -569,9 +569,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("cannot add schema", "postgresql", "- 22023 55000"),
     ),
     "addbatch": (
-        ("multi statement sql is not supported in statement addbatch call", "postgresql", None),
-        ("multi statement sql is not supported in statement addbatch", "postgresql", None),
-        ("call addbatch once per statement instead", "postgresql", None),
+        ("multi statement sql is not supported in statement addbatch call", "postgresql", "0A000"),
+        ("multi statement sql is not supported in statement addbatch", "postgresql", "0A000"),
+        ("call addbatch once per statement instead", "postgresql", "0A000"),
     ),
     "addcolumn": (
         ("addcolumn is only supported when directly appending to a table", "duckdb", "NotImplementedException"),
@@ -584,7 +584,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("constraint must be added to child tables too", "postgresql", "42P16"),
         ("column must be added to child tables too", "postgresql", "42P16"),
         ("at least one partition must be added", "mysql", "1514"),
-        ("added parameters index out of range", "postgresql", None),
+        ("added parameters index out of range", "postgresql", "22023"),
         ("wal file s added", "postgresql", "- 00000"),
     ),
     "addfunction": (
@@ -1340,7 +1340,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("arithmetic overflow error for type", "mssql", "232"),
     ),
     "array": (
-        ("the array index is out of range", "postgresql", None),
+        ("the array index is out of range", "postgresql", "22000"),
         ("is not an array but type", "postgresql", "42804"),
         ("is not an array type", "postgresql", "42804"),
         ("on an array", "postgresql", "22023"),
@@ -1624,7 +1624,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("authentication failed for user", "postgresql", "- 00000 28000 28P01"),
     ),
     "authenticationsasl": (
-        ("received authenticationsasl message with 0 mechanisms", "postgresql", None),
+        ("received authenticationsasl message with 0 mechanisms", "postgresql", "08004"),
     ),
     "authenticationsaslfinal": (
         ("authenticationsaslfinal received from server but sasl authentication was not completed", "postgresql", None),
@@ -1682,7 +1682,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "auto": (
         ("incorrect table definition there can be only one auto column", "mysql", "1075"),
         ("change master to master auto position 1 can only be", "mysql", "1777"),
-        ("large objects may not be used in auto commit mode", "postgresql", None),
+        ("large objects may not be used in auto commit mode", "postgresql", "25P01"),
         ("there can be only one auto column and it must", "mysql", "1075"),
         ("read csv auto types requires a list as input", "duckdb", "BinderException"),
     ),
@@ -1693,8 +1693,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("use await get autocommit to get the autocommit instead", "mysql", None),
         ("can t use two phase transactions in autocommit mode", "postgresql", None),
         ("tpc begin can t be called in autocommit mode", "postgresql", None),
-        ("cannot rollback when autocommit is enabled", "postgresql", None),
-        ("cannot commit when autocommit is enabled", "postgresql", None),
+        ("cannot rollback when autocommit is enabled", "postgresql", "25P01"),
+        ("cannot commit when autocommit is enabled", "postgresql", "25P01"),
     ),
     "autodetected": (
         ("pgjdbc autodetected server encoding to be", "postgresql", None),
@@ -1704,11 +1704,11 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("the handler doesn t support autoextend of tablespaces", "mysql", "1530"),
     ),
     "autogenerated": (
-        ("returning autogenerated keys by column index is not supported", "postgresql", None),
-        ("returning autogenerated keys is not supported", "postgresql", None),
+        ("returning autogenerated keys by column index is not supported", "postgresql", "0A000"),
+        ("returning autogenerated keys is not supported", "postgresql", "0A000"),
     ),
     "autogeneratedkeys": (
-        ("invalid value for autogeneratedkeys", "postgresql", None),
+        ("invalid value for autogeneratedkeys", "postgresql", "22023"),
     ),
     "autoincrement": (
         ("insert into autoincrement field which is not the first part", "mysql", "1727"),
@@ -1837,11 +1837,11 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "bad": (
         ("is missing corrupt or contains bad data", "mysql", "1877"),
-        ("bad value for type timestamp date time", "postgresql", None),
+        ("bad value for type timestamp date time", "postgresql", "22007"),
         ("bad argument to internal function", "postgresql", None),
         ("bad value for connect timeout", "postgresql", None),
         ("bad token from the server", "mssql", "20020"),
-        ("bad value for type", "postgresql", None),
+        ("bad value for type", "postgresql", "22003 22007"),
         ("connection is bad", "postgresql", None),
         ("bad copy data", "postgresql", None),
     ),
@@ -1892,9 +1892,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("pg basebackup init exited with status", "postgresql", None),
     ),
     "based": (
-        ("the server requested password based authentication but no password was", "postgresql", None),
-        ("the server requested scram based authentication but no password was", "postgresql", None),
-        ("the server requested scram based authentication but the password is", "postgresql", None),
+        ("the server requested password based authentication but no password was", "postgresql", "08004"),
+        ("the server requested scram based authentication but no password was", "postgresql", "08004"),
+        ("the server requested scram based authentication but the password is", "postgresql", "08004"),
         ("slave running with log slave updates must use row based", "mysql", "1536"),
         ("writing one row to the row based binary log failed", "mysql", "1534"),
         ("0 disables size based creation of new log files", "postgresql", None),
@@ -1952,7 +1952,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "begin": (
         ("extension names must not begin or end with", "postgresql", None),
         ("version names must not begin or end with", "postgresql", None),
-        ("expected command status begin got", "postgresql", None),
+        ("expected command status begin got", "postgresql", "08P01"),
         ("invalid flags for tpc begin", "oracle", "DPY-2050"),
         ("call begin first", "mssql", None),
     ),
@@ -2092,7 +2092,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "bind": (
         ("incorrect binary data format in bind parameter", "postgresql", "22P03"),
-        ("unable to bind parameter values for statement", "postgresql", None),
+        ("unable to bind parameter values for statement", "postgresql", "22023"),
         ("bind parameters must not contain function s", "mysql", None),
         ("unrecognized constraint type in bind", "duckdb", "NotImplementedException"),
         ("can not bind to parameter number", "duckdb", "InvalidInputException"),
@@ -2225,7 +2225,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("could not write block|in file", "postgresql", "53100 errno:file"),
         ("could not read block|in file", "postgresql", "XX001 errno:file"),
         ("block number out of range", "postgresql", "- 22003"),
-        ("could not write block|of", "postgresql", "58030"),
+        ("could not write block|of", "postgresql", "53100 58030"),
         ("with invalid state block", "postgresql", None),
         ("could not write block", "postgresql", "53100 58030 errno:file"),
         ("out of order block id", "postgresql", None),
@@ -2380,7 +2380,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("transaction branch was rolled back", "mysql", "1402 1613 1614"),
     ),
     "break": (
-        ("tried to break lock on database connection", "postgresql", None),
+        ("tried to break lock on database connection", "postgresql", "55000"),
     ),
     "brin": (
         ("brin control functions cannot be executed during recovery", "postgresql", None),
@@ -2521,7 +2521,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("json encoding clause is only allowed for bytea input type", "postgresql", "42804"),
         ("regular expression matching not supported on type bytea", "postgresql", "0A000"),
         ("cannot set json encoding for non bytea output types", "postgresql", "0A000"),
-        ("unable to convert bytea parameter at position", "postgresql", None),
+        ("unable to convert bytea parameter at position", "postgresql", "22023"),
         ("a bytea value passed as a string must be in", "postgresql", None),
         ("try returning a string type or bytea", "postgresql", None),
         ("could not parse bytea array index", "postgresql", None),
@@ -2611,26 +2611,26 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("no callable named", "mysql", None),
     ),
     "callablestatement": (
-        ("a callablestatement was executed with an invalid number of parameters", "postgresql", None),
-        ("results cannot be retrieved from a callablestatement before it is", "postgresql", None),
-        ("a callablestatement function was executed and the out parameter", "postgresql", None),
-        ("a callablestatement was executed with nothing returned", "postgresql", None),
+        ("a callablestatement was executed with an invalid number of parameters", "postgresql", "42601"),
+        ("results cannot be retrieved from a callablestatement before it is", "postgresql", "02000"),
+        ("a callablestatement function was executed and the out parameter", "postgresql", "42821"),
+        ("a callablestatement was executed with nothing returned", "postgresql", "02000"),
     ),
     "callas": (
-        ("neither subject doas java before 18 nor subject callas java", "postgresql", None),
+        ("neither subject doas java before 18 nor subject callas java", "postgresql", "55000"),
     ),
     "callback": (
         ("does not have a state type callback defined cannot convert", "duckdb", "BinderException"),
         ("expected pool connect callback to return an instance of", "postgresql", None),
         ("argument callback must be a function when provided", "mysql", None),
-        ("the password callback class provided", "postgresql", None),
+        ("the password callback class provided", "postgresql", "08006"),
         ("wait callback not available", "postgresql", None),
         ("callback is not a function", "postgresql", None),
         ("external resource callback", "duckdb", "InvalidInputException"),
         ("callback associated lsn", "postgresql", None),
     ),
     "callbackhandler": (
-        ("could not read password for ssl key file by callbackhandler", "postgresql", None),
+        ("could not read password for ssl key file by callbackhandler", "postgresql", "08006"),
     ),
     "called": (
         ("function can only be called when server is in binary", "postgresql", "55P02"),
@@ -2666,7 +2666,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "cancel": (
         ("cancel cannot be used with a prepared two phase transaction", "postgresql", None),
         ("cancel request is already being sent on this connection", "postgresql", None),
-        ("missing expected error response to copy cancel request", "postgresql", None),
+        ("missing expected error response to copy cancel request", "postgresql", "08S01"),
         ("invalid length of cancel key in cancel request packet", "postgresql", "08P01"),
         ("must be a superuser to cancel superuser query", "postgresql", "42501"),
         ("in cancel request did not match any process", "postgresql", "00000"),
@@ -2688,7 +2688,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "canceling": (
         ("sets the maximum delay before canceling queries when a hot", "postgresql", None),
-        ("database connection failed when canceling copy operation", "postgresql", None),
+        ("database connection failed when canceling copy operation", "postgresql", "08006"),
         ("canceling statement due to conflict with recovery", "postgresql", None),
         ("canceling statement due to statement timeout", "postgresql", "57014"),
         ("canceling authentication due to timeout", "postgresql", "57014"),
@@ -2703,7 +2703,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("can t get cancellation key", "postgresql", None),
     ),
     "cancelrowupdates": (
-        ("cannot call cancelrowupdates when on the insert row", "postgresql", None),
+        ("cannot call cancelrowupdates when on the insert row", "postgresql", "24000"),
     ),
     "canceltimeout": (
         ("the config options canceltimeout property must be of type function", "mssql", None),
@@ -2845,7 +2845,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "catalogs": (
         ("cannot reindex system catalogs concurrently skipping all", "postgresql", "0A000"),
-        ("unable to find name datatype in the system catalogs", "postgresql", None),
+        ("unable to find name datatype in the system catalogs", "postgresql", "99999"),
         ("cannot reindex system catalogs concurrently", "postgresql", "0A000"),
     ),
     "catalogsearchentry": (
@@ -2908,15 +2908,16 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("connection requires a valid client certificate", "postgresql", "28000"),
         ("certificate authentication failed for user", "postgresql", "00000 28000"),
         ("client certificate contains no user name", "postgresql", "00000"),
-        ("could not open ssl certificate file", "postgresql", None),
+        ("could not open ssl certificate file", "postgresql", "08006"),
+        ("server certificate is not yet valid", "mssql", None),
         ("could not open certificate file", "postgresql", None),
         ("could not read certificate file", "postgresql", None),
         ("server certificate for", "postgresql", None),
         ("name in certificate", "mssql", None),
     ),
     "certificatefactory": (
-        ("could not find a java cryptographic algorithm x 509 certificatefactory", "postgresql", None),
-        ("x 509 certificatefactory not available", "postgresql", None),
+        ("could not find a java cryptographic algorithm x 509 certificatefactory", "postgresql", "08006"),
+        ("x 509 certificatefactory not available", "postgresql", "08006"),
     ),
     "certificates": (
         ("client certificates can only be checked if a root certificate", "postgresql", "F0000"),
@@ -2928,7 +2929,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("assign a new cf flag or do not change existing", "mysql", "4065"),
     ),
     "chain": (
-        ("could not load cert chain", "postgresql", None),
+        ("could not load cert chain", "postgresql", "08006"),
     ),
     "chained": (
         ("chained comparisons are not supported use and to combine comparisons", "duckdb", "ParserException"),
@@ -2957,7 +2958,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "changed": (
         ("target server s authentication method must be changed or set", "postgresql", None),
-        ("the server s client encoding parameter was changed to", "postgresql", None),
+        ("the server s client encoding parameter was changed to", "postgresql", "08006"),
         ("cannot be changed more than once in a single update", "mysql", "4140"),
         ("relation referenced by copy statement has changed", "postgresql", "55000"),
         ("cannot be changed if it has already been set", "postgresql", "42P13"),
@@ -2988,14 +2989,14 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("channel binding required but not supported by server s authentication", "postgresql", None),
         ("channel binding is required but client does not support it", "postgresql", None),
         ("the server does not support channel binding for oauth but", "postgresql", None),
-        ("channel binding is required but ssl is not in use", "postgresql", None),
-        ("channel binding is required but server requested", "postgresql", None),
+        ("channel binding is required but ssl is not in use", "postgresql", "08004"),
+        ("channel binding is required but server requested", "postgresql", "08004"),
         ("channel binding required but ssl not in use", "postgresql", None),
         ("unsupported scram channel binding type", "postgresql", "08P01"),
         ("scram channel binding check failed", "postgresql", "28000"),
         ("invalid channel binding value", "postgresql", None),
         ("channel name cannot be empty", "postgresql", "22023"),
-        ("does not use channel binding", "postgresql", None),
+        ("does not use channel binding", "postgresql", "08004"),
         ("pq channel is already open", "postgresql", None),
         ("channel is already open", "postgresql", None),
         ("pq channel is not open", "postgresql", None),
@@ -3004,7 +3005,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("channel is not open", "postgresql", None),
     ),
     "channelbinding": (
-        ("invalid channelbinding value", "postgresql", None),
+        ("invalid channelbinding value", "postgresql", "08001"),
     ),
     "channels": (
         ("clear password authentication is not supported over insecure channels", "mysql", None),
@@ -3018,7 +3019,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "character": (
         ("no default was found for character set", "mysql", None),
         ("invalid mode character must be one of", "postgresql", "22P02"),
-        ("invalid character data was found", "postgresql", None),
+        ("invalid character data was found", "postgresql", "22000"),
         ("invalid character in extension", "postgresql", "22P02"),
         ("is not valid for character set", "mysql", "1253"),
         ("should be max one character", "duckdb", "BinderException"),
@@ -3201,8 +3202,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("circular reference to cte", "duckdb", "BinderException"),
     ),
     "claims": (
-        ("the jvm claims not to support the encoding", "postgresql", None),
-        ("the jvm claims not to support the", "postgresql", None),
+        ("the jvm claims not to support the encoding", "postgresql", "99999"),
+        ("the jvm claims not to support the", "postgresql", "99999"),
     ),
     "clamps": (
         ("server wide limit that clamps io combine limit", "postgresql", None),
@@ -3239,7 +3240,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("shows the character classification and case conversion locale", "postgresql", None),
     ),
     "classloaderstrategy": (
-        ("invalid classloaderstrategy value", "postgresql", None),
+        ("invalid classloaderstrategy value", "postgresql", "22023"),
     ),
     "classpath": (
         ("the sslfactoryarg property must start with the prefix file classpath", "postgresql", None),
@@ -3310,9 +3311,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("the config authentication options clientid property must be of type", "mssql", None),
     ),
     "clientinfo": (
-        ("clientinfo property not supported", "postgresql", None),
+        ("clientinfo property not supported", "postgresql", "0A000"),
         ("failed to set clientinfo property", "postgresql", None),
-        ("one or more clientinfo failed", "postgresql", None),
+        ("one or more clientinfo failed", "postgresql", "0A000"),
     ),
     "clientname": (
         ("clientname can only be configured for hostssl rows", "postgresql", "F0000"),
@@ -3334,7 +3335,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "close": (
         ("could not close temporary statistics file", "postgresql", "errno:file"),
         ("could not close shared memory segment", "postgresql", "errno:file"),
-        ("could not close ssl certificate file", "postgresql", None),
+        ("could not close ssl certificate file", "postgresql", "08006"),
         ("bcp unable to close format file", "mssql", "20099"),
         ("connection close was not called", "postgresql", None),
         ("bcp unable to close error file", "mssql", "20087"),
@@ -3355,19 +3356,19 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("cursor the prepared statement is closed", "postgresql", None),
         ("cursor has been closed by the database", "oracle", "DPY-2046"),
         ("connection has already been closed", "duckdb", "ConnectionException"),
-        ("this large object has been closed", "postgresql", None),
+        ("this large object has been closed", "postgresql", "55000"),
         ("the prepared statement is closed", "postgresql", None),
         ("the server closed the connection", "mysql", None),
-        ("this connection has been closed", "postgresql", None),
+        ("this connection has been closed", "postgresql", "- 08003"),
         ("the connection has been closed", "mssql", None),
-        ("this statement has been closed", "postgresql", None),
+        ("this statement has been closed", "postgresql", "55000"),
         ("can t write in closed state", "mysql", None),
         ("cannot write to closed file", "duckdb", "IOException"),
         ("connection socket closed", "postgresql", None),
         ("the connection is closed", "mssql", None),
     ),
     "closing": (
-        ("unexpected error when closing blob binary stream", "postgresql", None),
+        ("unexpected error when closing blob binary stream", "postgresql", "99999"),
         ("from sending closing prepared statement message", "postgresql", None),
         ("error in closing network connection", "mssql", "20056"),
         ("closing existing cursor", "postgresql", "42P03"),
@@ -3624,7 +3625,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("pq unexpected commandcomplete after error", "postgresql", None),
         ("unexpected result after commandcomplete", "postgresql", "08P01"),
         ("unexpected commandcomplete after error", "postgresql", None),
-        ("commandcomplete expected copy but got", "postgresql", None),
+        ("commandcomplete expected copy but got", "postgresql", "08S01"),
     ),
     "commanded": (
         ("the postmaster has commanded this server process to roll back", "postgresql", None),
@@ -3790,7 +3791,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("the timeout period elapsed prior to completion of the operation", "mssql", None),
         ("event execution time is in the past and on completion", "mysql", "1588 1589"),
         ("could not create i o completion port for child queue", "postgresql", None),
-        ("unable to parse the count in command completion tag", "postgresql", None),
+        ("unable to parse the count in command completion tag", "postgresql", "08006"),
     ),
     "complex": (
         ("tsquery is too complex", "postgresql", None),
@@ -3912,11 +3913,11 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("are not compatible for concatenation", "postgresql", None),
     ),
     "concur": (
-        ("resultsets with concurrency concur read only cannot be updated", "postgresql", None),
+        ("resultsets with concurrency concur read only cannot be updated", "postgresql", "24000"),
     ),
     "concurrency": (
         ("maintenance io concurrency must be set to 0 on platforms", "postgresql", None),
-        ("unknown value for resultset concurrency", "postgresql", None),
+        ("unknown value for resultset concurrency", "postgresql", "22023"),
     ),
     "concurrent": (
         ("sets the minimum number of concurrent open transactions required before", "postgresql", None),
@@ -3979,7 +3980,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "conf": (
         ("no pg hba conf entry for replication connection from host", "postgresql", "28000"),
-        ("check that you have configured the pg hba conf file", "postgresql", None),
+        ("check that you have configured the pg hba conf file", "postgresql", "08004"),
         ("pg hba conf rejects replication connection for host", "postgresql", "28000"),
         ("pg hba conf rejects connection for host", "postgresql", "28000"),
         ("no pg hba conf entry for host", "postgresql", "28000"),
@@ -4024,7 +4025,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("configure slave and do start slave", "mysql", "1199"),
     ),
     "configured": (
-        ("is not supported check that you have configured the pg", "postgresql", None),
+        ("is not supported check that you have configured the pg", "postgresql", "08004"),
         ("the server is not configured as slave", "mysql", "1200"),
         ("too many server processes configured", "postgresql", "22023"),
         ("no replication origin is configured", "postgresql", "55000"),
@@ -4082,7 +4083,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("conflicts with key", "postgresql", None),
     ),
     "conforming": (
-        ("the server s standard conforming strings parameter was reported as", "postgresql", None),
+        ("the server s standard conforming strings parameter was reported as", "postgresql", "08006"),
     ),
     "conjunction": (
         ("unsupported conjunction type", "duckdb", "SerializationException"),
@@ -4117,7 +4118,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("already connected to", "duckdb", "InvalidInputException"),
     ),
     "connectexecutor": (
-        ("could not instantiate connectexecutor", "postgresql", None),
+        ("could not instantiate connectexecutor", "postgresql", "22023"),
     ),
     "connecting": (
         ("connecting slave requested to start from gtid|which is not in the master s binlog", "mysql", "1945"),
@@ -4450,7 +4451,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("conversions not supported in query", "postgresql", None),
     ),
     "convert": (
-        ("cannot convert the column of type", "postgresql", None),
+        ("cannot convert the column of type", "postgresql", "42821"),
         ("unable to convert string to time", "mssql", None),
         ("could not convert value of type", "postgresql", "22023"),
         ("cannot convert from data type", "oracle", "DPY-4007"),
@@ -4515,15 +4516,15 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("could not read from copy file", "postgresql", "errno:file"),
     ),
     "copybothresponse": (
-        ("got copybothresponse from server during an active", "postgresql", None),
+        ("got copybothresponse from server during an active", "postgresql", "55000"),
     ),
     "copydata": (
         ("received unexpected copydata message from backend", "postgresql", None),
-        ("got copydata without an active copy operation", "postgresql", None),
-        ("unexpected copydata from server for", "postgresql", None),
+        ("got copydata without an active copy operation", "postgresql", "55000"),
+        ("unexpected copydata from server for", "postgresql", "08S01"),
     ),
     "copydual": (
-        ("requested copydual but got", "postgresql", None),
+        ("requested copydual but got", "postgresql", "42809"),
     ),
     "copyfail": (
         ("pq unknown response for copyfail", "postgresql", None),
@@ -4533,7 +4534,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("pq copyin statement has already been closed", "postgresql", None),
         ("copyin statement has already been closed", "postgresql", None),
         ("unknown response during copyin", "postgresql", None),
-        ("requested copyin but got", "postgresql", None),
+        ("requested copyin but got", "postgresql", "42809"),
         ("copyin query is closed", "mssql", None),
     ),
     "copying": (
@@ -4543,16 +4544,16 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "copyinresponse": (
         ("received unexpected copyinresponse message from backend", "postgresql", None),
-        ("got copyinresponse from server during an active", "postgresql", None),
+        ("got copyinresponse from server during an active", "postgresql", "55000"),
     ),
     "copymanager": (
-        ("copy commands are only supported using the copymanager api", "postgresql", None),
+        ("copy commands are only supported using the copymanager api", "postgresql", "0A000"),
     ),
     "copyout": (
-        ("requested copyout but got", "postgresql", None),
+        ("requested copyout but got", "postgresql", "42809"),
     ),
     "copyoutresponse": (
-        ("got copyoutresponse from server during an active", "postgresql", None),
+        ("got copyoutresponse from server during an active", "postgresql", "55000"),
     ),
     "copyright": (
         ("international release unable to read copyright information from the db", "mssql", "20135"),
@@ -4795,7 +4796,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("the config options cryptocredentialsdetails property must be of type object", "mssql", None),
     ),
     "cryptographic": (
-        ("could not find a java cryptographic algorithm", "postgresql", None),
+        ("could not find a java cryptographic algorithm", "postgresql", "08006"),
     ),
     "cryptography": (
         ("python oracledb thin mode cannot be used because the cryptography", "oracle", "DPY-3016"),
@@ -5004,8 +5005,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("attempt to send zero length text or image to dataserver", "mssql", "20169"),
     ),
     "datasource": (
-        ("datasource has been closed", "postgresql", None),
-        ("failed to setup datasource", "postgresql", None),
+        ("datasource has been closed", "postgresql", "08003"),
+        ("failed to setup datasource", "postgresql", "99999"),
     ),
     "datastream": (
         ("datastream indicates that a compute column is derived from a", "mssql", "20031"),
@@ -5059,7 +5060,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("cannot subtract infinite dates", "postgresql", "22008"),
     ),
     "datestyle": (
-        ("the server s datestyle parameter was changed to", "postgresql", None),
+        ("the server s datestyle parameter was changed to", "postgresql", "08006"),
         ("perhaps you need a different datestyle setting", "postgresql", None),
         ("pq unsupported datestyle", "postgresql", None),
     ),
@@ -5312,11 +5313,11 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "declare": (
         ("declare cursor must not contain data modifying statements in with", "postgresql", "0A000"),
-        ("this statement does not declare an out parameter use", "postgresql", None),
-        ("this statement does not declare an out parameter", "postgresql", None),
+        ("this statement does not declare an out parameter use", "postgresql", "2F003"),
+        ("this statement does not declare an out parameter", "postgresql", "2F003"),
         ("must declare the scalar variable", "mssql", "137"),
         ("declare scroll cursor", "postgresql", "0A000"),
-        ("to declare one", "postgresql", None),
+        ("to declare one", "postgresql", "2F003"),
     ),
     "declared": (
         ("has already been declared parameter names must be unique", "mssql", None),
@@ -5332,7 +5333,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("out of memory while trying to decode a record of", "postgresql", None),
         ("failed to decode array found", "duckdb", "InvalidInputException"),
         ("could not decode file name", "postgresql", None),
-        ("unable to decode xml data", "postgresql", None),
+        ("unable to decode xml data", "postgresql", "22000"),
         ("could not decode string", "duckdb", "ConversionException"),
         ("failed to decode string", "duckdb", "InvalidInputException"),
         ("failure in decode", "duckdb", "ConversionException"),
@@ -5373,7 +5374,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "decrypt": (
         ("failed to decrypt a column encryption key invalid key store", "mssql", None),
         ("failed to decrypt a column encryption key", "mssql", None),
-        ("could not decrypt ssl key file", "postgresql", None),
+        ("could not decrypt ssl key file", "postgresql", "08006"),
     ),
     "decrypted": (
         ("the column encryption key has been successfully decrypted but it", "mssql", None),
@@ -5440,7 +5441,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("couldn t allocate connection defaults", "postgresql", None),
     ),
     "defaulttransactionisolation": (
-        ("unable to determine a value for defaulttransactionisolation due to missing", "postgresql", None),
+        ("unable to determine a value for defaulttransactionisolation due to missing", "postgresql", "99999"),
     ),
     "defer": (
         ("only defer binding is currently supported as option for create", "duckdb", "ParserException"),
@@ -5572,8 +5573,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("destroy external resource deleter function", "duckdb", "IOException"),
     ),
     "deleterow": (
-        ("cannot call deleterow when on the insert row", "postgresql", None),
-        ("you cannot call deleterow here", "postgresql", None),
+        ("cannot call deleterow when on the insert row", "postgresql", "24000"),
+        ("you cannot call deleterow here", "postgresql", "24000"),
     ),
     "deletes": (
         ("maximum number of tuple updates or deletes prior to vacuum", "postgresql", None),
@@ -5769,7 +5770,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "desired": (
         ("explicitly cast to the desired type for example array integer", "postgresql", None),
         ("cannot drop desired object s because other objects depend on", "postgresql", "2BP01"),
-        ("unable to translate data into the desired encoding", "postgresql", None),
+        ("unable to translate data into the desired encoding", "postgresql", "22000"),
     ),
     "destination": (
         ("attempt to do data conversion with null destination variable", "mssql", "20148"),
@@ -6049,8 +6050,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "direction": (
         ("bad bulk copy direction must be either in or out", "mssql", "20063"),
-        ("copyin copy direction can t receive data", "postgresql", None),
-        ("invalid fetch direction constant", "postgresql", None),
+        ("copyin copy direction can t receive data", "postgresql", "08P01"),
+        ("invalid fetch direction constant", "postgresql", "22023"),
         ("bad bulk copy direction", "mssql", "20063"),
     ),
     "directly": (
@@ -6342,7 +6343,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("unique constraints not possible for domains", "postgresql", "42601"),
     ),
     "domresult": (
-        ("unable to convert domresult sqlxml data to a string", "postgresql", None),
+        ("unable to convert domresult sqlxml data to a string", "postgresql", "22000"),
     ),
     "don": (
         ("don t have transaction information for this type of tuple", "postgresql", "0A000"),
@@ -6407,7 +6408,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("mysql driver does not support the use of named parameters", "mysql", None),
     ),
     "driverconfig": (
-        ("error loading default settings from driverconfig properties", "postgresql", None),
+        ("error loading default settings from driverconfig properties", "postgresql", "99999"),
     ),
     "drop": (
         ("use alter table alter column drop expression instead", "postgresql", None),
@@ -6604,7 +6605,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("ecdh could not create key", "postgresql", "F0000"),
     ),
     "ecdsa": (
-        ("use a server certificate signed with rsa or ecdsa", "postgresql", None),
+        ("use a server certificate signed with rsa or ecdsa", "postgresql", "08004"),
     ),
     "echo": (
         ("e echo statement before execution", "postgresql", None),
@@ -6693,7 +6694,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("incorrect number of elements same as", "postgresql", "22023"),
     ),
     "eligible": (
-        ("no eligible primary or unique key found for table", "postgresql", None),
+        ("no eligible primary or unique key found for table", "postgresql", "24000"),
     ),
     "embedded": (
         ("ssl certificate s common name contains embedded null", "postgresql", "08P01"),
@@ -6801,7 +6802,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("could not encode nonce", "postgresql", None),
     ),
     "encoded": (
-        ("an error occurred while setting up the gss encoded connection", "postgresql", None),
+        ("an error occurred while setting up the gss encoded connection", "postgresql", "08P01"),
         ("failed reading length encoded integer", "mysql", None),
         ("both path name and encoded path name", "postgresql", None),
         ("encoded number data too long", "oracle", "DPY-5015"),
@@ -6813,7 +6814,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("requested character not valid for encoding", "postgresql", "54000"),
         ("sets the client s character set encoding", "postgresql", None),
         ("pq unsupported client encoding", "postgresql", None),
-        ("unsupported binary encoding of", "postgresql", None),
+        ("unsupported binary encoding of", "postgresql", "22007"),
         ("must be a valid encoding name", "postgresql", "22023"),
         ("is not a valid encoding name", "postgresql", "42704"),
         ("unsupported client encoding", "postgresql", None),
@@ -6911,7 +6912,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "ending": (
         ("files ending with duckdb extension are reserved for duckdb extensions", "duckdb", "PermissionException"),
-        ("database connection failed when ending copy", "postgresql", None),
+        ("database connection failed when ending copy", "postgresql", "08006"),
         ("frame ending offset must not be negative", "postgresql", "22013"),
         ("frame ending offset must not be null", "postgresql", "22004"),
         ("missing ending quote", "oracle", "DPY-2041 DPY-2042"),
@@ -7076,7 +7077,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("failed to read file|at offset|unexpected eof", "duckdb", "IOException"),
         ("unexpected eof found when reading file", "mysql", "1039"),
         ("unexpected eof on standby connection", "postgresql", "08P01"),
-        ("expected an eof from server got", "postgresql", None),
+        ("expected an eof from server got", "postgresql", "08S01"),
         ("unexpected eof from the server", "mssql", "20017"),
         ("unexpected eof in copy data", "postgresql", "22P04"),
         ("expected eof packet", "mysql", None),
@@ -7095,7 +7096,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "equal": (
         ("parameter max should be greater than or equal to parameter", "oracle", "DPY-2064"),
-        ("query timeout must be a value greater than or equal", "postgresql", None),
+        ("query timeout must be a value greater than or equal", "postgresql", "22023"),
         ("the block size must be greater or equal than the", "duckdb", "InvalidInputException"),
         ("is expected to be greater or equal to 0 got", "postgresql", None),
         ("using non equal operator", "postgresql", "0A000"),
@@ -7105,7 +7106,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("could not identify an equality operator for type", "postgresql", "42883"),
     ),
     "equals": (
-        ("query timeout must be a value greater than or equals", "postgresql", None),
+        ("query timeout must be a value greater than or equals", "postgresql", "22023"),
     ),
     "equi": (
         ("equi width bucket does not support infinite or nan as", "duckdb", "InvalidInputException"),
@@ -7421,7 +7422,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("sortedrunmergerlocalstate executetask for task", "duckdb", "NotImplementedException"),
     ),
     "executewithflags": (
-        ("can t use executewithflags int on a statement", "postgresql", None),
+        ("can t use executewithflags int on a statement", "postgresql", "42809"),
     ),
     "executing": (
         ("failed executing prepared statement data values does not match number", "mysql", None),
@@ -7542,8 +7543,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("internal error read a negative integer when expecting a positive", "oracle", "DPY-5003"),
         ("expecting positional arguments or keyword arguments not both", "oracle", "DPY-2005"),
         ("read a negative integer when expecting a positive integer", "oracle", "DPY-5003"),
-        ("no result was returned or wrong size while expecting an", "postgresql", None),
-        ("no result was returned or wrong size while expecting a", "postgresql", None),
+        ("no result was returned or wrong size while expecting an", "postgresql", "02000"),
+        ("no result was returned or wrong size while expecting a", "postgresql", "02000"),
         ("when expecting integer of no more than length", "oracle", "DPY-5002"),
         ("expecting list when setting array variables", "oracle", "DPY-2028"),
         ("when expecting object of type", "oracle", "DPY-2008"),
@@ -7732,7 +7733,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "extract": (
         ("variant extract expects two arguments variant column and varchar path", "duckdb", "BinderException"),
-        ("channel binding is required but could not extract channel binding", "postgresql", None),
+        ("channel binding is required but could not extract channel binding", "postgresql", "08004"),
         ("for struct extract out of range expected an index between", "duckdb", "BinderException"),
         ("struct extract with an integer key can only be used", "duckdb", "BinderException"),
         ("struct extract with a string key cannot be used on", "duckdb", "BinderException"),
@@ -7866,7 +7867,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("fastpath function calls not supported in a replication connection", "postgresql", "08P01"),
         ("ms fastpath function call", "postgresql", "00000"),
         ("fastpath function call", "postgresql", "00000"),
-        ("the fastpath function", "postgresql", None),
+        ("the fastpath function", "postgresql", "99999"),
     ),
     "fatal": (
         ("checkpoint aborted before header write non fatal because of pragma", "duckdb", "IOException"),
@@ -7913,7 +7914,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "fetch": (
         ("could not fetch table where clause info for table", "postgresql", None),
-        ("fetch size must be a value greater than or equal", "postgresql", None),
+        ("fetch size must be a value greater than or equal", "postgresql", "22023"),
         ("could not fetch column list info for table", "postgresql", "08006"),
         ("row count cannot be null in fetch first", "postgresql", "2201W"),
         ("could not fetch table info for table", "postgresql", "08006"),
@@ -8066,7 +8067,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "find": (
         ("could not find the database system expected to find it", "postgresql", None),
-        ("unable to find server array type for provided name", "postgresql", None),
+        ("unable to find server array type for provided name", "postgresql", "42602"),
         ("not found in from clause and can t find in", "duckdb", "BinderException"),
         ("could not find array type for data type", "postgresql", "42704"),
         ("expected to find it in the directory", "postgresql", None),
@@ -8246,7 +8247,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "flushing": (
         ("sets the delay in microseconds between transaction commit and flushing", "postgresql", None),
         ("flushing failed the connection is closed", "postgresql", None),
-        ("exception flushing output stream", "postgresql", None),
+        ("exception flushing output stream", "postgresql", "22000"),
     ),
     "fm": (
         ("rn may only be used together with fm", "postgresql", None),
@@ -8429,7 +8430,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "four": (
         ("u must be followed by four hexadecimal digits", "postgresql", None),
-        ("function takes four and only four argument", "postgresql", None),
+        ("function takes four and only four argument", "postgresql", "42601"),
     ),
     "fraction": (
         ("sets the fraction of transactions from which to log all", "postgresql", None),
@@ -8439,7 +8440,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("1 means use a fraction of shared buffers", "postgresql", None),
     ),
     "fractional": (
-        ("is not supported the jdbc fractional second unit has no", "postgresql", None),
+        ("is not supported the jdbc fractional second unit has no", "postgresql", "0A000"),
     ),
     "fragments": (
         ("when generating sql fragments quote all identifiers", "postgresql", None),
@@ -8468,7 +8469,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("check free disk space", "postgresql", None),
     ),
     "freed": (
-        ("this sqlxml object has already been freed", "postgresql", None),
+        ("this sqlxml object has already been freed", "postgresql", "55000"),
     ),
     "freeze": (
         ("cannot perform copy freeze because the table was not created", "postgresql", "55000"),
@@ -8602,10 +8603,11 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("cannot generate sspi context", "mssql", None),
     ),
     "generated": (
-        ("the query that generated this result set must select only", "postgresql", None),
+        ("the query that generated this result set must select only", "postgresql", "24000"),
         ("using generated columns in alter statement not supported", "duckdb", "BinderException"),
         ("cannot alter type of a column used by a generated", "postgresql", "0A000"),
         ("not allowed to set default on a generated column", "duckdb", "ParserException"),
+        ("this is not yet supported for generated columns", "mysql", "1907"),
         ("cannot use generated column in partition key", "postgresql", "42P17"),
         ("column|of relation|is not a generated column", "postgresql", "00000 55000"),
         ("unsupported constraint for generated column", "duckdb", "BinderException"),
@@ -8895,8 +8897,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("an empty string disables automatic self grants", "postgresql", None),
     ),
     "greater": (
-        ("maximum number of rows must be a value greater than", "postgresql", None),
-        ("the maximum field size must be a value greater than", "postgresql", None),
+        ("maximum number of rows must be a value greater than", "postgresql", "22023"),
+        ("the maximum field size must be a value greater than", "postgresql", "22023"),
         ("max size is expected to be greater than zero", "postgresql", None),
         ("cannot be greater than max protocol version", "postgresql", None),
         ("array size must be greater than 0", "duckdb", "ParserException"),
@@ -8951,12 +8953,12 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("would grow to", "duckdb", "IOException"),
     ),
     "gss": (
-        ("the server does not support gss encryption", "postgresql", None),
-        ("the server does not support gss encoding", "postgresql", None),
+        ("the server does not support gss encryption", "postgresql", "08004"),
+        ("the server does not support gss encoding", "postgresql", "08004"),
         ("expected gss response got message type", "postgresql", "08P01"),
         ("accepting gss security context failed", "postgresql", None),
         ("duplicate gss authentication request", "postgresql", None),
-        ("gss authentication failed", "postgresql", None),
+        ("gss authentication failed", "postgresql", "08006"),
     ),
     "gssapi": (
         ("server requested gssapi authentication", "postgresql", None),
@@ -9270,8 +9272,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("insufficient to hold", "oracle", "DPY-5001"),
     ),
     "holdability": (
-        ("unknown value for resultset holdability", "postgresql", None),
-        ("unknown resultset holdability setting", "postgresql", None),
+        ("unknown value for resultset holdability", "postgresql", "22023"),
+        ("unknown resultset holdability setting", "postgresql", "22023"),
     ),
     "holdable": (
         ("holdable cursors must be read only", "postgresql", None),
@@ -9283,7 +9285,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("cannot prepare while holding both session level and transaction level", "postgresql", "0A000"),
         ("create database not allowed while thread is holding global read", "mysql", "1209"),
         ("drop database not allowed while thread is holding global read", "mysql", "1208"),
-        ("tried to obtain lock while already holding it", "postgresql", None),
+        ("tried to obtain lock while already holding it", "postgresql", "55000"),
         ("user was holding a relation lock for too long", "postgresql", None),
     ),
     "hole": (
@@ -9318,7 +9320,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "hostname": (
         ("server name validation failed certificate for hostname", "postgresql", None),
-        ("check that the hostname and port are correct and that", "postgresql", None),
+        ("check that the hostname and port are correct and that", "postgresql", "08001"),
         ("server name validation failed hostname", "postgresql", None),
         ("can t get hostname for your address", "mysql", "1042"),
         ("certificate for hostname", "postgresql", None),
@@ -9330,8 +9332,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("specifying multiple hostnames with dns srv look up is not", "mysql", None),
     ),
     "hostnameverifier": (
-        ("could not be verified by hostnameverifier", "postgresql", None),
-        ("the hostnameverifier class provided", "postgresql", None),
+        ("could not be verified by hostnameverifier", "postgresql", "08006"),
+        ("the hostnameverifier class provided", "postgresql", "08006"),
     ),
     "hosts": (
         ("unable to connect to any of the target hosts", "mysql", None),
@@ -9375,8 +9377,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("error parsing hstore pair at char", "postgresql", None),
         ("hstore keys can only be strings", "postgresql", None),
         ("is the hstore extension loaded", "postgresql", None),
-        ("no hstore extension installed", "postgresql", None),
-        ("hstore key must not be null", "postgresql", None),
+        ("no hstore extension installed", "postgresql", "07006"),
+        ("hstore key must not be null", "postgresql", "22023"),
         ("error parsing hstore", "postgresql", None),
     ),
     "ht": (
@@ -9689,10 +9691,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("improper use of", "postgresql", None),
     ),
     "inactive": (
-        ("tried to write to an inactive copy operation", "postgresql", None),
-        ("tried to cancel an inactive copy operation", "postgresql", None),
-        ("tried to read from inactive copy", "postgresql", None),
-        ("tried to end inactive copy", "postgresql", None),
+        ("tried to write to an inactive copy operation", "postgresql", "55000"),
+        ("tried to cancel an inactive copy operation", "postgresql", "55000"),
+        ("tried to read from inactive copy", "postgresql", "55000"),
+        ("tried to end inactive copy", "postgresql", "55000"),
     ),
     "inactivity": (
         ("pool connection inactivity timer already exists", "postgresql", None),
@@ -9923,10 +9925,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("cannot and inet values of different sizes", "postgresql", "22023"),
         ("cannot or inet values of different sizes", "postgresql", "22023"),
         ("could not format inet value", "postgresql", "22P03"),
-        ("invalid inet data", "postgresql", None),
+        ("invalid inet data", "postgresql", "22023"),
     ),
     "infer": (
-        ("can t infer the sql type to use for an", "postgresql", None),
+        ("can t infer the sql type to use for an", "postgresql", "07006"),
         ("cannot infer common element type left", "duckdb", "BinderException"),
     ),
     "inference": (
@@ -10042,7 +10044,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "initialization": (
         ("could not create relation cache initialization file", "postgresql", "errno:file"),
         ("connection was closed during pool initialization", "postgresql", None),
-        ("invalid scram client initialization", "postgresql", None),
+        ("invalid scram client initialization", "postgresql", "08004"),
         ("datetime initialization failed", "postgresql", None),
         ("lock initialization failed", "postgresql", None),
     ),
@@ -10056,7 +10058,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("could not initialize ldap error code", "postgresql", "00000"),
         ("parallel worker failed to initialize", "postgresql", "55000"),
         ("could not initialize ssl connection", "postgresql", "08P01"),
-        ("could not initialize ssl context", "postgresql", None),
+        ("could not initialize ssl context", "postgresql", "08006"),
         ("could not initialize ssl engine", "postgresql", None),
         ("can t initialize character set", "mysql", "2019"),
         ("can t initialize function", "mysql", "1123"),
@@ -10068,9 +10070,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("the database cluster was initialized with index max keys", "postgresql", None),
         ("parquet encryption row group not initialized", "duckdb", "InvalidInputException"),
         ("the database cluster was initialized with", "postgresql", None),
-        ("has already been initialized", "postgresql", None),
+        ("has already been initialized", "postgresql", "- 55000"),
         ("cluster is not initialized", "postgresql", None),
-        ("has not been initialized", "postgresql", None),
+        ("has not been initialized", "postgresql", "- 55000"),
         ("pool is not initialized", "postgresql", None),
     ),
     "initializing": (
@@ -10144,15 +10146,15 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("aggregates with distinct must be able to sort their inputs", "postgresql", None),
     ),
     "inputstream": (
-        ("provided inputstream failed", "postgresql", None),
+        ("provided inputstream failed", "postgresql", "- 99999"),
     ),
     "insecure": (
         ("authentication with old insecure passwords is not supported for more", "mysql", None),
         ("authentication with old insecure passwords is not supported", "mysql", None),
         ("use to write quotes in strings is insecure in client", "postgresql", None),
-        ("has insecure permissions non owner principal", "postgresql", None),
+        ("has insecure permissions non owner principal", "postgresql", "08006"),
         ("insecure api function call", "mysql", "2062"),
-        ("has insecure permissions", "postgresql", None),
+        ("has insecure permissions", "postgresql", "08006"),
     ),
     "insensitive": (
         ("escape clause is not supported with case insensitive regular expression", "duckdb", "ParserException"),
@@ -10164,7 +10166,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "insert": (
         ("there are more columns in the insert statement than values", "mssql", "109"),
-        ("you must specify at least one column value to insert", "postgresql", None),
+        ("you must specify at least one column value to insert", "postgresql", "22023"),
         ("insert on duplicate key update on a table with more", "mysql", "1724"),
         ("new table can only be specified for an insert or", "postgresql", "42P17"),
         ("only with check expression allowed for insert", "postgresql", "42601"),
@@ -10173,7 +10175,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("duplicate column name|in insert", "duckdb", "BinderException"),
         ("insert or update on table", "postgresql", "23503"),
         ("cannot insert duplicate", "mssql", "2601 2627"),
-        ("not on the insert row", "postgresql", None),
+        ("not on the insert row", "postgresql", "24000"),
     ),
     "insertable": (
         ("is not insertable into", "mysql", "1471"),
@@ -10247,8 +10249,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("an external resource instance must have a name", "duckdb", "InvalidInputException"),
         ("client the instance of sql server", "mssql", "20"),
         ("both port and instance specified", "mssql", "2500"),
-        ("cannot convert an instance of", "postgresql", None),
-        ("cannot cast an instance of", "postgresql", None),
+        ("cannot convert an instance of", "postgresql", "07006"),
+        ("cannot cast an instance of", "postgresql", "07006"),
     ),
     "instancename": (
         ("the config options instancename property must be of type string", "mssql", None),
@@ -10256,7 +10258,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("instancename must be a string", "mssql", None),
     ),
     "instantiated": (
-        ("could not be instantiated", "postgresql", None),
+        ("could not be instantiated", "postgresql", "08006"),
     ),
     "instead": (
         ("copy cannot be used with this method use copy instead", "postgresql", None),
@@ -10329,7 +10331,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "integer": (
         ("is out of range it must be an integer received", "mssql", None),
-        ("parameter value must be an integer but was", "postgresql", None),
+        ("parameter value must be an integer but was", "postgresql", "22023"),
         ("error number should be an integer", "mysql", None),
         ("invalid value for integer option", "postgresql", "22023"),
         ("is out of range for type integer", "postgresql", "22031 22036"),
@@ -10578,7 +10580,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("isn t in group by", "mysql", "1055"),
     ),
     "iso": (
-        ("the jdbc driver requires datestyle to begin with iso for", "postgresql", None),
+        ("the jdbc driver requires datestyle to begin with iso for", "postgresql", "08006"),
         ("can t set datestyle to iso", "postgresql", None),
     ),
     "isodow": (
@@ -10600,7 +10602,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("pq isolation level not supported", "postgresql", None),
         ("bad value for isolation level", "postgresql", None),
         ("isolation level not supported", "postgresql", None),
-        ("transaction isolation level", "postgresql", None),
+        ("transaction isolation level", "postgresql", "0A000 25001"),
     ),
     "isoyear": (
         ("interval units isoyear not recognized", "duckdb", "NotImplementedException"),
@@ -10678,8 +10680,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("jaccard function an argument too short", "duckdb", "InvalidInputException"),
     ),
     "jdbc": (
-        ("the jdbc driver requires client encoding to be utf8 for", "postgresql", None),
-        ("the jdbc driver expected on or off", "postgresql", None),
+        ("the jdbc driver requires client encoding to be utf8 for", "postgresql", "08006"),
+        ("the jdbc driver expected on or off", "postgresql", "08006"),
     ),
     "jit": (
         ("jit provider to use", "postgresql", None),
@@ -10816,7 +10818,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("cannot drop default keycache", "mysql", "1438"),
     ),
     "keymanager": (
-        ("into a keymanager failed", "postgresql", None),
+        ("into a keymanager failed", "postgresql", "08006"),
     ),
     "keys": (
         ("parquet encryption config column keys not yet implemented", "duckdb", "NotImplementedException"),
@@ -10834,7 +10836,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("duplicate keys exist", "postgresql", None),
     ),
     "keystore": (
-        ("unable to find pkcs12 keystore", "postgresql", None),
+        ("unable to find pkcs12 keystore", "postgresql", "08006"),
     ),
     "keytabfile": (
         ("krb5 keytabfile does not exist", "mssql", None),
@@ -10851,7 +10853,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("keyword not supported", "postgresql", None),
     ),
     "keywords": (
-        ("unable to find keywords in the system catalogs", "postgresql", None),
+        ("unable to find keywords in the system catalogs", "postgresql", "99999"),
     ),
     "killed": (
         ("connection was killed", "mysql", "1927"),
@@ -10884,7 +10886,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("is not a known duckdb version valid options are", "duckdb", "InvalidInputException"),
         ("backend timezone is not known", "postgresql", None),
         ("client no such host is known", "mssql", "11001"),
-        ("not known and not a number", "postgresql", None),
+        ("not known and not a number", "postgresql", "22023"),
         ("is not a well known uri", "postgresql", None),
         ("last known up at", "postgresql", "00000"),
     ),
@@ -11290,8 +11292,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("is invalid in like clause", "postgresql", "42809"),
     ),
     "likely": (
-        ("this is most likely caused by stored data containing characters", "postgresql", None),
-        ("invalid character data was found this is most likely caused", "postgresql", None),
+        ("this is most likely caused by stored data containing characters", "postgresql", "22000"),
+        ("invalid character data was found this is most likely caused", "postgresql", "22000"),
         ("pool is being initialized but not yet ready likely there", "postgresql", None),
         ("an exception has been raised that is likely due to", "mssql", None),
     ),
@@ -11430,7 +11432,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "load": (
         ("could not load server certificate file", "postgresql", "F0000"),
-        ("unable to load the class", "postgresql", None),
+        ("unable to load the class", "postgresql", "60000"),
         ("can t load function", "mysql", "1122"),
         ("cannot load from", "mysql", "1728"),
         ("could not load", "postgresql", "- 00000 F0000"),
@@ -11457,12 +11459,12 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("duckdb extensions are files ending with duckdb extension loading different", "duckdb", "PermissionException"),
         ("loading external extensions is disabled through configuration", "duckdb", "PermissionException"),
         ("metadata mismatch detected when loading extension", "duckdb", "IOException"),
-        ("loading the ssl root certificate", "postgresql", None),
-        ("loading the ssl certificate", "postgresql", None),
+        ("loading the ssl root certificate", "postgresql", "08006"),
+        ("loading the ssl certificate", "postgresql", "08006"),
         ("skipped loading publication", "postgresql", "55000"),
     ),
     "lob": (
-        ("cannot truncate lob to a negative length", "postgresql", None),
+        ("cannot truncate lob to a negative length", "postgresql", "22023"),
         ("lob amount must be greater than zero", "oracle", "DPY-2047"),
         ("lob offset must be greater than zero", "oracle", "DPY-2030"),
         ("lob is of type", "oracle", "DPY-3014"),
@@ -11480,7 +11482,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("but the server was compiled with loblksize", "postgresql", None),
     ),
     "lobs": (
-        ("postgresql lobs can only index to", "postgresql", None),
+        ("postgresql lobs can only index to", "postgresql", "22023"),
     ),
     "local": (
         ("connect local is not yet implemented", "duckdb", "NotImplementedException"),
@@ -11844,7 +11846,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("unsupported type for deserialization of macrofunction", "duckdb", "SerializationException"),
     ),
     "made": (
-        ("a connection could not be made using the requested protocol", "postgresql", None),
+        ("a connection could not be made using the requested protocol", "postgresql", "08001"),
         ("no attempt was made to restore the connection", "mssql", None),
         ("an attempt was made to binlog gtid", "mysql", "1950"),
     ),
@@ -11874,7 +11876,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("sets the maximum memory to be used for maintenance operations", "postgresql", None),
     ),
     "major": (
-        ("invalid version number major", "postgresql", None),
+        ("invalid version number major", "postgresql", "0A000"),
         ("invalid mysql major version", "mysql", None),
     ),
     "make": (
@@ -11921,7 +11923,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("registered custom resource manager", "postgresql", "00000"),
         ("existing resource manager with id", "postgresql", None),
         ("was not called by trigger manager", "postgresql", "39P01"),
-        ("could not initialize key manager", "postgresql", None),
+        ("could not initialize key manager", "postgresql", "08006"),
         ("invalid resource manager id", "postgresql", "- 00000"),
         ("custom resource manager id", "postgresql", None),
         ("resource manager with id", "postgresql", None),
@@ -12018,7 +12020,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("user mapping for", "postgresql", "- 00000 42704 42710"),
     ),
     "maps": (
-        ("custom type maps are not supported", "postgresql", None),
+        ("custom type maps are not supported", "postgresql", "0A000"),
     ),
     "mapviewoffileex": (
         ("failed system call was mapviewoffileex", "postgresql", None),
@@ -12179,15 +12181,15 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("maximumvalue requires numeric type", "duckdb", "InvalidTypeException"),
     ),
     "maxindexkeys": (
-        ("unable to determine a value for maxindexkeys due to missing", "postgresql", None),
+        ("unable to determine a value for maxindexkeys due to missing", "postgresql", "99999"),
     ),
     "maxlisten": (
         ("could not bind to all requested addresses maxlisten", "postgresql", "00000"),
     ),
     "maxresultbuffer": (
-        ("result set exceeded maxresultbuffer limit received", "postgresql", None),
-        ("result set exceeded maxresultbuffer limit", "postgresql", None),
-        ("could not parse maxresultbuffer value", "postgresql", None),
+        ("result set exceeded maxresultbuffer limit received", "postgresql", "08S01"),
+        ("result set exceeded maxresultbuffer limit", "postgresql", "08S01"),
+        ("could not parse maxresultbuffer value", "postgresql", "22023"),
     ),
     "maxretriesontransienterrors": (
         ("the config options maxretriesontransienterrors property must be equal or greater", "mssql", None),
@@ -12378,7 +12380,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("invalid authentication method", "postgresql", "28000 F0000"),
     ),
     "methods": (
-        ("can t use query methods that take a query string", "postgresql", None),
+        ("can t use query methods that take a query string", "postgresql", "42809"),
         ("cannot be mixed with non negative methods", "postgresql", None),
         ("is only valid for authentication methods", "postgresql", "F0000"),
         ("cannot be mixed with negative methods", "postgresql", None),
@@ -12409,8 +12411,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("timestamp microseconds out of range", "duckdb", "ConversionException"),
     ),
     "middle": (
-        ("cannot change transaction read only property in the middle of", "postgresql", None),
-        ("cannot change transaction isolation level in the middle of a", "postgresql", None),
+        ("cannot change transaction read only property in the middle of", "postgresql", "25001"),
+        ("cannot change transaction isolation level in the middle of a", "postgresql", "25001"),
         ("unexpected quote in the middle of a qualified name component", "duckdb", "ParserException"),
     ),
     "might": (
@@ -12666,7 +12668,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("international release unable to read money format information from the", "mssql", "20137"),
         ("unable to read money format information from the db library", "mssql", "20137"),
         ("illegal money column length returned by adaptive server", "mssql", "20144"),
-        ("conversion of money failed", "postgresql", None),
+        ("conversion of money failed", "postgresql", "42820"),
         ("unknown value for money", "mssql", None),
         ("money out of range", "postgresql", "22003"),
     ),
@@ -13099,7 +13101,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("negation of hugeint is out of range", "duckdb", "OutOfRangeException"),
     ),
     "negative": (
-        ("must be a non negative integer but was", "postgresql", None),
+        ("must be a non negative integer but was", "postgresql", "22023"),
         ("length argument must be non negative", "postgresql", None),
         ("requested length cannot be negative", "postgresql", "22023"),
         ("limit offset cannot be negative", "duckdb", "BinderException"),
@@ -13123,7 +13125,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("server did not negotiate encryption but the encrypt config option", "mssql", None),
     ),
     "negotiated": (
-        ("channel binding is required but the negotiated scram mechanism", "postgresql", None),
+        ("channel binding is required but the negotiated scram mechanism", "postgresql", "08004"),
         ("negotiated login attempt failed", "mssql", "20210"),
     ),
     "negotiation": (
@@ -13164,12 +13166,12 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("multiple values specified for netmask", "postgresql", "F0000"),
     ),
     "network": (
-        ("network timeout must be a value greater than or equal", "postgresql", None),
+        ("network timeout must be a value greater than or equal", "postgresql", "22023"),
         ("the database or network closed the connection", "oracle", "DPY-4011"),
         ("client the network path was not found", "mssql", "53"),
         ("could not parse network address", "postgresql", None),
-        ("unable to get network timeout", "postgresql", None),
-        ("unable to set network timeout", "postgresql", None),
+        ("unable to get network timeout", "postgresql", "08S01"),
+        ("unable to set network timeout", "postgresql", "08S01"),
     ),
     "never": (
         ("use a value between 0 0 never log and 1", "postgresql", None),
@@ -13266,10 +13268,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "none": (
         ("bcp protocol error expected default information and got none", "mssql", "20242"),
-        ("expected a row when reading password encryption but none was", "postgresql", None),
+        ("expected a row when reading password encryption but none was", "postgresql", "02000"),
         ("requested copy data with origin none but might copy data", "postgresql", "55000"),
         ("argument 2 must be a connection cursor or none", "postgresql", None),
-        ("a result was returned when none was expected", "postgresql", None),
+        ("a result was returned when none was expected", "postgresql", "0100E"),
         ("the user connection parameter cannot be none", "postgresql", None),
         ("collation should be either string or none", "mysql", None),
         ("expected default information and got none", "mssql", "20242"),
@@ -13495,7 +13497,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("only error null empty array empty object or default expression", "postgresql", None),
         ("null value not allowed for object key", "postgresql", "22004"),
         ("because it is a system object", "postgresql", "0A000"),
-        ("failed to create object for", "postgresql", None),
+        ("failed to create object for", "postgresql", "08006"),
         ("invalid object type name", "oracle", "DPY-2035"),
         ("does not name an object", "mssql", None),
         ("unsupported object type", "postgresql", "22023"),
@@ -13509,7 +13511,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("and objects in", "postgresql", None),
     ),
     "obtain": (
-        ("interrupted while waiting to obtain lock on database connection", "postgresql", None),
+        ("interrupted while waiting to obtain lock on database connection", "postgresql", "55000"),
         ("the instance of the sql server database engine cannot obtain", "mssql", "1204"),
         ("could not obtain lock on row in relation", "postgresql", "55P03"),
         ("could not obtain lock on relation", "postgresql", "55P03"),
@@ -13524,16 +13526,16 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("timeout expired the timeout period elapsed prior to obtaining a", "mssql", None),
     ),
     "occur": (
-        ("zero bytes may not occur in string parameters", "postgresql", None),
+        ("zero bytes may not occur in string parameters", "postgresql", "22023"),
         ("cannot occur in both replace and rename list", "duckdb", "ParserException"),
-        ("zero bytes may not occur in identifiers", "postgresql", None),
+        ("zero bytes may not occur in identifiers", "postgresql", "22023"),
     ),
     "occured": (
         ("a transport level error has occured during sspi handshake", "mssql", None),
     ),
     "occurred": (
         ("error occurred before error message processing is available", "postgresql", None),
-        ("an error occurred while setting up the ssl connection", "postgresql", None),
+        ("an error occurred while setting up the ssl connection", "postgresql", "08P01"),
         ("an error occurred reading the certificate", "postgresql", None),
         ("occurred on the master message", "mysql", "1590"),
         ("an unknown error has occurred", "mssql", None),
@@ -13596,7 +13598,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("foreign server with oid", "postgresql", "42704"),
         ("of database with oid", "postgresql", "00000"),
         ("of relation with oid", "postgresql", "42703"),
-        ("value is not an oid", "postgresql", None),
+        ("value is not an oid", "postgresql", "22003"),
         ("extension with oid", "postgresql", "42704"),
         ("is not of type oid", "postgresql", "22023"),
         ("database with oid", "postgresql", "- 00000 01000 42704 54000"),
@@ -13973,7 +13975,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "other": (
         ("cannot be specified with other options", "postgresql", "0A000"),
         ("other name does not match host name", "postgresql", None),
+        ("other session using the database", "postgresql", None),
         ("in a list with other options", "postgresql", None),
+        ("other session s and", "postgresql", None),
     ),
     "others": (
         ("some of the datatypes only support hashing while others only", "postgresql", None),
@@ -14003,7 +14007,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("type output function", "postgresql", "42P17"),
     ),
     "outputs": (
-        ("no function outputs were registered", "postgresql", None),
+        ("no function outputs were registered", "postgresql", "55000"),
     ),
     "outside": (
         ("cursor cannot be created outside of a transaction", "postgresql", None),
@@ -14016,11 +14020,11 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("cannot create index with outstanding updates", "duckdb", "TransactionException"),
     ),
     "over": (
-        ("authentication channel binding is only supported with scram authentication over", "postgresql", None),
-        ("channel binding is only supported with scram authentication over encrypted", "postgresql", None),
+        ("authentication channel binding is only supported with scram authentication over", "postgresql", "08004"),
+        ("channel binding is only supported with scram authentication over encrypted", "postgresql", "08004"),
         ("gssapi encryption required but it is not supported over a", "postgresql", None),
         ("ldap over ssl is not supported on this platform", "postgresql", None),
-        ("object is too large to send over the protocol", "postgresql", None),
+        ("object is too large to send over the protocol", "postgresql", "42820"),
         ("requires an over clause", "postgresql", "42809"),
         ("over specified but", "postgresql", "42809"),
     ),
@@ -14173,7 +14177,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("invalid packed value metadata", "duckdb", None),
     ),
     "packet": (
-        ("unexpected packet type during replication", "postgresql", None),
+        ("unexpected packet type during replication", "postgresql", "08P01"),
         ("unexpected packet type during copy", "postgresql", None),
         ("invalid max allowed packet value", "mysql", None),
         ("object from invalid packet type", "mysql", None),
@@ -14598,7 +14602,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("valid units are bytes kb mb gb tb and pb", "postgresql", None),
     ),
     "pbkdf2": (
-        ("scram pbkdf2 iterations which exceeds the client side limit of", "postgresql", None),
+        ("scram pbkdf2 iterations which exceeds the client side limit of", "postgresql", "08004"),
     ),
     "peer": (
         ("peer authentication is only supported on local sockets", "postgresql", "F0000"),
@@ -14617,7 +14621,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("no pem data found data", "mysql", None),
     ),
     "pemkeymanager": (
-        ("could not initialize pemkeymanager", "postgresql", None),
+        ("could not initialize pemkeymanager", "postgresql", "08006"),
     ),
     "pending": (
         ("wait on a lock was aborted due to a pending", "mysql", "1689"),
@@ -14633,7 +14637,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("limit percent operator not supported in correlated subquery", "duckdb", "ParserException"),
         ("limit percent out of range should be between 0", "duckdb", "OutOfRangeException"),
         ("invalid percent encoded token", "postgresql", None),
-        ("percent values require", "postgresql", None),
+        ("percent values require", "postgresql", "22023"),
     ),
     "percentage": (
         ("the index scan percentage must be within 0 1", "duckdb", "InvalidInputException"),
@@ -14745,7 +14749,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "permissions": (
         ("could not change permissions of external pid file", "postgresql", None),
-        ("could not read permissions for private key file", "postgresql", None),
+        ("could not read permissions for private key file", "postgresql", "08006"),
         ("could not read permissions of directory", "postgresql", "errno:file"),
         ("sets the file permissions for log files", "postgresql", None),
         ("could not set permissions on directory", "postgresql", "errno:file"),
@@ -14806,7 +14810,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("pl pgsql expression", "postgresql", None),
     ),
     "pgstream": (
-        ("pgstream is closed", "postgresql", None),
+        ("pgstream is closed", "postgresql", "08003"),
     ),
     "phase": (
         ("can t start two phase transaction connection in status", "postgresql", None),
@@ -15127,7 +15131,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("the physical connection is closed for this pooled connection", "mssql", None),
     ),
     "pooledconnection": (
-        ("this pooledconnection has already been closed", "postgresql", None),
+        ("this pooledconnection has already been closed", "postgresql", "08003"),
     ),
     "pools": (
         ("size can not be changed for active pools", "mysql", None),
@@ -15147,7 +15151,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("invalid port number", "postgresql", None),
     ),
     "portable": (
-        ("the jdbc fractional second unit has no portable size odbc", "postgresql", None),
+        ("the jdbc fractional second unit has no portable size odbc", "postgresql", "0A000"),
     ),
     "portal": (
         ("query result type does not match portal result type", "postgresql", None),
@@ -15188,15 +15192,15 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("unexpected interrupt from table source in positionaltablescanner refill", "duckdb", "NotImplementedException"),
     ),
     "positioned": (
-        ("currently positioned before the start of the resultset you cannot", "postgresql", None),
-        ("resultset not positioned properly perhaps you need to call next", "postgresql", None),
-        ("currently positioned after the end of the resultset you cannot", "postgresql", None),
-        ("currently positioned before the start of the resultset", "postgresql", None),
-        ("currently positioned after the end of the resultset", "postgresql", None),
+        ("currently positioned before the start of the resultset you cannot", "postgresql", "24000"),
+        ("resultset not positioned properly perhaps you need to call next", "postgresql", "24000"),
+        ("currently positioned after the end of the resultset you cannot", "postgresql", "24000"),
+        ("currently positioned before the start of the resultset", "postgresql", "24000"),
+        ("currently positioned after the end of the resultset", "postgresql", "24000"),
         ("is not positioned on a row", "postgresql", "24000"),
     ),
     "positioning": (
-        ("lob positioning offsets start at 1", "postgresql", None),
+        ("lob positioning offsets start at 1", "postgresql", "22023"),
     ),
     "positive": (
         ("option write timeout must be a positive integer or none", "mysql", None),
@@ -15467,7 +15471,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("statement not prepared", "mysql", "2030"),
     ),
     "preparedstatement": (
-        ("preparedstatement can have at most", "postgresql", None),
+        ("preparedstatement can have at most", "postgresql", "22023"),
     ),
     "preparedstmt": (
         ("cannot call preparedstmt", "postgresql", None),
@@ -15517,7 +15521,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("because other extensions prevent it", "postgresql", "0A000"),
     ),
     "prevented": (
-        ("your security policy has prevented the connection from being attempted", "postgresql", None),
+        ("your security policy has prevented the connection from being attempted", "postgresql", "99999"),
     ),
     "prevents": (
         ("which prevents execution of this event group in parallel mode", "mysql", "1755"),
@@ -15532,7 +15536,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "previously": (
         ("this slot has never previously reserved wal or it has", "postgresql", None),
         ("has been disabled previously it cannot be re enabled", "duckdb", "InvalidInputException"),
-        ("free was called on this lob previously", "postgresql", None),
+        ("free was called on this lob previously", "postgresql", "55000"),
     ),
     "primary": (
         ("this table type requires a primary key", "mysql", "1173"),
@@ -15562,7 +15566,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("the target principal name is incorrect", "mssql", None),
         ("the server principal|already exists", "mssql", "15025"),
         ("the server principal", "mssql", "15025 916"),
-        ("non owner principal", "postgresql", None),
+        ("non owner principal", "postgresql", "08006"),
     ),
     "print": (
         ("c name print value of run time parameter then exit", "postgresql", None),
@@ -15604,7 +15608,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("could not access private key file", "postgresql", "errno:file"),
         ("could not load private key file", "postgresql", None),
         ("could not load private ssl key", "postgresql", None),
-        ("could not load the private key", "postgresql", None),
+        ("could not load the private key", "postgresql", "08006"),
         ("could not read private ssl key", "postgresql", None),
         ("check of private key failed", "postgresql", "F0000"),
         ("private key file", "postgresql", "- F0000 errno:file"),
@@ -15650,7 +15654,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "procedure": (
         ("unable to parse parameter encryption metadata in statement or procedure", "mssql", None),
-        ("malformed function or procedure escape syntax at offset", "postgresql", None),
+        ("malformed function or procedure escape syntax at offset", "postgresql", "2F003"),
         ("procedure or function|expects parameter|which", "mssql", "201"),
         ("select must have a group with this procedure", "mysql", "1385"),
         ("can t use order clause with this procedure", "mysql", "1386"),
@@ -15833,7 +15837,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "properties": (
         ("verify the connection properties and check that an instance of", "mssql", None),
-        ("properties for the driver contains a non string value for", "postgresql", None),
+        ("properties for the driver contains a non string value for", "postgresql", "99999"),
         ("the use of async properties are not supported by python", "mysql", None),
         ("conflicting constraint properties", "postgresql", "42601"),
     ),
@@ -16197,8 +16201,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("could not generate random nonce", "postgresql", "XX000"),
     ),
     "range": (
-        ("the parameter index is out of range", "postgresql", None),
-        ("the column index is out of range", "postgresql", None),
+        ("the parameter index is out of range", "postgresql", "22023"),
+        ("the column index is out of range", "postgresql", "22023"),
         ("out of range error|in function", "mysql", "3048"),
         ("value|is out of range for type", "postgresql", "22003"),
         ("out of range value for column", "mysql", "1264"),
@@ -16278,7 +16282,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("reader cannot take null input as parameter", "duckdb", "ParserException"),
         ("unrecognized option for csv reader", "duckdb", "BinderException"),
         ("csv reader function option", "duckdb", "BinderException"),
-        ("provided reader failed", "postgresql", None),
+        ("provided reader failed", "postgresql", "- 99999"),
     ),
     "readfromstorage": (
         ("unimplemented type for readfromstorage", "duckdb", "NotImplementedException"),
@@ -16288,7 +16292,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "reading": (
         ("buffer size for reading ahead in the wal during recovery", "postgresql", None),
-        ("database connection failed when reading from copy", "postgresql", None),
+        ("database connection failed when reading from copy", "postgresql", "08006"),
         ("from master when reading data from binary log", "mysql", "1236"),
         ("bytes exceeded while reading file", "duckdb", "InvalidInputException"),
         ("could not open file|for reading", "postgresql", "errno:file"),
@@ -16665,13 +16669,13 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("use the refresh materialized view command", "postgresql", None),
         ("cannot refresh materialized view", "postgresql", "55000"),
         ("invalid command refresh option", "mysql", None),
-        ("can t refresh the insert row", "postgresql", None),
+        ("can t refresh the insert row", "postgresql", "24000"),
         ("with refresh false", "postgresql", None),
     ),
     "refused": (
         ("the listener refused the connection but an unexpected error format", "oracle", "DPY-5005"),
         ("connection using old pre 4 1 1 authentication protocol refused", "mysql", "2049"),
-        ("refused check that the hostname and port are correct and", "postgresql", None),
+        ("refused check that the hostname and port are correct and", "postgresql", "08001"),
         ("listener refused connection", "oracle", "DPY-6000"),
     ),
     "refuses": (
@@ -16711,11 +16715,11 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("record type has not been registered", "postgresql", "42809"),
         ("no registered data exists for rule", "duckdb", "InvalidInputException"),
         ("no registered data exists for it", "duckdb", "InvalidInputException"),
-        ("was registered but call to get", "postgresql", None),
+        ("was registered but call to get", "postgresql", "2200G"),
         ("was not registered", "postgresql", "42704"),
     ),
     "registeroutparameter": (
-        ("a callablestatement was declared but no call to registeroutparameter 1", "postgresql", None),
+        ("a callablestatement was declared but no call to registeroutparameter 1", "postgresql", "2F003"),
     ),
     "registration": (
         ("database connection requirement not indicated during registration", "postgresql", "54000"),
@@ -16826,7 +16830,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("fetch types random and relative can only be used within", "mssql", "20264"),
         ("can be specified as relative to the data directory or", "postgresql", None),
         ("relative path not allowed for backup stored on server", "postgresql", "42602"),
-        ("can t use relative move methods while on the insert", "postgresql", None),
+        ("can t use relative move methods while on the insert", "postgresql", "24000"),
         ("scroll mode must be relative absolute first or last", "oracle", "DPY-2009"),
         ("relative path not allowed for copy to file", "postgresql", "42602"),
         ("scroll mode must be relative or absolute", "postgresql", None),
@@ -16855,7 +16859,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("released array passed", "duckdb", "InvalidInputException"),
     ),
     "releasing": (
-        ("error releasing savepoint", "postgresql", None),
+        ("error releasing savepoint", "postgresql", "58030"),
     ),
     "relfilenode": (
         ("unexpected request for new relfilenode in binary upgrade mode", "postgresql", "22023"),
@@ -17140,7 +17144,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("incomplete reponse from the server", "mysql", None),
     ),
     "report": (
-        ("please report this exception", "postgresql", None),
+        ("please report this exception", "postgresql", "99999"),
         ("please report this to", "postgresql", None),
     ),
     "reported": (
@@ -17238,9 +17242,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("require auth method", "postgresql", None),
     ),
     "requireauth": (
-        ("requireauth cannot mix positive and negative authentication methods", "postgresql", None),
-        ("requireauth contains duplicate authentication method", "postgresql", None),
-        ("authentication method is not allowed by requireauth", "postgresql", None),
+        ("requireauth cannot mix positive and negative authentication methods", "postgresql", "22023"),
+        ("requireauth contains duplicate authentication method", "postgresql", "22023"),
+        ("authentication method is not allowed by requireauth", "postgresql", "08004"),
     ),
     "required": (
         ("ssl connection required but not supported by server", "mysql", None),
@@ -17300,7 +17304,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "reset": (
         ("pool reset session is not supported with compression for mysql", "mysql", None),
-        ("an error occurred while trying to reset the socket timeout", "postgresql", None),
+        ("an error occurred while trying to reset the socket timeout", "postgresql", "08006"),
         ("permission denied to perform alter system reset all", "postgresql", "42501"),
         ("removed from configuration file reset to default", "postgresql", None),
         ("reset options is not supported for duckdb tables", "duckdb", "NotImplementedException"),
@@ -17399,10 +17403,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "responses": (
         ("got more local infile responses than number of local infile", "mysql", None),
-        ("error responses to single copy cancel request", "postgresql", None),
+        ("error responses to single copy cancel request", "postgresql", "08S01"),
     ),
     "responsible": (
-        ("responsible for the datatype", "postgresql", None),
+        ("responsible for the datatype", "postgresql", "60000"),
     ),
     "restart": (
         ("replication slot synchronization worker will restart because of a parameter", "postgresql", "00000"),
@@ -17504,22 +17508,22 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "results": (
         ("bcp protocol error unexpected set of results received", "mssql", "20248"),
         ("cursor statement generated no results", "mssql", "20255"),
-        ("no results were returned by the query", "postgresql", None),
-        ("too many update results were returned", "postgresql", None),
+        ("no results were returned by the query", "postgresql", "02000"),
+        ("too many update results were returned", "postgresql", "0100E"),
         ("unexpected set of results received", "mssql", "20248"),
         ("results from command", "postgresql", None),
         ("no results to fetch", "postgresql", None),
-        ("returned no results", "postgresql", None),
+        ("returned no results", "postgresql", "55000"),
     ),
     "resultset": (
-        ("cannot update the resultset because it is either before the", "postgresql", None),
-        ("there are no rows in this resultset", "postgresql", None),
-        ("unknown value for resultset type", "postgresql", None),
-        ("was not found in this resultset", "postgresql", None),
-        ("this resultset is closed", "postgresql", None),
+        ("cannot update the resultset because it is either before the", "postgresql", "24000"),
+        ("there are no rows in this resultset", "postgresql", "24000"),
+        ("unknown value for resultset type", "postgresql", "22023"),
+        ("was not found in this resultset", "postgresql", "42703"),
+        ("this resultset is closed", "postgresql", "55000"),
     ),
     "resultsets": (
-        ("multiple resultsets were returned by the query", "postgresql", None),
+        ("multiple resultsets were returned by the query", "postgresql", "0100E"),
     ),
     "retransmits": (
         ("maximum number of tcp keepalive retransmits", "postgresql", None),
@@ -17537,7 +17541,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("public key retrieval is not allowed", "mysql", None),
     ),
     "retrieve": (
-        ("unable to retrieve the permissions of the private key file", "postgresql", None),
+        ("unable to retrieve the permissions of the private key file", "postgresql", "08006"),
         ("sets the shell command that will be called to retrieve", "postgresql", None),
         ("cannot retrieve commit timestamp for transaction", "postgresql", "22023"),
         ("cannot retrieve a system column in this context", "postgresql", "0A000"),
@@ -17549,7 +17553,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "retrieving": (
         ("multiple rows are returned only one is expected while retrieving", "mssql", "20282"),
-        ("ran out of memory retrieving query results", "postgresql", None),
+        ("ran out of memory retrieving query results", "postgresql", "53200"),
         ("retrieving gss user name failed", "postgresql", None),
     ),
     "retry": (
@@ -17584,7 +17588,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "returned": (
         ("rows returned by function are not all of the same", "postgresql", "42804"),
-        ("an unexpected result was returned by a query", "postgresql", None),
+        ("an unexpected result was returned by a query", "postgresql", "08001"),
         ("no rows returned at least one is expected", "mssql", "20283"),
         ("returned incorrect result for empty input", "postgresql", "42P17"),
         ("empty password returned by client", "postgresql", "28P01"),
@@ -17682,7 +17686,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("logs each query s rewritten parse tree", "postgresql", None),
     ),
     "rfc": (
-        ("does not support tls server end point channel binding rfc", "postgresql", None),
+        ("does not support tls server end point channel binding rfc", "postgresql", "08004"),
     ),
     "rhost": (
         ("pam set item pam rhost failed", "postgresql", "00000"),
@@ -17794,7 +17798,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("columns not allowed at the root level use columns instead", "duckdb", "BinderException"),
         ("need at least one non root column in the file", "duckdb", "InvalidInputException"),
         ("root element of parquet file must be a struct", "duckdb", "InvalidInputException"),
-        ("could not open ssl root certificate file", "postgresql", None),
+        ("could not open ssl root certificate file", "postgresql", "08006"),
         ("could not load root certificate file", "postgresql", "F0000"),
         ("could not read root certificate file", "postgresql", None),
         ("is not allowed in root expressions", "postgresql", "42601"),
@@ -18027,11 +18031,11 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "savepoint": (
         ("myrocks currently does not support rollback to savepoint if modifying", "mysql", "4061"),
-        ("cannot reference a savepoint after it has been released", "postgresql", None),
-        ("cannot establish a savepoint in auto commit mode", "postgresql", None),
-        ("cannot retrieve the name of an unnamed savepoint", "postgresql", None),
+        ("cannot reference a savepoint after it has been released", "postgresql", "3B000"),
+        ("cannot establish a savepoint in auto commit mode", "postgresql", "25P01"),
+        ("cannot retrieve the name of an unnamed savepoint", "postgresql", "42809"),
         ("does not exist within current savepoint level", "postgresql", "3B001"),
-        ("cannot retrieve the id of a named savepoint", "postgresql", None),
+        ("cannot retrieve the id of a named savepoint", "postgresql", "42809"),
         ("savepoint|does not exist", "postgresql", "3B001"),
     ),
     "savepoints": (
@@ -18040,7 +18044,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("cannot define savepoints during a parallel operation", "postgresql", "25000"),
     ),
     "saxresult": (
-        ("unable to create saxresult for sqlxml", "postgresql", None),
+        ("unable to create saxresult for sqlxml", "postgresql", "99999"),
     ),
     "scalar": (
         ("only scalar parameters named parameters or null supported for execute", "duckdb", "InvalidInputException"),
@@ -18161,7 +18165,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("client requires an unsupported scram extension", "postgresql", "0A000"),
         ("invalid scram client key length", "postgresql", None),
         ("invalid scram server key length", "postgresql", None),
-        ("scram authentication failed", "postgresql", None),
+        ("scram authentication failed", "postgresql", "08004"),
         ("invalid scram client key", "postgresql", None),
         ("invalid scram server key", "postgresql", None),
         ("invalid scram response", "postgresql", "- 08P01"),
@@ -18184,7 +18188,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("unknown scroll mode", "mysql", None),
     ),
     "scrollable": (
-        ("operation requires a scrollable resultset but this resultset is forward", "postgresql", None),
+        ("operation requires a scrollable resultset but this resultset is forward", "postgresql", "24000"),
         ("scroll operation is not supported on a non scrollable cursor", "oracle", "DPY-2068"),
         ("trying to set scrollable on unnamed cursor", "postgresql", None),
         ("scrollable cursors must be read only", "postgresql", None),
@@ -18276,7 +18280,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "section": (
         ("check the function name parsing and resolution section in the", "mysql", "1630"),
-        ("see the jdbc 2 1 api specification section 5 6", "postgresql", None),
+        ("see the jdbc 2 1 api specification section 5 6", "postgresql", "24000"),
     ),
     "secure": (
         ("sql server login requires an encrypted connection that uses secure", "mssql", None),
@@ -18438,7 +18442,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("plus max wal senders", "postgresql", None),
     ),
     "sending": (
-        ("an i o error occurred while sending to the backend", "postgresql", None),
+        ("an i o error occurred while sending to the backend", "postgresql", "08006 58030"),
         ("sending close prepared failed", "postgresql", None),
         ("sending prepared query failed", "postgresql", None),
         ("sending copy data failed", "postgresql", None),
@@ -18594,11 +18598,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("is a session variable and can t be used with", "mysql", "1228"),
         ("sequence is not yet defined in this session", "duckdb", "SequenceException"),
         ("is not yet defined in this session", "postgresql", "55000"),
-        ("other session using the database", "postgresql", None),
         ("sets the session user name", "postgresql", None),
         ("session is not read only", "postgresql", None),
         ("session is read only", "postgresql", None),
-        ("other session s and", "postgresql", None),
     ),
     "sessionless": (
         ("no sessionless transaction is active", "oracle", "DPY-3036"),
@@ -18621,7 +18623,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("to be set", "postgresql", "22023 F0000"),
     ),
     "setautocommit": (
-        ("transaction control methods setautocommit commit rollback and setsavepoint are not", "postgresql", None),
+        ("transaction control methods setautocommit commit rollback and setsavepoint are not", "postgresql", "55000"),
     ),
     "setenv": (
         ("invalid setenv state", "postgresql", None),
@@ -18630,7 +18632,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("which is not recognized by setlocale", "postgresql", None),
     ),
     "setobject": (
-        ("use setobject with an explicit types value to specify the", "postgresql", None),
+        ("use setobject with an explicit types value to specify the", "postgresql", "07006"),
     ),
     "setof": (
         ("function returning setof record called in context that cannot accept", "postgresql", "0A000"),
@@ -18667,9 +18669,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "setup": (
         ("cannot setup replication origin when one is already setup", "postgresql", "55000"),
-        ("protocol error session setup failed", "postgresql", None),
-        ("bytes session setup failed", "postgresql", None),
-        ("session setup failed", "postgresql", None),
+        ("protocol error session setup failed", "postgresql", "08001 08P01"),
+        ("bytes session setup failed", "postgresql", "08P01"),
+        ("session setup failed", "postgresql", "08001 08P01"),
         ("failed to setup tls", "mssql", None),
     ),
     "setval": (
@@ -18785,7 +18787,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "show": (
         ("by default connection logs only show the ip address of", "postgresql", None),
-        ("show password encryption returned null value", "postgresql", None),
+        ("show password encryption returned null value", "postgresql", "02000"),
         ("show behavior setting cannot be null", "duckdb", "InvalidInputException"),
         ("s show statistics after each query", "postgresql", None),
         ("error on show slave status", "mysql", "2022"),
@@ -18890,7 +18892,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("an invalid floating point operation was signaled", "postgresql", None),
     ),
     "signature": (
-        ("channel binding is required but the server certificate signature algorithm", "postgresql", None),
+        ("channel binding is required but the server certificate signature algorithm", "postgresql", "08004"),
         ("to aggregate state the aggregate name signature and constant parameters", "duckdb", "BinderException"),
         ("the specified encrypted column encryption key signature does not match", "mssql", None),
         ("the aggregate name signature and constant parameters must be constant", "duckdb", "BinderException"),
@@ -19004,9 +19006,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("skip wal location lsn", "postgresql", "22023"),
     ),
     "skipped": (
-        ("channel binding is required but server skipped authentication channel binding", "postgresql", None),
+        ("channel binding is required but server skipped authentication channel binding", "postgresql", "08004"),
         ("was skipped since its definition is being modified by concurrent", "mysql", "1684"),
-        ("channel binding is required but server skipped authentication", "postgresql", None),
+        ("channel binding is required but server skipped authentication", "postgresql", "08004"),
     ),
     "skipping": (
         ("unexpected end of file while skipping unknown parameter", "mysql", "1344"),
@@ -19157,10 +19159,10 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("using socket file", "postgresql", None),
     ),
     "socketfactory": (
-        ("the socketfactory class provided", "postgresql", None),
+        ("the socketfactory class provided", "postgresql", "08006"),
     ),
     "socketpermission": (
-        ("you probably need to grant the connect java net socketpermission", "postgresql", None),
+        ("you probably need to grant the connect java net socketpermission", "postgresql", "99999"),
     ),
     "sockets": (
         ("gssapi authentication is not supported on local sockets", "postgresql", "F0000"),
@@ -19294,7 +19296,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "specified": (
         ("no connection is specified for that transaction", "mssql", None),
         ("no column name was specified for column", "mssql", "8155"),
-        ("no value specified for parameter", "postgresql", None),
+        ("no value specified for parameter", "postgresql", "22023"),
         ("must be specified when argument", "postgresql", "22023"),
         ("parameter|must be specified", "postgresql", "42P17"),
         ("specified in parameter", "postgresql", "22023 55000"),
@@ -19359,8 +19361,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("expected one or two splits", "duckdb", "InvalidInputException"),
     ),
     "splitting": (
-        ("parameters please consider using arrays or splitting the query in", "postgresql", None),
-        ("please consider using arrays or splitting the query in several", "postgresql", None),
+        ("parameters please consider using arrays or splitting the query in", "postgresql", "22023"),
+        ("please consider using arrays or splitting the query in several", "postgresql", "22023"),
     ),
     "sql": (
         ("cannot copy to from client in an sql function", "postgresql", "0A000"),
@@ -19389,8 +19391,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("unable to locate the registry entry for sqluserinstance dll file", "mssql", None),
     ),
     "sqlxml": (
-        ("this sqlxml object has already been initialized so you cannot", "postgresql", None),
-        ("this sqlxml object has not been initialized so you cannot", "postgresql", None),
+        ("this sqlxml object has already been initialized so you cannot", "postgresql", "55000"),
+        ("this sqlxml object has not been initialized so you cannot", "postgresql", "55000"),
     ),
     "square": (
         ("cannot take square root of a negative number", "postgresql", "2201F"),
@@ -19413,7 +19415,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "ssl": (
         ("invalid value for ssl version", "oracle", "DPY-4032"),
-        ("could not read ssl key file", "postgresql", None),
+        ("could not read ssl key file", "postgresql", "08006"),
         ("ssl connection error", "mysql", "2026"),
     ),
     "sslfactoryarg": (
@@ -19447,7 +19449,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("may not be used with sslrootcert system use verify full", "postgresql", None),
     ),
     "sslsocketfactory": (
-        ("the sslsocketfactory class provided", "postgresql", None),
+        ("the sslsocketfactory class provided", "postgresql", "08006"),
     ),
     "sso": (
         ("sso user not found please perform sso authentication using kerberos", "mysql", "2067"),
@@ -19538,7 +19540,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "starting": (
         ("either another server is starting or the lock file is", "postgresql", None),
         ("starting point in time recovery to wal location lsn", "postgresql", "00000"),
-        ("database connection failed when starting copy", "postgresql", None),
+        ("database connection failed when starting copy", "postgresql", "08006"),
         ("starting point in time recovery to", "postgresql", "00000"),
         ("the database system is starting up", "postgresql", "57P03"),
         ("requested starting point", "postgresql", None),
@@ -19638,13 +19640,13 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("pq unexpected transaction status", "postgresql", None),
         ("unexpected transaction status", "postgresql", None),
         ("the connection is in status", "postgresql", None),
-        ("unexpected command status", "postgresql", None),
+        ("unexpected command status", "postgresql", "08P01"),
         ("connection in status", "postgresql", None),
         ("can t get status of", "mysql", "1013"),
         ("error with status", "postgresql", None),
     ),
     "staxresult": (
-        ("unable to create staxresult for sqlxml", "postgresql", None),
+        ("unable to create staxresult for sqlxml", "postgresql", "99999"),
     ),
     "stderr": (
         ("ending log output to stderr", "postgresql", "00000"),
@@ -19793,12 +19795,12 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("the copy out stream is binary but the stream parameter", "postgresql", None),
         ("the copy in stream is binary but the stream parameter", "postgresql", None),
         ("write the stream to disk first and read from there", "duckdb", "NotImplementedException"),
-        ("this replication stream has been closed", "postgresql", None),
+        ("this replication stream has been closed", "postgresql", "08003"),
         ("can not skip stream for large object", "postgresql", None),
         ("could not send data to wal stream", "postgresql", "08006"),
         ("unexpected end of message stream", "mssql", None),
         ("this copy stream is closed", "postgresql", None),
-        ("invalid stream length", "postgresql", None),
+        ("invalid stream length", "postgresql", "22023"),
     ),
     "streamed": (
         ("cannot handle streamed replication transactions using parallel apply workers until", "postgresql", None),
@@ -19844,7 +19846,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("must be a string type", "mysql", None),
     ),
     "stringbuilder": (
-        ("no ioexception expected from stringbuffer or stringbuilder", "postgresql", None),
+        ("no ioexception expected from stringbuffer or stringbuilder", "postgresql", "99999"),
     ),
     "stringcolumnreader": (
         ("stringcolumnreader can only read plain data from a shared buffer", "duckdb", "NotImplementedException"),
@@ -19866,7 +19868,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("too many strings for column", "mysql", "1097"),
     ),
     "stringtype": (
-        ("unsupported value for stringtype parameter", "postgresql", None),
+        ("unsupported value for stringtype parameter", "postgresql", "22023"),
     ),
     "strptime": (
         ("strptime format list must not be empty", "duckdb", "InvalidInputException"),
@@ -20261,7 +20263,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "support": (
         ("does not support the create option", "mysql", "1478"),
-        ("the server does not support ssl", "postgresql", None),
+        ("the server does not support ssl", "postgresql", "- 08004"),
         ("with invalid support number", "postgresql", "42P17"),
         ("support function number", "postgresql", "42P17"),
     ),
@@ -20510,7 +20512,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("union extract can only take a union parameter", "duckdb", "BinderException"),
         ("can only take constant lists of part names", "duckdb", "BinderException"),
         ("cannot take null list as parameter", "duckdb", "ParserException"),
-        ("function doesn t take any argument", "postgresql", None),
+        ("function doesn t take any argument", "postgresql", "42601"),
     ),
     "taken": (
         ("all wal generated while online backup was taken must be", "postgresql", None),
@@ -20521,9 +20523,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "takes": (
         ("json serialize plan takes at least one argument", "duckdb", "BinderException"),
         ("json serialize sql takes at least one argument", "duckdb", "BinderException"),
-        ("function takes two and only two arguments", "postgresql", None),
+        ("function takes two and only two arguments", "postgresql", "42601"),
         ("array to json takes exactly one argument", "duckdb", "BinderException"),
-        ("function takes one and only one argument", "postgresql", None),
+        ("function takes one and only one argument", "postgresql", "42601"),
         ("row to json takes exactly one argument", "duckdb", "BinderException"),
         ("union value takes exactly one argument", "duckdb", "BinderException"),
         ("write log takes at least one argument", "duckdb", "BinderException"),
@@ -20560,7 +20562,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("multiple recovery targets specified", "postgresql", "22023"),
     ),
     "targetservertype": (
-        ("invalid targetservertype value", "postgresql", None),
+        ("invalid targetservertype value", "postgresql", "08001"),
     ),
     "task": (
         ("pool is being initialized in another task", "postgresql", None),
@@ -20619,7 +20621,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "tell": (
         ("lo tell result out of range for large object descriptor", "postgresql", "22003"),
         ("cannot determine oid of function lo tell", "postgresql", None),
-        ("cannot tell if path is open or closed", "postgresql", None),
+        ("cannot tell if path is open or closed", "postgresql", "42821"),
     ),
     "tell64": (
         ("cannot determine oid of function lo tell64", "postgresql", None),
@@ -20845,8 +20847,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     "three": (
         ("this lambda function only supports up to three lambda parameters", "duckdb", "BinderException"),
         ("cast function must take one to three arguments", "postgresql", "42P17"),
-        ("function takes three and only three arguments", "postgresql", None),
-        ("function takes two or three arguments", "postgresql", None),
+        ("function takes three and only three arguments", "postgresql", "42601"),
+        ("function takes two or three arguments", "postgresql", "42601"),
     ),
     "threshold": (
         ("invalid option for pragma ordered aggregate threshold value must be", "duckdb", "ParserException"),
@@ -20899,7 +20901,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("or it could have timed out while attempting to create", "mssql", None),
         ("timed out waiting for the connection pool to return a", "oracle", "DPY-4005"),
         ("debug sync point wait timed out", "mysql", "1639"),
-        ("connection attempt timed out", "postgresql", None),
+        ("connection attempt timed out", "postgresql", "08001"),
         ("the query has timed out", "mssql", None),
     ),
     "timedelta": (
@@ -21331,20 +21333,20 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("while truncating relation", "postgresql", None),
     ),
     "truncation": (
-        ("truncation of large objects is only implemented in 8 3", "postgresql", None),
+        ("truncation of large objects is only implemented in 8 3", "postgresql", "0A000"),
         ("because it does not exist on disk skipping truncation", "postgresql", "00000"),
         ("because it has invalid offset skipping truncation", "postgresql", "00000"),
     ),
     "trust": (
         ("trust authentication failed for user", "postgresql", "28000"),
-        ("if you trust this server raise the", "postgresql", None),
+        ("if you trust this server raise the", "postgresql", "08004"),
     ),
     "trusted": (
         ("does not name this library as a trusted output plugin", "postgresql", None),
         ("is not trusted", "postgresql", "42809"),
     ),
     "trustmanager": (
-        ("into a trustmanager failed", "postgresql", None),
+        ("into a trustmanager failed", "postgresql", "08006"),
     ),
     "trustservercertificate": (
         ("the config options trustservercertificate property must be of type boolean", "mssql", None),
@@ -21364,7 +21366,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
     ),
     "trying": (
         ("trying to access a query result after the database instance", "duckdb", "ConnectionException"),
-        ("an error occurred while trying to get the socket timeout", "postgresql", None),
+        ("an error occurred while trying to get the socket timeout", "postgresql", "08006"),
         ("the foreign data source you are trying to reference does", "mysql", "1431"),
         ("the foreign server name you are trying to reference does", "mysql", "1477"),
         ("timeout exceeded when trying to connect", "postgresql", None),
@@ -21382,7 +21384,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("ts stat query must return one tsvector column", "postgresql", "22023"),
     ),
     "tsi": (
-        ("use sql tsi second with a fractional value instead since", "postgresql", None),
+        ("use sql tsi second with a fractional value instead since", "postgresql", "0A000"),
     ),
     "tsquery": (
         ("value is too big in tsquery", "postgresql", "54000"),
@@ -22030,7 +22032,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("time but no unused oid has been found yet", "postgresql", None),
     ),
     "unusual": (
-        ("something unusual has occurred to cause the driver to fail", "postgresql", None),
+        ("something unusual has occurred to cause the driver to fail", "postgresql", "99999"),
     ),
     "unverified": (
         ("failed certificate data unverified subject", "postgresql", None),
@@ -22073,8 +22075,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("cannot update view", "postgresql", "55000"),
     ),
     "updateable": (
-        ("resultset is not updateable the query that generated this result", "postgresql", None),
-        ("resultset is not updateable", "postgresql", None),
+        ("resultset is not updateable the query that generated this result", "postgresql", "24000"),
+        ("resultset is not updateable", "postgresql", "24000"),
     ),
     "updated": (
         ("tuple to be updated was already modified by an operation", "postgresql", None),
@@ -22086,7 +22088,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("unimplemented type for updateinfo getvalue", "duckdb", "NotImplementedException"),
     ),
     "updaterow": (
-        ("cannot call updaterow when on the insert row", "postgresql", None),
+        ("cannot call updaterow when on the insert row", "postgresql", "24000"),
     ),
     "updates": (
         ("time between progress updates for long running startup operations", "postgresql", None),
@@ -22145,7 +22147,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("url needs to contain a after the host", "duckdb", "IOException"),
         ("url needs to contain a path", "duckdb", "IOException"),
         ("could not parse ldap url", "postgresql", "F0000"),
-        ("unable to parse url", "postgresql", None),
+        ("unable to parse url", "postgresql", "99999"),
         ("invalid ldap url", "postgresql", None),
     ),
     "urls": (
@@ -22268,7 +22270,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("incorrect stats size for type uuid", "duckdb", "InvalidInputException"),
         ("given uuid is with version", "duckdb", "InvalidInputException"),
         ("unable to decode uuid", "postgresql", None),
-        ("invalid uuid data", "postgresql", None),
+        ("invalid uuid data", "postgresql", "22023"),
     ),
     "uxxxxxxxx": (
         ("unicode escapes must be xxxx xxxxxx uxxxx or uxxxxxxxx", "postgresql", None),
@@ -22723,7 +22725,7 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("was set to", "postgresql", None),
     ),
     "wasnull": (
-        ("wasnull cannot be call before fetching a result", "postgresql", None),
+        ("wasnull cannot be call before fetching a result", "postgresql", "55000"),
     ),
     "ways": (
         ("you might also need to consider other ways for vacuum", "postgresql", None),
@@ -22733,9 +22735,9 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("conversion from wchar t to server encoding failed", "postgresql", "22021"),
     ),
     "we": (
-        ("no result was returned and we expected an integer", "postgresql", None),
-        ("no result was returned and we expected a numeric", "postgresql", None),
-        ("no result was returned and we expected a long", "postgresql", None),
+        ("no result was returned and we expected an integer", "postgresql", "02000"),
+        ("no result was returned and we expected a numeric", "postgresql", "02000"),
+        ("no result was returned and we expected a long", "postgresql", "02000"),
         ("but we only support protocol", "postgresql", "0A000"),
         ("we need at least", "postgresql", None),
     ),
@@ -23046,8 +23048,8 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("unimplemented type for writetostorage", "duckdb", "NotImplementedException"),
     ),
     "writing": (
-        ("unexpected error writing large object to database", "postgresql", None),
-        ("database connection failed when writing to copy", "postgresql", None),
+        ("unexpected error writing large object to database", "postgresql", "99999"),
+        ("database connection failed when writing to copy", "postgresql", "08006"),
         ("i o error while writing bcp format file", "mssql", "20101"),
         ("i o error while writing bcp error file", "mssql", "20088"),
         ("could not open file|for writing", "postgresql", "errno:file"),
@@ -23148,14 +23150,14 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("and catalog xmin", "postgresql", None),
     ),
     "xml": (
-        ("failed to convert binary xml data to encoding", "postgresql", None),
+        ("failed to convert binary xml data to encoding", "postgresql", "22000"),
         ("could not initialize xml library", "postgresql", None),
-        ("unknown xml result class", "postgresql", None),
-        ("unknown xml source class", "postgresql", None),
+        ("unknown xml result class", "postgresql", "07006"),
+        ("unknown xml source class", "postgresql", "07006"),
         ("xml attribute name", "postgresql", "42601"),
     ),
     "xmlfactoryfactory": (
-        ("could not instantiate xmlfactoryfactory", "postgresql", None),
+        ("could not instantiate xmlfactoryfactory", "postgresql", "22023"),
     ),
     "xmlserialize": (
         ("cannot cast xmlserialize result to", "postgresql", "42846"),
@@ -23199,8 +23201,6 @@ WORDINGS: Final[dict[str, tuple[tuple[str, str, str | None], ...]]] = {
         ("time units yearweek not recognized", "duckdb", "NotImplementedException"),
     ),
     "yet": (
-        ("this is not yet supported for generated columns", "mysql", "1907"),
-        ("server certificate is not yet valid", "mssql", None),
         ("that type is not available yet", "duckdb", "BinderException"),
     ),
     "yield": (

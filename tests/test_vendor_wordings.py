@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from localdata_errors import classify_message
+from localdata_errors import ErrorCategory, classify_message
 from localdata_errors._detect import detect
 from tests.text_holdout import load as load_holdout
 
@@ -528,6 +528,30 @@ def test_a_drivers_own_message_names_its_backend(text: str, backend: str, driver
     assert found is not None, driver
     assert found.backend == backend, driver
     assert classify_message(text).backend == backend, driver
+
+
+# pgjdbc raises its own messages with a `PSQLState` (org/postgresql/util/
+# PSQLState.java): the text alone gives that SQLSTATE, and its class the category.
+@pytest.mark.parametrize(
+    ("text", "sqlstate", "category"),
+    [
+        # QueryExecutorImpl: PSQLState.CONNECTION_UNABLE_TO_CONNECT (08001).
+        ("org.postgresql.util.PSQLException: Connection attempt timed out.", "08001",
+         ErrorCategory.CONNECTION_ERROR),
+        # CopyManager: PSQLState.CONNECTION_FAILURE (08006).
+        ("Database connection failed when writing to copy", "08006",
+         ErrorCategory.CONNECTION_ERROR),
+        # PgResultSet.checkClosed: PSQLState.OBJECT_NOT_IN_STATE (55000).
+        ("org.postgresql.util.PSQLException: This ResultSet is closed.", "55000",
+         ErrorCategory.QUERY_EXECUTION),
+    ],
+)  # fmt: skip
+def test_pgjdbc_own_message_gives_the_sqlstate_it_is_raised_with(
+    text: str, sqlstate: str, category: ErrorCategory
+) -> None:
+    answer = classify_message(text)
+    assert (answer.backend, answer.database_error_code) == ("postgresql", sqlstate)
+    assert answer.error_type is category
 
 
 @pytest.mark.parametrize(

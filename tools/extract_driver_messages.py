@@ -17,7 +17,8 @@ fills in: a format's `%s`, `%v`, `{0}`, a template literal's `${...}`, an
 f-string's `{...}`, an expression concatenated to a literal) are written
 `{}`; `\\`, a tab and a line break are written `\\\\`, `\\t`, `\\n`.  The code
 is the driver's own client error number where its call names one (PyMySQL's
-`CR.CR_SERVER_LOST`: 2013), else `-`.
+`CR.CR_SERVER_LOST`: 2013), or the SQLSTATE the driver raises the message
+with (pgjdbc's `PSQLState.CONNECTION_FAILURE`: 08006), else `-`.
 
 Which calls hold a message, by the driver's language:
 
@@ -33,7 +34,9 @@ Which calls hold a message, by the driver's language:
 - Go (`.go` files, not tests): the format of `errors.New`, `fmt.Errorf`
   and a package's own `errorf`;
 - Java (pgjdbc's `pgjdbc/src/main/java`): the message of `GT.tr(...)`, the
-  driver's translated messages (MessageFormat: `''` is one quote);
+  driver's translated messages (MessageFormat: `''` is one quote), with the
+  `PSQLState` constant after it in the exception's construction, read as
+  its SQLSTATE from `PSQLState.java`;
 - C (psycopg2's `psycopg/` sources): the message of `PyErr_SetString`,
   `PyErr_Format` and `psyco_set_error`.
 
@@ -432,10 +435,43 @@ def go_messages(source: str) -> Iterator[str]:
         yield _PRINTF.sub("{}", text.replace("%%", "\0")).replace("\0", "%")
 
 
-def java_messages(source: str) -> Iterator[str]:
-    """The messages of a Java file's `GT.tr` calls (MessageFormat's `''` read as `'`)."""
+# One of pgjdbc's `PSQLState` constants: `CONNECTION_FAILURE("08006"),`.
+_PSQLSTATE_CONSTANT = re.compile(r'^\s*([A-Z][A-Z0-9_]*)\("([0-9A-Z]{5})"\)', re.MULTILINE)
+_PSQLSTATE_ARGUMENT = re.compile(r"\s*,\s*PSQLState\.([A-Z][A-Z0-9_]*)\b")
+_JAVA_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|[()]')
+
+
+def psql_states(files: dict[str, str]) -> dict[str, str]:
+    """pgjdbc's `PSQLState` constants and their SQLSTATEs, from `PSQLState.java`."""
+    source = next((s for n, s in files.items() if n.endswith("/util/PSQLState.java")), "")
+    return dict(_PSQLSTATE_CONSTANT.findall(source))
+
+
+def _call_end(source: str, opening: int) -> int:
+    """Where the call whose `(` is at *opening* ends (past its `)`), string literals skipped."""
+    depth = 0
+    for token in _JAVA_TOKEN.finditer(source, opening):
+        if token.group() == "(":
+            depth += 1
+        elif token.group() == ")":
+            depth -= 1
+            if depth == 0:
+                return token.end()
+    return len(source)
+
+
+def java_messages(source: str, states: dict[str, str]) -> Iterator[tuple[str, str | None]]:
+    """
+    The messages of a Java file's `GT.tr` calls (MessageFormat's `''` read as `'`).
+
+    Each with the SQLSTATE of the `PSQLState` constant the exception is
+    raised with, where it is the argument after the message
+    (`new PSQLException(GT.tr("..."), PSQLState.CONNECTION_FAILURE, e)`).
+    """
     for match in _JAVA_CALL.finditer(source):
-        yield _BRACED.sub("{}", _literals(match.group(1))).replace("''", "'")
+        message = _BRACED.sub("{}", _literals(match.group(1))).replace("''", "'")
+        state = _PSQLSTATE_ARGUMENT.match(source, _call_end(source, match.start() + 5))
+        yield message, None if state is None else states.get(state.group(1))
 
 
 def c_messages(source: str) -> Iterator[str]:
@@ -519,11 +555,12 @@ def _mysql_client_codes() -> dict[str, int]:
     return {name: value for name, value in vars(CR).items() if name.startswith("CR_")}
 
 
-def messages(driver: Driver, files: dict[str, str]) -> Iterator[tuple[str, str, int | None]]:
+def messages(driver: Driver, files: dict[str, str]) -> Iterator[tuple[str, str, int | str | None]]:
     """Each (file, message, code) of the driver's files."""
     codes = _mysql_client_codes() if driver.package == "PyMySQL" else {}
+    states = psql_states(files)
     for name, source in files.items():
-        found: Iterator[tuple[str, int | None]]
+        found: Iterator[tuple[str, int | str | None]]
         if name.endswith(".py"):
             found = python_messages(source, codes)
         elif name.endswith(".js"):
@@ -531,7 +568,7 @@ def messages(driver: Driver, files: dict[str, str]) -> Iterator[tuple[str, str, 
         elif name.endswith(".go"):
             found = ((m, None) for m in go_messages(source))
         elif name.endswith(".java"):
-            found = ((m, None) for m in java_messages(source))
+            found = java_messages(source, states)
         else:
             found = ((m, None) for m in c_messages(source))
         for message, code in found:

@@ -97,6 +97,14 @@ class PostgreSQLMapper(BackendMapper):
         refine: frozenset[Kind] | None = None
         if sqlstate is not None:
             kind, refine = kind_and_refine(sqlstate, diag.primary)
+            if sqlstate.startswith("08"):
+                # Class 08 is the clients' own: a driver sets it for any
+                # connection that failed or was lost (pdo_pgsql's 08006 before
+                # every failed connect's libpq text), so the text says why, as
+                # for an error without a SQLSTATE (the server's start-up
+                # refusal, libpq's reason); the code stays the one reported.
+                said = client_kind(error.message)
+                kind = kind if said is Kind.UNKNOWN else said
         else:
             # A start-up FATAL is the server's verdict, whatever the client's
             # text around it says; libpq's own message decides otherwise.

@@ -62,8 +62,8 @@ __all__ = [
 
 _SCAN: Final = 4096
 # Where a pooler's message starts: the message itself (an error raised while a
-# query runs), or libpq's "FATAL:  " / "ERROR:  " inside a connection failure.
-_LEAD: Final = r"(?:^|FATAL:  |ERROR:  )"
+# query runs), or past a severity (libpq's "FATAL:  " inside a connection failure).
+_LEAD: Final = r"(?:^|(?:FATAL|ERROR|pooler error|Pooler Error):[ ]{0,2})"
 
 
 def _template_pattern(template: str) -> str:
@@ -102,14 +102,16 @@ def _signature(template: str) -> str:
 _PGBOUNCER: Final = _compile(_TEMPLATES)
 # What a template's text can start with: a place starting otherwise is skipped.
 _STARTS: Final = frozenset(start for t in _TEMPLATES for start in (t[:2], t[:1].upper() + t[1:2]))
-# libpq's leads, and PgBouncer's own log line for a client it disconnects
-# ("pooler error: client_login_timeout"; "Pooler Error: " before 1.8).
-_LEADS: Final = ("FATAL:  ", "ERROR:  ", "pooler error: ", "Pooler Error: ")
+# The severity before the message, as clients print it (libpq "FATAL:  ", two
+# blanks; pgjdbc and logs "ERROR: ", one), and PgBouncer's own log line for a
+# client it disconnects ("pooler error: client_login_timeout"; "Pooler Error: "
+# before 1.8): the message starts past the blanks after the lead.
+_LEADS: Final = ("FATAL:", "ERROR:", "pooler error:", "Pooler Error:")
 
 
 def _pgbouncer(message: str) -> re.Match[str] | None:
     """
-    PgBouncer's message in *message*: the first, at a line's start or after `FATAL:  `/`ERROR:  `.
+    PgBouncer's message in *message*: the first, at a line's start or after `FATAL:`/`ERROR:`.
 
     The same answer as searching `_LEAD` + the alternation, leftmost first,
     found by `str.find` (C speed) instead of trying the alternation everywhere.
@@ -123,7 +125,9 @@ def _pgbouncer(message: str) -> re.Match[str] | None:
     for lead in _LEADS:
         at = message.find(lead, 0, end)
         while at >= 0:
-            places.append(at + len(lead))
+            place = at + len(lead)
+            blanks = message[place : place + 2]
+            places.append(place + len(blanks) - len(blanks.lstrip(" ")))
             at = message.find(lead, at + 1, end)
     # Lines start before the leads found on them: sorting by place keeps the
     # leftmost match first (a lead's text starts after its own line's start).

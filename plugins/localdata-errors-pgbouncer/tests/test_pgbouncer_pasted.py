@@ -34,6 +34,9 @@ CASES = [
         None,
         Kind.UNDEFINED_DATABASE,
     ),
+    # https://www.fixwikihub.com/articles/fix-pgbouncer-connection-pool-exhausted
+    # (the severity with one blank, as pgjdbc and logs print it)
+    ("ERROR: no more connections allowed (max_client_conn)", None, Kind.TOO_MANY_CONNECTIONS),
     # PgBouncer's own log lines (its log_*/slog_* formats, generated from its source).
     # https://github.com/pgbouncer/pgbouncer/issues/46 (up to 1.7: "<pid> LEVEL <message>")
     (
