@@ -15,12 +15,12 @@ _TSV = _UPSTREAM / "postgresql-sqlstates.tsv"
 _TSV_18 = _UPSTREAM / "postgresql-18-sqlstates.tsv"
 
 
-#: Where the release sources are unpacked (`postgresql-15.15`, `postgresql-18.6`).
+#: Where the release sources are unpacked (`postgresql-15.18`, `postgresql-18.6`).
 _SOURCES = Path(os.environ.get("POSTGRESQL_SOURCES", "/tmp/pgsrc"))  # noqa: S108 - a default
 
 
 @pytest.mark.parametrize(
-    ("tree", "tsv"), [("postgresql-15.15", _TSV), ("postgresql-18.6", _TSV_18)]
+    ("tree", "tsv"), [("postgresql-15.18", _TSV), ("postgresql-18.6", _TSV_18)]
 )
 def test_the_committed_tsv_is_what_the_release_source_gives(tree: str, tsv: Path) -> None:
     if not (_SOURCES / tree).is_dir():
