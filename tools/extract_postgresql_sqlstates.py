@@ -437,38 +437,33 @@ def _kept(text: str, code: str) -> bool:
     return _SQLSTATE.fullmatch(code) is not None
 
 
-#: Where a format's call sites disagree, the share of its sites that report at
-#: ERROR (what a client prints as `ERROR:`) one SQLSTATE must be stated by.
-MOST = 3 / 4
-
-
 def _decided(text: str, found: list[tuple[str, str]]) -> str | None:
     """
     The SQLSTATE (or errno marker) a format is kept with: the one every call
-    site states; else the one at least `MOST` of its ERROR sites state (those
-    that state none count against it).
+    site states; else the one every report (ereport, a soft error) at ERROR
+    states (those that state none count against it): a client prints that
+    level `ERROR:`, the start-up catalogue gives a FATAL site's, and an
+    `elog`, "for internal errors that should never happen" (its text not
+    translated), is no message a user is meant to meet.  Where ERROR reports
+    disagree (`invalid input syntax for type %s: "%s"`: 22P02 for an
+    integer, 22007 for a date), the text alone does not say which: none.
     """
     codes = {state for state, _ in found}
-    if len(codes) == 1:
-        code = next(iter(codes))
-        return code if _kept(text, code) else None
-    errors = Counter(state for state, level in found if level == ERROR_LEVEL)
-    if not errors:
+    if len(codes) != 1:
+        codes = {state for state, level in found if level == ERROR_LEVEL and state != ELOG}
+    if len(codes) != 1:
         return None
-    code, count = errors.most_common(1)[0]
-    if count < MOST * sum(errors.values()) or not _kept(text, code):
-        return None
-    return code
+    code = next(iter(codes))
+    return code if _kept(text, code) else None
 
 
 def extract(files: dict[str, str], errcodes: str) -> dict[str, str]:
     """
     Format -> SQLSTATE (or errno marker): the one every call site of the
-    format states; where they disagree, the one three in four of the sites
-    that report it at ERROR state (`type "%s" does not exist`: seven
-    ereports of 42704, DefineType's of 42710; `role "%s" does not exist`:
-    42704 at ERROR, the start-up refusal's 28000 at FATAL, which the start-up
-    catalogue `backends/_postgresql_fatal.py` gives).
+    format states; where they disagree, the one every site that reports it
+    at ERROR states (`role "%s" does not exist`: 42704 at ERROR, the
+    start-up refusal's 28000 at FATAL, which the start-up catalogue
+    `backends/_postgresql_fatal.py` gives).
     """
     kept = {}
     for text, found in statements(files, errcodes).items():
@@ -586,7 +581,7 @@ def render(files: dict[str, str], errcodes: str, port_h: str, source: str) -> st
     lines = [
         f"# PostgreSQL {source}: server message formats, each with the",
         "# SQLSTATE every call site of it states (errcode(ERRCODE_*) in its ereport,",
-        "# errcodes.txt), or where they disagree, three in four of its ERROR sites.",
+        "# errcodes.txt), or where they disagree, every site of it at ERROR.",
         "# PostgreSQL License: postgresql.LICENSE.",
         "# Extracted by tools/extract_postgresql_sqlstates.py. format<TAB>sqlstate",
         *(f"{_escape(text)}\t{code}" for text, code in found.items()),
