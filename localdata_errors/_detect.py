@@ -23,6 +23,7 @@ from localdata_errors._registry import MapperRegistry, default_registry
 from localdata_errors._textread import (
     DUCKDB_LABELS,
     is_plain,
+    pg_sqlstate,
     read_plain,
     read_signs,
 )
@@ -118,26 +119,6 @@ def _class_backend(path: str, registry: MapperRegistry) -> tuple[str, str | None
     first = path.partition(".")[0]
     hinted = _PYTHON_HINTS.get(first)
     return None if hinted is None else (hinted, first)
-
-
-_BY_CLASS: dict[str, str] = {}
-
-
-def _sqlstate_of_class(name: str) -> str | None:
-    """
-    The SQLSTATE of a psycopg, psycopg2 or asyncpg error class name.
-
-    The drivers name their classes after PostgreSQL's condition names
-    (`undefined_table` -> `UndefinedTable`, asyncpg's `UndefinedTableError`).
-    """
-    if not _BY_CLASS:
-        from localdata_errors.backends import _postgresql_codes  # noqa: PLC0415 - on first use
-
-        for sqlstate, condition in _postgresql_codes.CONDITIONS.items():
-            camel = "".join(part.capitalize() for part in condition.split("_"))
-            _BY_CLASS.setdefault(camel, sqlstate)
-            _BY_CLASS.setdefault(camel + "Error", sqlstate)
-    return _BY_CLASS.get(name)
 
 
 def _pdo(match: re.Match[str], text: str) -> Detected | None:
@@ -285,7 +266,7 @@ def _leading(text: str, registry: MapperRegistry) -> Detected | None:
                 if backend == "duckdb":
                     code = name
                 elif backend == "postgresql":
-                    code = _sqlstate_of_class(name)
+                    code = pg_sqlstate(name)
                 elif backend == "sqlite" and (jdbc := _SQLITE_JDBC.get().match(rest)) is not None:
                     code, rest = jdbc.group("code"), jdbc.group("msg")
                 return Detected(

@@ -814,6 +814,8 @@ def _mysql_symbol(symbol: str) -> int | None:
 
 
 _BY_NAME: dict[str, str] = {}
+#: The SQLSTATE classes of no error: successful completion, warning, no data.
+_NOT_RAISED: Final = frozenset({"00", "01", "02"})
 
 
 def pg_sqlstate(name: str) -> str | None:
@@ -822,12 +824,19 @@ def pg_sqlstate(name: str) -> str | None:
 
     `unique_violation`, `UniqueViolation` (psycopg, Ruby's `PG::`) and
     `UniqueViolationError` (asyncpg) are `23505`: the drivers name their
-    classes after errcodes.txt's condition names.
+    classes after errcodes.txt's condition names.  A name both a warning's
+    and an error's condition have (`string_data_right_truncation`: 01004 and
+    22001) is the error's: what a driver raises is an error (asyncpg's warning
+    classes are never raised).
     """
     if not _BY_NAME:
         from localdata_errors.backends import _postgresql_codes  # noqa: PLC0415 - on first use
 
-        for sqlstate, condition in _postgresql_codes.CONDITIONS.items():
+        # Errors first: classes 00, 01 and 02 (completion, warning, no data) raise nothing.
+        conditions = sorted(
+            _postgresql_codes.CONDITIONS.items(), key=lambda item: item[0][:2] in _NOT_RAISED
+        )
+        for sqlstate, condition in conditions:
             camel = "".join(part.capitalize() for part in condition.split("_"))
             for key in (condition, camel, camel + "Error"):
                 _BY_NAME.setdefault(key, sqlstate)
@@ -1708,7 +1717,21 @@ def read_signs(text: str, registry: MapperRegistry, backend: str | None = None) 
             start, code = worded_start, worded_code
         elif worded_code is not None:
             code = worded_code
+    if chosen is None and named is not None and backend_base(registry, named) == "postgresql":
+        # A wording's SQLSTATE is its message's as an ERROR; sent as a FATAL
+        # while a connection starts, the start-up catalogue's says it (`role
+        # "x" does not exist`: 42704 in a statement, 28000 at login).
+        code = _start_up_state(head) or code
     return Reading(named, code, sqlstate, start, None if sign is None else SIGNS[sign].name)
+
+
+def _start_up_state(head: str) -> str | None:
+    """The SQLSTATE of a start-up FATAL of PostgreSQL's server in the text, else `None`."""
+    if "FATAL:" not in head:
+        return None
+    from localdata_errors.backends._postgresql_client import fatal_sqlstate  # noqa: PLC0415
+
+    return fatal_sqlstate(head)
 
 
 #: PostgreSQL's severity label as its clients other than libpq print it (one

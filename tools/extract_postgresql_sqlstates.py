@@ -246,8 +246,15 @@ OTHER_CALL = "chosen format given to another call"
 UNKNOWN = "constant not in errcodes.txt"
 
 #: A call site: the formats it prints, the `ERRCODE_*` constant it states
-#: (else why it states none), and whether they are catalogue ones.
-Site = tuple[list[str], str, bool]
+#: (else why it states none), whether they are catalogue ones, and the level it
+#: reports at (`ERROR`, `FATAL`, ...: its report's first argument, a soft
+#: error's `ERROR`; `""` outside a report).
+Site = tuple[list[str], str, bool, str]
+#: A report or elog call: start, end, the constant it states, its level.
+Span = tuple[int, int, str, str]
+#: The levels a client prints as `ERROR:` (elog.h: a soft error reports as one).
+ERROR_LEVEL = "ERROR"
+_SOFT = ("errsave", "errsave_domain", "ereturn", "ereturn_domain")
 
 
 def sites(source: str) -> Iterator[Site]:
@@ -257,31 +264,35 @@ def sites(source: str) -> Iterator[Site]:
     (`errmsg`, `errmsg_plural`).
     """
     source = blank_comments(source)
-    spans: list[tuple[int, int, str]] = []  # each report/elog: start, end, its constant
+    spans: list[Span] = []
     messages: list[tuple[int, list[str], bool]] = []
     for m in _CALL.finditer(source):
         name, open_at = m.group(1), m.end() - 1
         end = closing(source, open_at)
         if name in (*_REPORTS, "elog"):
-            spans.append((m.start(), end, _stated(source[open_at + 1 : end - 1], name)))
+            inside = source[open_at + 1 : end - 1]
+            spans.append((m.start(), end, _stated(inside, name), _level(inside, name)))
             continue
         args = arguments(source[open_at + 1 : end - 1])
         formats = args[:2] if name == "errmsg_plural" else args[:1]
         texts = [t for t in (literal(a) for a in formats) if t is not None]
         if texts and name == _PROGRESS:
-            yield texts, _LEVEL_DEFAULTS["LOG"], True
+            yield texts, _LEVEL_DEFAULTS["LOG"], True, "LOG"
         elif texts:
             messages.append((m.start(), texts, name != "errmsg_internal"))
     for at, texts, translated in messages:
         inside = [s for s in spans if s[0] < at < s[1] and s[2] != ELOG]
-        yield texts, inside[-1][2] if inside else OUTSIDE, translated
+        if inside:
+            yield texts, inside[-1][2], translated, inside[-1][3]
+        else:
+            yield texts, OUTSIDE, translated, ""
     yield from _chosen(source, spans)
-    for start, end, constant in spans:
+    for start, end, constant, level in spans:
         if constant == ELOG:
             args = arguments(source[source.index("(", start) + 1 : end - 1])
             text = literal(args[1]) if len(args) > 1 else None
             if text is not None:
-                yield [text], ELOG, False
+                yield [text], ELOG, False, level
 
 
 #: A message chosen through a variable: `msg = gettext_noop("...")` (or `_("...")`).
@@ -310,7 +321,7 @@ def bodies(source: str) -> Iterator[tuple[int, int]]:
         i += 1
 
 
-def _chosen(source: str, spans: list[tuple[int, int, str]]) -> Iterator[Site]:
+def _chosen(source: str, spans: list[Span]) -> Iterator[Site]:
     """
     The formats a function chooses through a variable (`msg = gettext_noop("...")`,
     in a switch), each with the constant of every ereport of the function
@@ -328,7 +339,7 @@ def _chosen(source: str, spans: list[tuple[int, int, str]]) -> Iterator[Site]:
                 chosen.setdefault(m.group(1), []).append(text)
         if not chosen:
             continue
-        stated: dict[str, set[str]] = {}
+        stated: dict[str, set[tuple[str, str]]] = {}
         for m in _GIVEN.finditer(body):
             name = m.group(1)
             if name == "errcode":
@@ -343,14 +354,22 @@ def _chosen(source: str, spans: list[tuple[int, int, str]]) -> Iterator[Site]:
                 continue
             at = start + m.start()
             inside = [s for s in spans if s[0] < at < s[1] and s[2] != ELOG]
+            level = inside[-1][3] if inside else ""
             if name not in ("errmsg", "errmsg_internal", "errmsg_plural"):
                 constant = OTHER_CALL
             else:
                 constant = inside[-1][2] if inside else OUTSIDE
-            stated.setdefault(variable, set()).add(constant)
+            stated.setdefault(variable, set()).add((constant, level))
         for variable, texts in chosen.items():
-            for constant in stated.get(variable, ()):
-                yield texts, constant, True
+            for constant, level in stated.get(variable, ()):
+                yield texts, constant, True, level
+
+
+def _level(inside: str, name: str) -> str:
+    """The level a report or elog reports at: its first argument (a soft error's `ERROR`)."""
+    if name in _SOFT:
+        return ERROR_LEVEL
+    return arguments(inside)[0].strip()
 
 
 def _stated(inside: str, name: str) -> str:
@@ -382,22 +401,33 @@ def sqlstates(errcodes: str) -> dict[str, str]:
     return found
 
 
+def statements(files: dict[str, str], errcodes: str) -> dict[str, list[tuple[str, str]]]:
+    """
+    Each catalogue format -> what each of its call sites states, with the
+    level it reports at: a SQLSTATE, and for a site that states none, why
+    (`ELOG`, `NO_ERRCODE`, ...).
+    """
+    states = sqlstates(errcodes)
+    seen: dict[str, list[tuple[str, str]]] = {}
+    translated: set[str] = set()
+    for path in sorted(files):
+        for texts, constant, catalogue, level in sites(files[path]):
+            state = states.get(constant, UNKNOWN if constant.startswith("ERRCODE_") else constant)
+            for text in texts:
+                seen.setdefault(text, []).append((state, level))
+                if catalogue:
+                    translated.add(text)
+    return {text: seen[text] for text in sorted(translated)}
+
+
 def stated(files: dict[str, str], errcodes: str) -> dict[str, set[str]]:
     """
     Each catalogue format -> what its call sites state: SQLSTATEs, and for a
     site that states none, why (`ELOG`, `NO_ERRCODE`, ...).
     """
-    states = sqlstates(errcodes)
-    seen: dict[str, set[str]] = {}
-    translated: set[str] = set()
-    for path in sorted(files):
-        for texts, constant, catalogue in sites(files[path]):
-            state = states.get(constant, UNKNOWN if constant.startswith("ERRCODE_") else constant)
-            for text in texts:
-                seen.setdefault(text, set()).add(state)
-                if catalogue:
-                    translated.add(text)
-    return {text: seen[text] for text in sorted(translated)}
+    return {
+        text: {state for state, _ in found} for text, found in statements(files, errcodes).items()
+    }
 
 
 def _kept(text: str, code: str) -> bool:
@@ -407,25 +437,51 @@ def _kept(text: str, code: str) -> bool:
     return _SQLSTATE.fullmatch(code) is not None
 
 
+def _decided(text: str, found: list[tuple[str, str]]) -> str | None:
+    """
+    The SQLSTATE (or errno marker) a format is kept with: the one every call
+    site states; else the one every report (ereport, a soft error) at ERROR
+    states (those that state none count against it): a client prints that
+    level `ERROR:`, the start-up catalogue gives a FATAL site's, and an
+    `elog`, "for internal errors that should never happen" (its text not
+    translated), is no message a user is meant to meet.  Where ERROR reports
+    disagree (`invalid input syntax for type %s: "%s"`: 22P02 for an
+    integer, 22007 for a date), the text alone does not say which: none.
+    """
+    codes = {state for state, _ in found}
+    if len(codes) != 1:
+        codes = {state for state, level in found if level == ERROR_LEVEL and state != ELOG}
+    if len(codes) != 1:
+        return None
+    code = next(iter(codes))
+    return code if _kept(text, code) else None
+
+
 def extract(files: dict[str, str], errcodes: str) -> dict[str, str]:
     """
-    Format -> SQLSTATE (or errno marker), for the catalogue formats whose
-    every call site states the same one.
+    Format -> SQLSTATE (or errno marker): the one every call site of the
+    format states; where they disagree, the one every site that reports it
+    at ERROR states (`role "%s" does not exist`: 42704 at ERROR, the
+    start-up refusal's 28000 at FATAL, which the start-up catalogue
+    `backends/_postgresql_fatal.py` gives).
     """
-    return {
-        text: next(iter(codes))
-        for text, codes in stated(files, errcodes).items()
-        if len(codes) == 1 and _kept(text, next(iter(codes)))
-    }
+    kept = {}
+    for text, found in statements(files, errcodes).items():
+        code = _decided(text, found)
+        if code is not None:
+            kept[text] = code
+    return kept
 
 
 def why(files: dict[str, str], errcodes: str) -> Counter[str]:
     """The catalogue formats `extract` drops, counted by why."""
     counts: Counter[str] = Counter()
-    for text, stated_codes in stated(files, errcodes).items():
+    for text, statements_found in statements(files, errcodes).items():
+        if _decided(text, statements_found) is not None:
+            continue
         codes = {
             NO_M if c in ERRNO_FUNCTIONS.values() and not _kept(text, c) else c
-            for c in stated_codes
+            for c, _ in statements_found
         }
         found = {c for c in codes if _kept(text, c)}
         reasons = ", ".join(sorted(codes - found))
@@ -525,7 +581,8 @@ def render(files: dict[str, str], errcodes: str, port_h: str, source: str) -> st
     lines = [
         f"# PostgreSQL {source}: server message formats, each with the",
         "# SQLSTATE every call site of it states (errcode(ERRCODE_*) in its ereport,",
-        "# errcodes.txt). PostgreSQL License: postgresql.LICENSE.",
+        "# errcodes.txt), or where they disagree, every site of it at ERROR.",
+        "# PostgreSQL License: postgresql.LICENSE.",
         "# Extracted by tools/extract_postgresql_sqlstates.py. format<TAB>sqlstate",
         *(f"{_escape(text)}\t{code}" for text, code in found.items()),
         "# errno:file, errno:socket: a format whose every call site sets its SQLSTATE",

@@ -44,7 +44,7 @@ TOOLS: Final = Path(__file__).resolve().parent
 ROOT: Final = TOOLS.parent
 OUTPUT: Final = ROOT / "localdata_errors" / "backends" / "_postgresql_errno.py"
 UPSTREAM: Final = TOOLS / "upstream"
-#: The extractor's TSVs, one per release's source (15.15's, 18.6's).
+#: The extractor's TSVs, one per release's source (15.18's, 18.6's).
 PG_SQLSTATES: Final = sorted(UPSTREAM.glob("postgresql*-sqlstates.tsv"))
 MUSL: Final = UPSTREAM / "musl-strerror.h"
 #: The errno a switch's `default` stands for (the extractor's `ANY_ERRNO`).

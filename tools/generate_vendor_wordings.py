@@ -15,7 +15,10 @@ Server's).  The vendors' own message lists are read:
 - PostgreSQL: the msgids of the server's and libpq's message catalogues
   (`/usr/share/locale/*/LC_MESSAGES/postgres-*.mo`, `libpq5-*.mo`), and
   those of later releases (`tools/upstream/postgresql-msgids.tsv`, from
-  `tools/extract_postgresql_msgids.py`);
+  `tools/extract_postgresql_msgids.py`); the messages of its client programs'
+  catalogues (`pg_dump-*.mo`, `psql-*.mo`, `pgscripts-*.mo`,
+  `pg_basebackup-*.mo`: `aborting because of server version mismatch`),
+  read as its drivers' list (`postgresql-drivers`);
 - SQLite: `sqlite3_errstr` of every result code (the system's libsqlite3),
   and the texts its parser and constraints print, triggered here;
 - DuckDB: the texts the installed `duckdb` module prints, triggered here;
@@ -87,8 +90,14 @@ ERRMSG = Path("/usr/share/mysql/errmsg-utf8.txt")
 MYSQLD_ERROR = Path("/usr/include/mariadb/mysqld_error.h")
 PG_SERVER = "/usr/share/locale/*/LC_MESSAGES/postgres-*.mo"
 PG_LIBPQ = "/usr/share/locale/*/LC_MESSAGES/libpq5-*.mo"
+#: The client programs' catalogues (pg_dump and pg_restore, psql, createdb and
+#: the other scripts, pg_basebackup): their own messages name PostgreSQL too.
+PG_TOOLS = tuple(
+    f"/usr/share/locale/*/LC_MESSAGES/{name}-*.mo"
+    for name in ("pg_dump", "psql", "pgscripts", "pg_basebackup")
+)
 #: Server format -> the SQLSTATE every call site of it states (PostgreSQL's
-#: source), one file per release (15.15's, 18.6's).
+#: source), one file per release (15.18's, 18.6's).
 PG_SQLSTATES = sorted((ROOT / "tools" / "upstream").glob("postgresql*-sqlstates.tsv"))
 #: DuckDB's message formats and their exception types (the engine's source).
 DUCKDB_FORMATS = ROOT / "tools" / "upstream" / "duckdb-exceptions.tsv"
@@ -265,16 +274,40 @@ def postgresql_texts() -> list[Template]:
     states.update(postgresql_sqlstates())
     for text, state in list(states.items()):
         # A detail that says a format's words again (the style guide's capital
-        # and full stop: `Could not open file "%s": %m.`) has its words, and
-        # no SQLSTATE of its own: where the format's is set from errno, the
-        # marker is the detail's too, for the text reader reads the SQLSTATE
-        # only where the words are written as the primary message writes them.
+        # and full stop: `Could not open file "%s": %m.`, `Role "%s" does not
+        # exist.`) has its words, and no SQLSTATE of its own: the format's is
+        # the detail's too, so that the two are one template's words, not a
+        # coded and an uncoded one that tie.  (Where the format's is set from
+        # errno, the text reader reads the SQLSTATE only where the words are
+        # written as the primary message writes them.)
         twin = text[:1].upper() + text[1:] + "."
-        if state.startswith("errno:") and twin in server and twin not in states:
+        if twin in server and twin not in states:
             states[twin] = state
     return [
         (text, None if text in client else states.get(text)) for text in sorted(server | client)
     ]
+
+
+def postgresql_program_texts(catalogued: list[Template]) -> list[Template]:
+    """
+    The messages of PostgreSQL's client programs' catalogues (`PG_TOOLS`:
+    `aborting because of server version mismatch`, `input file appears to be
+    a text format dump`), those the server's and libpq's do not hold: their
+    messages, not their help (one line, a lower-case start and no full stop,
+    PostgreSQL's style for a primary message), with no code.  Client-side
+    words, as its drivers' are: they join `postgresql-drivers`, read as
+    those are (`read_everywhere`: a run of everyone's words is no phrase).
+    """
+    known = {text for text, _ in catalogued}
+    found: set[str] = set()
+    for pattern in PG_TOOLS:
+        for path in glob.glob(pattern):
+            found.update(
+                msgid
+                for msgid in read_msgids(path)
+                if "\n" not in msgid and msgid[:1].islower() and not msgid.endswith(".")
+            )
+    return [(text, None) for text in sorted(found - known)]
 
 
 def postgresql_sqlstates() -> dict[str, str]:
@@ -1003,6 +1036,11 @@ def build() -> str:
         "platforms": [(text, None) for text in platform_texts()],
         **driver_texts(),
     }
+    programs = "postgresql" + DRIVERS
+    lists[programs] = sorted(
+        set(lists.get(programs, [])) | set(postgresql_program_texts(postgresql)),
+        key=lambda t: (t[0], t[1] or ""),
+    )
     table = phrases(lists)
     table.update(gapped(lists, table))
     counts = Counter(vendor for vendor, _, _ in table.values())

@@ -228,7 +228,6 @@ _CLIENT_RULES: Final[tuple[tuple[Kind, tuple[str, ...]], ...]] = (
 # with the SQLSTATE the server sends with each, matched where libpq's
 # "FATAL:  " ends.  libpq reports a failed start-up as text only, so psycopg
 # and psycopg2 have no ``sqlstate`` there.  Built on the first such error.
-_FATAL = "FATAL:  "
 _START_UP: _Catalogue[str] | None = None
 
 
@@ -239,6 +238,10 @@ def _start_up_catalogue() -> _Catalogue[str]:
 
         _START_UP = _catalogue([(pattern, sqlstate) for pattern, sqlstate, _, _ in MESSAGES])
     return _START_UP
+
+
+#: The server's FATAL label as libpq prints it (two spaces) or a driver does (one).
+_FATAL_LABEL: Final = re.compile(r"FATAL: {1,2}(?=\S)")
 
 
 def fatal_sqlstate(message: str) -> str | None:
@@ -252,12 +255,13 @@ def fatal_sqlstate(message: str) -> str | None:
         The SQLSTATE, or `None` when the message carries no FATAL the server's
         catalogue lists among its start-up messages.
     """
-    start = message.find(_FATAL, 0, 2048)
-    if start < 0:
-        return None
-    at = start + len(_FATAL)
-    found = _found(_start_up_catalogue(), message, at, at + 1024)
-    return None if found is None else found[1]
+    for count, label in enumerate(_FATAL_LABEL.finditer(message, 0, 2048)):
+        found = _found(_start_up_catalogue(), message, label.end(), label.end() + 1024)
+        if found is not None:
+            return found[1]
+        if count >= 3:
+            break
+    return None
 
 
 def _start_up_kind(text: str, starts: list[int]) -> Kind:

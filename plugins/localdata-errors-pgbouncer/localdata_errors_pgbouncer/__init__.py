@@ -62,8 +62,9 @@ __all__ = [
 
 _SCAN: Final = 4096
 # Where a pooler's message starts: the message itself (an error raised while a
-# query runs), or past a severity (libpq's "FATAL:  " inside a connection failure).
-_LEAD: Final = r"(?:^|(?:FATAL|ERROR|pooler error|Pooler Error):[ ]{0,2})"
+# query runs), or past a severity (libpq's "FATAL:  " inside a connection
+# failure), a JavaScript error's name or PgBouncer's SQLSTATE (see _LEADS).
+_LEAD: Final = r"(?:^|(?:FATAL|ERROR|Error|error|08P01|pooler error|Pooler Error):[ ]{0,2})"
 
 
 def _template_pattern(template: str) -> str:
@@ -103,10 +104,13 @@ _PGBOUNCER: Final = _compile(_TEMPLATES)
 # What a template's text can start with: a place starting otherwise is skipped.
 _STARTS: Final = frozenset(start for t in _TEMPLATES for start in (t[:2], t[:1].upper() + t[1:2]))
 # The severity before the message, as clients print it (libpq "FATAL:  ", two
-# blanks; pgjdbc and logs "ERROR: ", one), and PgBouncer's own log line for a
-# client it disconnects ("pooler error: client_login_timeout"; "Pooler Error: "
-# before 1.8): the message starts past the blanks after the lead.
-_LEADS: Final = ("FATAL:", "ERROR:", "pooler error:", "Pooler Error:")
+# blanks; pgjdbc and logs "ERROR: ", one), node-postgres's error as JavaScript
+# prints it ("Error: server conn crashed?"; "error: " for its DatabaseError),
+# PgBouncer's SQLSTATE as Npgsql prints it before the message ("08P01: "), and
+# PgBouncer's own log line for a client it disconnects ("pooler error:
+# client_login_timeout"; "Pooler Error: " before 1.8): the message starts past
+# the blanks after the lead.
+_LEADS: Final = ("FATAL:", "ERROR:", "Error:", "error:", "08P01:", "pooler error:", "Pooler Error:")
 
 
 def _pgbouncer(message: str) -> re.Match[str] | None:

@@ -10,11 +10,13 @@ package) or a PostgreSQL server the tests that need them skip, except under
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -82,7 +84,7 @@ def pgbouncer() -> Iterator[Callable[..., Bouncer]]:
     _postgresql_up()
     started: list[tuple[subprocess.Popen[bytes], str]] = []
 
-    def start(*, wildcard: bool = True, **settings: object) -> Bouncer:
+    def start(*, wildcard: bool = True, server_port: int = PG_PORT, **settings: object) -> Bouncer:
         # A world-readable directory: as root, PgBouncer runs as "nobody" (it
         # refuses to run as root) and must read its configuration.
         workdir = tempfile.mkdtemp(prefix="ldepgb-")
@@ -99,9 +101,9 @@ def pgbouncer() -> Iterator[Callable[..., Bouncer]]:
             "default_pool_size": 2,
             **settings,
         }
-        databases = [f"test = host={PG_HOST} port={PG_PORT} dbname=test"]
+        databases = [f"test = host={PG_HOST} port={server_port} dbname=test"]
         if wildcard:
-            databases.append(f"* = host={PG_HOST} port={PG_PORT}")
+            databases.append(f"* = host={PG_HOST} port={server_port}")
         ini = "\n".join(
             ["[databases]", *databases, "[pgbouncer]", *(f"{k} = {v}" for k, v in config.items())]
         )
@@ -137,3 +139,62 @@ def pgbouncer() -> Iterator[Callable[..., Bouncer]]:
         if process.stdout is not None:
             process.stdout.close()
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+class Relay:
+    """
+    A TCP relay in front of PostgreSQL that can cut every connection it carries.
+
+    PgBouncer, pointed at it, sees its server connections end without a word,
+    as when the server crashes or the network between them breaks.
+    """
+
+    def __init__(self) -> None:
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.port = int(self._listener.getsockname()[1])
+        self._sockets: list[socket.socket] = []
+        self._lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                near, _ = self._listener.accept()
+            except OSError:
+                return  # closed
+            far = socket.create_connection((PG_HOST, PG_PORT))
+            with self._lock:
+                self._sockets += [near, far]
+            for source, sink in ((near, far), (far, near)):
+                threading.Thread(target=_pipe, args=(source, sink), daemon=True).start()
+
+    def cut(self) -> None:
+        """End every connection carried so far, both ways."""
+        with self._lock:
+            sockets, self._sockets = self._sockets, []
+        for sock in sockets:
+            with contextlib.suppress(OSError):  # already gone
+                sock.shutdown(socket.SHUT_RDWR)
+            sock.close()
+
+    def close(self) -> None:
+        """Stop listening and cut what is left."""
+        self._listener.close()
+        self.cut()
+
+
+def _pipe(source: socket.socket, sink: socket.socket) -> None:
+    try:
+        while data := source.recv(65536):
+            sink.sendall(data)
+    except OSError:
+        pass  # cut
+
+
+@pytest.fixture
+def relay() -> Iterator[Relay]:
+    """A `Relay` to the local PostgreSQL, closed after the test."""
+    _postgresql_up()
+    relay = Relay()
+    yield relay
+    relay.close()

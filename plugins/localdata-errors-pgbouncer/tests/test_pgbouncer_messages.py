@@ -10,9 +10,11 @@ built as the drivers build them from the server's reply.
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from localdata_errors_pgbouncer import _messages
@@ -62,7 +64,8 @@ def test_every_classified_message_is_recognised(template: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "template", sorted(m for m in _messages.MESSAGES if m not in _messages.RULES)
+    "template",
+    sorted(m for m in {*_messages.MESSAGES, *_messages.SERVER_REASONS} if m not in _messages.RULES),
 )
 def test_messages_left_to_postgresql_stay_there(template: str) -> None:
     answer = classify_error(psycopg.errors.lookup("08P01")(_filled(template)))
@@ -79,6 +82,37 @@ def test_every_message_of_the_source_has_a_decision() -> None:
         check=False,
     )
     assert result.returncode == 0, result.stderr
+
+
+def _generator() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "generate_messages", TOOLS / "generate_messages.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_generator_reads_the_reasons_servers_are_closed_for(tmp_path: Path) -> None:
+    # disconnect_server(server, send_term, reason, ...): the reason is what the
+    # linked client is told, whatever send_term says; its definition, a
+    # variable reason and a bare "%s" are no messages.
+    (tmp_path / "configure.ac").write_text("AC_INIT([PgBouncer], [1.99.0], [x])\n")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "objects.c").write_text(
+        "void disconnect_server(PgSocket *server, bool send_term, const char *reason, ...)\n"
+        "{ }\n"
+        'static void f(void) { disconnect_server(server, false, "server conn crashed?");\n'
+        '  disconnect_server(server, true, "expected 2 columns, not %hu", columns);\n'
+        '  disconnect_server(server, true, "%s", reason);\n'
+        "  disconnect_server(server, true, reason);\n"
+        '  disconnect_client(client, true, "query_wait_timeout"); }\n'
+    )
+    release, messages, reasons = _generator().pgbouncer_messages(tmp_path)
+    assert (release, messages) == ("1.99.0", {"query_wait_timeout"})
+    assert reasons == {"server conn crashed?", "expected 2 columns, not %s"}
 
 
 def test_relayed_login_failure_is_read_as_postgresql_would() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from localdata_errors import Kind
+from localdata_errors import Kind, classify_message
 from localdata_errors.testing import check_pasted_text
 
 # (text, the code it carries or its wording gives, the kind its label gives)
@@ -60,6 +60,54 @@ CASES = [
         Kind.CONNECTION_FAILURE,
     ),
 ]
+
+
+# The reason PgBouncer closes a server connection for, sent to the client
+# linked to it (disconnect_server -> unlink_server in src/objects.c).
+RELAYED_CASES = [
+    # https://github.com/pgbouncer/pgbouncer/issues/1355: the server connection
+    # failed under a running query; PgBouncer's maintainers read "server conn
+    # crashed?" as the connection to PostgreSQL dropped (#1239, #1092).
+    (
+        "FATAL:  server conn crashed?\nserver closed the connection unexpectedly",
+        Kind.CONNECTION_LOST,
+        "idempotent_only",
+    ),
+    # https://github.com/pgbouncer/pgbouncer/issues/714 (Npgsql prints "SQLSTATE: message")
+    ("Npgsql.PostgresException (0x80004005): 08P01: server conn crashed?", Kind.CONNECTION_LOST,
+     "idempotent_only"),
+    # https://github.com/brianc/node-postgres/issues/2005 (node-postgres, code 08P01)
+    (
+        "Error: server conn crashed?\n    at /srv/node_modules/pg/lib/native/client.js:210:25",
+        Kind.CONNECTION_LOST,
+        "idempotent_only",
+    ),
+    # https://github.com/pgbouncer/pgbouncer/issues/347 (PgBouncer's log of the client it closed)
+    (
+        "2018-12-10 20:56:59.349 8659 WARNING C-0x1b44e68: ckandb/ckandb_user@127.0.0.1:46198 "
+        "pooler error: server conn crashed?",
+        Kind.CONNECTION_LOST,
+        "idempotent_only",
+    ),
+    # https://github.com/pgbouncer/pgbouncer/issues/22: query_timeout (config.html)
+    # cancels a query running longer, by closing the connection (#385).
+    ("SQL: select 1\nERROR:  query timeout\nERROR:  query timeout", Kind.CONNECTION_LOST,
+     "idempotent_only"),
+    # https://github.com/pgbouncer/pgbouncer/issues/125: idle_transaction_timeout
+    # (config.html) disconnects a client "idle in transaction": no statement ran.
+    ("psql:/var/lib/pgsql/test-idle.sql:2: ERROR:  idle transaction timeout",
+     Kind.CONNECTION_LOST, "safe"),
+    # https://github.com/pgjdbc/pgjdbc/issues/2423: pool_mode statement (config.html),
+    # "transactions spanning multiple statements are disallowed in this mode".
+    ("org.postgresql.util.PSQLException: FATAL: transaction blocks not allowed in statement "
+     "pooling mode", Kind.FEATURE_NOT_SUPPORTED, "not_applicable"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "kind", "safety"), RELAYED_CASES)
+def test_a_relayed_reason_names_pgbouncer(text: str, kind: Kind, safety: str) -> None:
+    assert check_pasted_text(text, "pgbouncer", kind) == []
+    assert classify_message(text).retry_safety == safety
 
 
 @pytest.mark.parametrize(("text", "code", "kind"), CASES)

@@ -14,10 +14,11 @@ import asyncio
 import os
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 
@@ -28,6 +29,14 @@ psycopg2 = pytest.importorskip("psycopg2")
 asyncpg = pytest.importorskip("asyncpg")
 
 Start = Callable[..., Any]
+
+
+class Relay(Protocol):
+    """The `relay` fixture: a TCP relay to PostgreSQL that can cut its connections."""
+
+    port: int
+
+    def cut(self) -> None: ...
 
 
 def _raised(call: Callable[[], object]) -> BaseException:
@@ -261,6 +270,62 @@ def test_client_idle_timeout(pgbouncer: Start) -> None:
         exc = _raised(lambda: conn.execute("SELECT 1"))
     finally:
         conn.close()
+    answer = classify_error(exc)
+    assert (answer.backend, answer.kind) == ("pgbouncer", Kind.CONNECTION_LOST)
+    assert (answer.action, answer.retry_safety) == ("reconnect", "safe")
+
+
+# PgBouncer closes the server connection and tells the client linked to it why
+# (disconnect_server -> unlink_server): the reason is the client's message.
+
+
+def test_server_connection_lost_mid_query(pgbouncer: Start, relay: Relay) -> None:
+    # The server connection ends under a running query ("server conn
+    # crashed?"): PgBouncer closes the client too; the query may have run.
+    bouncer = pgbouncer(server_port=relay.port)
+    conn = psycopg.connect(bouncer.dsn(), autocommit=True)
+    cutter = threading.Timer(1.0, relay.cut)
+    cutter.start()
+    try:
+        exc = _raised(lambda: conn.execute("SELECT pg_sleep(5)"))
+    finally:
+        cutter.cancel()
+        conn.close()
+    assert "server conn crashed?" in str(exc)
+    answer = classify_error(exc)
+    assert (answer.backend, answer.kind) == ("pgbouncer", Kind.CONNECTION_LOST)
+    assert (answer.action, answer.retry_safety) == ("reconnect", "idempotent_only")
+
+
+def test_query_timeout(pgbouncer: Start) -> None:
+    # query_timeout (config.html): queries running longer are canceled, and
+    # PgBouncer closes the whole connection; the query was running, so a
+    # write may have committed.
+    bouncer = pgbouncer(query_timeout=1)
+    conn = psycopg.connect(bouncer.dsn(), autocommit=True)
+    try:
+        exc = _raised(lambda: conn.execute("SELECT pg_sleep(4)"))
+    finally:
+        conn.close()
+    assert "query timeout" in str(exc)
+    answer = classify_error(exc)
+    assert (answer.backend, answer.kind) == ("pgbouncer", Kind.CONNECTION_LOST)
+    assert (answer.action, answer.retry_safety) == ("reconnect", "idempotent_only")
+
+
+def test_idle_transaction_timeout(pgbouncer: Start) -> None:
+    # idle_transaction_timeout (config.html): a client "idle in transaction"
+    # longer is disconnected.  No statement ran: the next one never reached
+    # the server, and the transaction is gone with the connection.
+    bouncer = pgbouncer(idle_transaction_timeout=1)
+    conn = psycopg.connect(bouncer.dsn())
+    try:
+        conn.execute("SELECT 1")  # psycopg opened a transaction
+        time.sleep(2.5)
+        exc = _raised(lambda: conn.execute("SELECT 2"))
+    finally:
+        conn.close()
+    assert "idle transaction timeout" in str(exc)
     answer = classify_error(exc)
     assert (answer.backend, answer.kind) == ("pgbouncer", Kind.CONNECTION_LOST)
     assert (answer.action, answer.retry_safety) == ("reconnect", "safe")

@@ -6,7 +6,12 @@ Generate ``localdata_errors_pgbouncer/_messages.py`` from PgBouncer's and Supavi
 told), ``send_pooler_error(client, ..., "message")``.  Every literal
 format string of those calls in ``src/*.c`` of each release given is a
 message a client can see; the generated module lists each with the releases
-that send it.  The kind of each comes from `PGBOUNCER_RULES` below;
+that send it.  So is every literal reason of ``disconnect_server(server,
+send_term, "reason", ...)``: PgBouncer closes the server connection and, when a
+client is linked to it (``unlink_server`` in ``src/objects.c``), disconnects
+that client with the reason as its message (``server conn crashed?``,
+``query timeout``); they are listed apart, in ``SERVER_REASONS``, with their
+releases.  The kind of each comes from `PGBOUNCER_RULES` below;
 `LEFT_TO_BASE` names the messages deliberately left to the PostgreSQL
 mapper (console-only, protocol noise, generic texts).  The generator fails on
 a message in neither, and on a rule for a message no release sends.
@@ -146,10 +151,57 @@ PGBOUNCER_RULES: Final[Mapping[str, Rule]] = {
     "empty password returned by client": Rule(K.INVALID_PASSWORD),
     # disable_pqexec: one statement per simple query.
     "PQexec disallowed": Rule(K.FEATURE_NOT_SUPPORTED),
+    # -- Reasons for closing a server connection, relayed to the client linked to it.
+    # The server connection broke under the client (its socket failed, or a
+    # send to it did): whatever was running may have committed.
+    "server conn crashed?": Rule(K.CONNECTION_LOST),
+    "server connection closed": Rule(K.CONNECTION_LOST),
+    # PgBouncer's own timeouts (config.html): the client is disconnected.
+    # query_timeout: the query was running.
+    "query timeout": Rule(K.CONNECTION_LOST, IDEMPOTENT),
+    # idle_transaction_timeout: the transaction sat idle, no statement ran;
+    # the server rolls the transaction back.
+    "idle transaction timeout": Rule(K.CONNECTION_LOST, SAFE),
+    # transaction_timeout: the transaction ran too long, a statement may be running.
+    "transaction timeout": Rule(K.CONNECTION_LOST),
+    # server_fast_close: RECONNECT, a RELOAD changing the connection settings or
+    # a DNS change ends an idle session; "no transactions will be lost".
+    "database configuration changed": Rule(K.ADMIN_SHUTDOWN, SAFE),
+    # Statement pooling: "transactions spanning multiple statements are disallowed".
+    "transaction blocks not allowed in statement pooling mode": Rule(K.FEATURE_NOT_SUPPORTED),
+    "long transactions not allowed": Rule(K.FEATURE_NOT_SUPPORTED),  # up to 1.9
+    # The server refused a setting the client's startup packet asked for.
+    "invalid server parameter": Rule(K.CONNECTION_MISCONFIGURED),
+    # Connecting to the server failed (a replication client is linked to its
+    # server while it logs in; others meet these as the cached error of
+    # "server login has been failing"): nothing ran, server_login_retry applies.
+    "connect failed": Rule(K.CONNECTION_FAILURE, SAFE, 15000),
+    "connect timeout": Rule(K.CONNECTION_FAILURE, SAFE, 15000),
+    "cannot connect": Rule(K.CONNECTION_FAILURE, SAFE, 15000),
+    "server DNS lookup failed": Rule(K.CONNECTION_FAILURE, SAFE, 15000),
+    "server dns lookup failed": Rule(K.CONNECTION_FAILURE, SAFE, 15000),  # up to 1.12
+    "startup pkt failed": Rule(K.CONNECTION_FAILURE, SAFE, 15000),
+    "exec_on_connect query failed": Rule(K.CONNECTION_FAILURE, SAFE, 15000),
+    "unable to send login query": Rule(K.CONNECTION_FAILURE, SAFE),
+    "unable to send auth_query": Rule(K.CONNECTION_FAILURE, SAFE),
+    # TLS to the server as server_tls_sslmode asks cannot be had.
+    "server refused SSL": Rule(K.CONNECTION_MISCONFIGURED),
+    "TLS startup failed": Rule(K.CONNECTION_MISCONFIGURED),
+    # The auth_query (before 1.17 "login query") does not answer as PgBouncer
+    # needs: sent to the logging-in client up to 1.15, since 1.17 the client
+    # is told "bouncer config error" (the same decision).
+    "expected 2 columns from login query, not %s": Rule(K.CONNECTION_MISCONFIGURED),
+    "expected 2 columns from auth_query, not %s": Rule(K.CONNECTION_MISCONFIGURED),
+    "unexpected response from login query": Rule(K.CONNECTION_MISCONFIGURED),
+    "unexpected response from auth_query": Rule(K.CONNECTION_MISCONFIGURED),
+    "error response from auth_query": Rule(K.CONNECTION_MISCONFIGURED),
+    "login query response contained null user name": Rule(K.CONNECTION_MISCONFIGURED),
+    "auth_query response contained null user name": Rule(K.CONNECTION_MISCONFIGURED),
 }
 
 #: Messages PgBouncer sends that stay with the PostgreSQL mapper: generic
-#: texts another server could send too, or protocol noise no agent acts on.
+#: texts another server could send too, protocol noise no agent acts on, and
+#: reasons for closing a server connection that no client is told.
 LEFT_TO_BASE: Final[frozenset[str]] = frozenset(
     {
         "BUG: unknown packet callback flag",
@@ -180,6 +232,58 @@ LEFT_TO_BASE: Final[frozenset[str]] = frozenset(
         "result prepare failed",
         "unknown pkt",
         "RELOAD failed, see logs for additional details",
+        # -- Reasons for closing a server connection no client is linked to.
+        # Idle, used or tested servers PgBouncer retires (janitor.c, find_server,
+        # release_server unlinks first): no client is told.
+        "SV_IDLE server got dirty",
+        "SV_USED server got dirty",
+        "idle server got dirty",
+        "obsolete connection",
+        "evicted",
+        "pause mode",
+        "server idle timeout",
+        "server lifetime over",
+        "server_lifetime",
+        "too many servers in the pool",
+        "test query failed",
+        "reset query failed",
+        "var change failed",
+        "close_needed",
+        "connect string changed",
+        "disko over",  # the old process's connection, online restart (-R)
+        # The client itself went away, and its server with it.
+        "client disconnect while server was not ready",
+        "client disconnected with query in progress",
+        "client disconnected with queries in progress",
+        "client disconnect before everything was sent to the server",
+        "replication client disconnected",
+        "replication client was closed",
+        "unclean server",
+        # Cancel requests: the cancelling client reads no reply.
+        "sent cancel req",
+        "successfully sent cancel request",
+        "failed to send cancel req",
+        "cancel_wait_timeout",
+        "client gave up on cancel request, so we also give up forwarding to server",
+        "peer server was not necessary anymore, because client cancel connection was"
+        " already closed",
+        # The server's protocol, as PgBouncer reads it: noise no agent acts on.
+        "bad pkt header",
+        "bad cancel key",
+        "broken ParameterStatus packet",
+        "failed to store ParameterStatus",
+        "partial pkt in login phase",
+        "unknown pkt from server",
+        "bad sslreq answer",
+        "sslreq processing failed",
+        "received unencrypted data after SSL response",
+        "failed to answer authreq",  # a cause the text does not name
+        # The server refused PgBouncer's login: waiting clients get the server's
+        # own error; "login failed: db=..." also opens PgBouncer's log of a
+        # client's failed login, which this rule would claim.
+        "login failed",
+        "unknown address family: %s",
+        "unable to allocate new user for auth",
     }
 )
 
@@ -245,12 +349,13 @@ REASON_LOGS: Final[frozenset[str]] = frozenset({"closing because: %s (age=%s)"})
 
 # -- PgBouncer ------------------------------------------------------------------------------
 
-_CALLS: Final = re.compile(r"\b(disconnect_client|send_pooler_error)\(")
+_CALLS: Final = re.compile(r"\b(disconnect_client|send_pooler_error|disconnect_server)\(")
 _STRING: Final = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 #: Its version as configure.ac names it (`AC_INIT([PgBouncer], [1.18.0], ...)`;
 #: before 1.12, `AC_INIT(pgbouncer, 1.9.0)`).
 _VERSION: Final = re.compile(r"AC_INIT\(\[?(?i:pgbouncer)\]?,\s*\[?([0-9.]+)\]?")
-_FORMAT: Final = re.compile(r"%[-+ #0-9.]*[a-zA-Z]")
+#: A conversion, with its length modifier (`%hu`, `%lld`, `%zu`).
+_FORMAT: Final = re.compile(r"%[-+ #0-9.]*(?:hh|ll|[hljztL])?[a-zA-Z]")
 
 
 def _call_text(source: str, start: int) -> str:
@@ -315,16 +420,24 @@ def _template(fmt: str) -> str:
     return _FORMAT.sub("%s", fmt)
 
 
-def pgbouncer_messages(tree: Path) -> tuple[str, set[str]]:
-    """``(release, messages)`` of one PgBouncer source tree."""
+def pgbouncer_messages(tree: Path) -> tuple[str, set[str], set[str]]:
+    """``(release, messages, server reasons)`` of one PgBouncer source tree."""
     match = _VERSION.search((tree / "configure.ac").read_text())
     if match is None:
         raise SystemExit(f"{tree}: no AC_INIT version in configure.ac")
     found: set[str] = set()
+    reasons: set[str] = set()
     for path in sorted((tree / "src").glob("*.c")):
         source = path.read_text(errors="replace")
         for call in _CALLS.finditer(source):
             args = _split_args(_call_text(source, call.end() - 1))
+            if call.group(1) == "disconnect_server":
+                # disconnect_server(server, send_term, reason, ...): send_term is
+                # the server's Terminate; the reason goes to a linked client.
+                text = _literal(args[2]) if len(args) > 2 else None
+                if text is not None and _FORMAT.sub("", text).strip():
+                    reasons.add(_template(text))
+                continue  # its definition, a variable reason, or "%s"
             notify = args[1] if len(args) > 1 else ""
             if call.group(1) == "disconnect_client" and notify != "true":
                 continue  # logged only, never sent
@@ -334,7 +447,7 @@ def pgbouncer_messages(tree: Path) -> tuple[str, set[str]]:
             if text is None or not _FORMAT.sub("", text).strip():
                 continue  # a variable, or a relayed text ("%s")
             found.add(_template(text))
-    return match.group(1), found
+    return match.group(1), found, reasons
 
 
 _LOG_CALLS: Final = re.compile(r"\b(s?log_(?:error|warning|info)|log_server_error)\(")
@@ -419,6 +532,7 @@ class Sources(NamedTuple):
     supavisor: dict[str, tuple[str, tuple[str, ...]]]
     log_releases: tuple[str, ...] = ()  # read for their log lines only
     logs: dict[str, tuple[str, ...]] = {}  # noqa: RUF012 - a NamedTuple's default, never mutated
+    reasons: dict[str, tuple[str, ...]] = {}  # noqa: RUF012 - as above; reason -> releases
 
 
 def _rule(rule: Rule) -> str:
@@ -432,10 +546,10 @@ def check_rules(sources: Sources) -> list[str]:
     """Every message has a decision, every decision a message."""
     problems = [
         f"PgBouncer message without a rule or a LEFT_TO_BASE entry: {m!r}"
-        for m in sorted(sources.messages)
+        for m in sorted(set(sources.messages) | set(sources.reasons))
         if m not in PGBOUNCER_RULES and m not in LEFT_TO_BASE
     ]
-    known = set(sources.messages)
+    known = set(sources.messages) | set(sources.reasons)
     problems += [
         f"rule for a message no release sends: {m!r}"
         for m in sorted(set(PGBOUNCER_RULES) | LEFT_TO_BASE)
@@ -487,6 +601,12 @@ def render(sources: Sources) -> str:
         "#: Every message PgBouncer sends a client (format template) -> the releases sending it.",
         "MESSAGES: Final[dict[str, tuple[str, ...]]] = {",
         *(f"    {m!r}: {sources.messages[m]!r}," for m in sorted(sources.messages)),
+        "}",
+        "",
+        "#: Every reason PgBouncer closes a server connection for (disconnect_server), sent as",
+        "#: the message of the client linked to it -> the releases giving it.",
+        "SERVER_REASONS: Final[dict[str, tuple[str, ...]]] = {",
+        *(f"    {m!r}: {sources.reasons[m]!r}," for m in sorted(sources.reasons)),
         "}",
         "",
         "#: PgBouncer's messages this pack classifies -> (kind, retry safety, first wait).",
@@ -555,11 +675,14 @@ def read_sources(
     """Read every source tree given."""
     releases: list[str] = []
     messages: dict[str, list[str]] = {}
+    reasons: dict[str, list[str]] = {}
     for tree in pgbouncer:
-        release, found = pgbouncer_messages(tree)
+        release, found, closing = pgbouncer_messages(tree)
         releases.append(release)
         for message in found:
             messages.setdefault(message, []).append(release)
+        for reason in closing:
+            reasons.setdefault(reason, []).append(release)
     logs: dict[str, list[str]] = {}
     log_releases: list[str] = []
     for tree in [*log_only, *pgbouncer]:
@@ -577,6 +700,7 @@ def read_sources(
         errors,
         tuple(log_releases),
         {m: tuple(sorted(set(r), key=_version_key)) for m, r in logs.items()},
+        {m: tuple(r) for m, r in reasons.items()},
     )
 
 
@@ -598,7 +722,8 @@ def recorded_sources() -> Sources:
     if found is None:
         raise SystemExit(f"{TARGET}: no Supavisor source line")
     return Sources(releases, module.MESSAGES, found.group(1), found.group(2),
-                   module.SUPAVISOR_ERRORS, log_releases, module.LOG_MESSAGES)  # fmt: skip
+                   module.SUPAVISOR_ERRORS, log_releases, module.LOG_MESSAGES,
+                   module.SERVER_REASONS)  # fmt: skip
 
 
 def main(argv: Sequence[str] | None = None) -> int:
