@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -90,6 +91,26 @@ def write_or_check(files: Mapping[Path, str], *, check: bool, what: str, script:
         path.write_text(text, encoding="utf-8")
         print(f"wrote {_shown(path)}")
     return 0
+
+
+def git_text(git_dir: str, *args: str) -> str:
+    """What `git --git-dir <git_dir> <args>` prints, read as UTF-8 (raises when git fails)."""
+    return subprocess.run(
+        ["git", "--git-dir", git_dir, *args], capture_output=True, check=True
+    ).stdout.decode("utf-8")
+
+
+def tsv_field(text: str) -> str:
+    """A value as one TSV field: `\\`, a tab and a line break escaped, a carriage return dropped."""
+    return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\r", "").replace("\n", "\\n")
+
+
+def release_rows(found: Mapping[tuple[str, str], Sequence[str]]) -> list[str]:
+    """
+    The lines `read_driver_strings` reads, in *found*'s order: each key and
+    text once, with the releases that have it (`key<TAB>text<TAB>releases`).
+    """
+    return [f"{key}\t{tsv_field(text)}\t{','.join(tags)}" for (key, text), tags in found.items()]
 
 
 _FIELD = re.compile(r"\\(.)")

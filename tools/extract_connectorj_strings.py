@@ -28,12 +28,11 @@ from __future__ import annotations
 
 import argparse
 import re
-import subprocess
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _generated import write_or_check
+from _generated import git_text, release_rows, write_or_check
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "tools" / "upstream" / "mysql-connector-j-strings.tsv"
@@ -97,22 +96,11 @@ def read(source: str, fewest: int = 500) -> list[tuple[str, str]]:
     return list(found.items())
 
 
-def escape(text: str) -> str:
-    """A value as one TSV field."""
-    return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\r", "").replace("\n", "\\n")
-
-
-def _git(git_dir: str, *args: str) -> str:
-    return subprocess.run(
-        ["git", "--git-dir", git_dir, *args], capture_output=True, text=True, check=True
-    ).stdout
-
-
 def _bundle(git_dir: str, commit: str) -> str:
     """The path of the release's English message bundle (one per release)."""
     paths = [
         path
-        for path in _git(git_dir, "ls-tree", "-r", "--name-only", commit).splitlines()
+        for path in git_text(git_dir, "ls-tree", "-r", "--name-only", commit).splitlines()
         if path.endswith(f"/{BUNDLE}")
     ]
     if len(paths) != 1:
@@ -125,10 +113,10 @@ def build(git_dir: str) -> str:
     releases: dict[tuple[str, str], list[str]] = {}
     header: list[str] = []
     for tag in RELEASES:
-        commit = _git(git_dir, "rev-parse", f"{tag}^{{commit}}").strip()
+        commit = git_text(git_dir, "rev-parse", f"{tag}^{{commit}}").strip()
         path = _bundle(git_dir, commit)
         header.append(f"# {tag}: commit {commit} {path}")
-        for key, text in read(_git(git_dir, "show", f"{commit}:{path}")):
+        for key, text in read(git_text(git_dir, "show", f"{commit}:{path}")):
             releases.setdefault((key, text), []).append(tag)
     lines = [
         f"# MySQL Connector/J (github.com/mysql/mysql-connector-j): {BUNDLE},",
@@ -136,10 +124,7 @@ def build(git_dir: str) -> str:
         *header,
         "# GPLv2 with the Universal FOSS Exception: mysql-connector-j.LICENSE.",
         "# Extracted by tools/extract_connectorj_strings.py. key<TAB>text<TAB>releases",
-        *(
-            f"{key}\t{escape(text)}\t{','.join(tags)}"
-            for (key, text), tags in sorted(releases.items(), key=lambda e: e[0][0].lower())
-        ),
+        *release_rows(dict(sorted(releases.items(), key=lambda e: e[0][0].lower()))),
     ]
     return "\n".join(lines) + "\n"
 

@@ -24,13 +24,12 @@ the provider's source is not needed there.  EF Core is MIT-licensed
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _generated import write_or_check
+from _generated import git_text, release_rows, write_or_check
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "tools" / "upstream" / "efcore-strings.tsv"
@@ -51,12 +50,6 @@ RELEASES = (
 MAIN = "main"
 
 
-def _git(git_dir: str, *args: str) -> str:
-    return subprocess.run(
-        ["git", "--git-dir", git_dir, *args], capture_output=True, check=True
-    ).stdout.decode("utf-8")
-
-
 def read(resx: str) -> dict[str, str]:
     """The entries of `NAMES` the resource file has: name -> text."""
     found: dict[str, str] = {}
@@ -68,34 +61,28 @@ def read(resx: str) -> dict[str, str]:
     return found
 
 
-def escape(text: str) -> str:
-    """A value as one TSV field."""
-    return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\r", "").replace("\n", "\\n")
-
-
 def render(git_dir: str, ref: str) -> str:
     """The TSV: the `#` lines naming the source, then a line per name and text."""
     header = [
         f"# EF Core's SQL Server provider (github.com/dotnet/efcore): {RESX},",
         f"# the entries {', '.join(NAMES)} in each release read:",
     ]
-    texts: dict[str, dict[str, list[str]]] = {}
+    texts: dict[tuple[str, str], list[str]] = {}
     for release in (MAIN, *RELEASES):
         tag = ref if release == MAIN else release
-        commit = _git(git_dir, "rev-parse", f"{tag}^{{commit}}").strip()
+        commit = git_text(git_dir, "rev-parse", f"{tag}^{{commit}}").strip()
         header.append(f"# {release}: commit {commit}")
-        for name, text in read(_git(git_dir, "show", f"{commit}:{RESX}")).items():
-            texts.setdefault(name, {}).setdefault(text, []).append(release)
-    missing = sorted(set(NAMES) - set(texts))
+        for name, text in read(git_text(git_dir, "show", f"{commit}:{RESX}")).items():
+            texts.setdefault((name, text), []).append(release)
+    missing = sorted(set(NAMES) - {name for name, _ in texts})
     if missing:
         raise SystemExit(f"not in any release read: {', '.join(missing)}")
     lines = [
         *header,
         "# MIT License: efcore.LICENSE.",
         "# Extracted by tools/extract_efcore_strings.py. name<TAB>text<TAB>releases",
+        *release_rows(dict(sorted(texts.items(), key=lambda e: NAMES.index(e[0][0])))),
     ]
-    for name in NAMES:
-        lines += [f"{name}\t{escape(t)}\t{','.join(r)}" for t, r in texts[name].items()]
     return "\n".join(lines) + "\n"
 
 

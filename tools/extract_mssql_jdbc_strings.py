@@ -27,12 +27,11 @@ from __future__ import annotations
 
 import argparse
 import re
-import subprocess
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _generated import write_or_check
+from _generated import git_text, release_rows, write_or_check
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "tools" / "upstream" / "mssql-jdbc-strings.tsv"
@@ -93,25 +92,14 @@ def read(source: str, fewest: int = 300) -> list[tuple[str, str]]:
     return list(found.items())
 
 
-def escape(text: str) -> str:
-    """A value as one TSV field."""
-    return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\r", "").replace("\n", "\\n")
-
-
-def _git(git_dir: str, *args: str) -> str:
-    return subprocess.run(
-        ["git", "--git-dir", git_dir, *args], capture_output=True, text=True, check=True
-    ).stdout
-
-
 def build(git_dir: str) -> str:
     """The TSV's text: each name and text once, with the releases that have it."""
     releases: dict[tuple[str, str], list[str]] = {}
     header: list[str] = []
     for tag in RELEASES:
-        commit = _git(git_dir, "rev-parse", f"{tag}^{{commit}}").strip()
+        commit = git_text(git_dir, "rev-parse", f"{tag}^{{commit}}").strip()
         header.append(f"# {tag}: commit {commit}")
-        for name, text in read(_git(git_dir, "show", f"{commit}:{RESOURCE}")):
+        for name, text in read(git_text(git_dir, "show", f"{commit}:{RESOURCE}")):
             releases.setdefault((name, text), []).append(tag.removeprefix("v"))
     lines = [
         f"# Microsoft JDBC Driver for SQL Server (github.com/microsoft/mssql-jdbc): {RESOURCE},",
@@ -119,10 +107,7 @@ def build(git_dir: str) -> str:
         *header,
         "# MIT License: mssql-jdbc.LICENSE.",
         "# Extracted by tools/extract_mssql_jdbc_strings.py. name<TAB>text<TAB>releases",
-        *(
-            f"{name}\t{escape(text)}\t{','.join(tags)}"
-            for (name, text), tags in sorted(releases.items(), key=lambda e: e[0][0].lower())
-        ),
+        *release_rows(dict(sorted(releases.items(), key=lambda e: e[0][0].lower()))),
     ]
     return "\n".join(lines) + "\n"
 

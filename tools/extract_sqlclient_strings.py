@@ -56,7 +56,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _generated import write_or_check
+from _generated import tsv_field, write_or_check
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "tools" / "upstream" / "sqlclient-strings.tsv"
@@ -84,11 +84,6 @@ RELEASES: tuple[tuple[str, str, str], ...] = tuple(
     )
     for target, file in files
 )
-
-
-def escape(text: str) -> str:
-    """A value as one TSV field."""
-    return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\r", "").replace("\n", "\\n")
 
 
 def read(resx: bytes, fewest: int = 200) -> list[tuple[str, str]]:
@@ -137,7 +132,7 @@ def translations(git_dir: str, commit: str, english: dict[str, str]) -> list[str
         for name, text in english.items():
             value = local.get(name)
             if value and value != text:
-                rows.append(f"{name}\t{language}\t{escape(value)}")
+                rows.append(f"{name}\t{language}\t{tsv_field(value)}")
     return [
         *header,
         "# Extracted by tools/extract_sqlclient_strings.py. name<TAB>language<TAB>message",
@@ -170,7 +165,7 @@ def render(header: list[str], files: list[tuple[str, list[tuple[str, str]]]]) ->
         "# Extracted by tools/extract_sqlclient_strings.py. name<TAB>message<TAB>releases",
     ]
     for name, texts in merged(files).items():
-        lines += [f"{name}\t{escape(text)}\t{','.join(where)}" for text, where in texts.items()]
+        lines += [f"{name}\t{tsv_field(text)}\t{','.join(where)}" for text, where in texts.items()]
     return "\n".join(lines) + "\n"
 
 
