@@ -8,11 +8,12 @@ one differs, so that CI fails on a table that drifted from its source).
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -91,6 +92,33 @@ def write_or_check(files: Mapping[Path, str], *, check: bool, what: str, script:
         path.write_text(text, encoding="utf-8")
         print(f"wrote {_shown(path)}")
     return 0
+
+
+def generate(
+    doc: str,
+    outputs: Callable[[], Mapping[Path, str]],
+    *,
+    what: str,
+    script: str,
+    argv: list[str] | None = None,
+) -> int:
+    """
+    A generator's command line: `--check` alone, then `write_or_check`.
+
+    Args:
+        doc: The generator's docstring (its first paragraph describes it).
+        outputs: What it writes, built once the arguments are read.
+        what: What the files are, for the message.
+        script: The generator's file name, for the message.
+        argv: The arguments (`sys.argv`'s by default).
+
+    Returns:
+        The exit status.
+    """
+    parser = argparse.ArgumentParser(description=doc.split("\n\n", 1)[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 when the module is stale")
+    args = parser.parse_args(argv)
+    return write_or_check(outputs(), check=args.check, what=what, script=script)
 
 
 def git_text(git_dir: str, *args: str) -> str:

@@ -22,12 +22,11 @@ kind each means is decided by hand in
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 from pathlib import Path
 
-from _generated import source_missing, write_or_check
+from _generated import generate, source_missing
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "localdata_errors" / "backends" / "_dblib_codes.py"
@@ -116,14 +115,12 @@ def _release() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 when the module is stale")
-    args = parser.parse_args(argv)
-    return write_or_check(
-        {OUTPUT: build()},
-        check=args.check,
+    return generate(
+        __doc__,
+        lambda: {OUTPUT: build()},
         what="the DB-Library code table is",
         script=Path(__file__).name,
+        argv=argv,
     )
 
 

@@ -15,11 +15,10 @@ it cannot read and on a name and text listed twice.
 
 from __future__ import annotations
 
-import argparse
 import textwrap
 from pathlib import Path
 
-from _generated import read_driver_strings, render_driver_texts, write_or_check
+from _generated import generate, read_driver_strings, render_driver_texts
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "tools" / "upstream" / "efcore-strings.tsv"
@@ -47,14 +46,12 @@ def build() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 when the module is stale")
-    args = parser.parse_args(argv)
-    return write_or_check(
-        {OUTPUT: build()},
-        check=args.check,
+    return generate(
+        __doc__,
+        lambda: {OUTPUT: build()},
         what="the EF Core message table is",
         script=Path(__file__).name,
+        argv=argv,
     )
 
 

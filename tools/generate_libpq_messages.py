@@ -18,13 +18,12 @@ means is decided by hand in `localdata_errors/backends/_libpq_kinds.py`.
 
 from __future__ import annotations
 
-import argparse
 import glob
 import re
 import struct
 from pathlib import Path
 
-from _generated import source_missing, write_or_check
+from _generated import generate, source_missing
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "localdata_errors" / "backends" / "_libpq_messages.py"
@@ -155,14 +154,12 @@ def build() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 when the module is stale")
-    args = parser.parse_args(argv)
-    return write_or_check(
-        {OUTPUT: build()},
-        check=args.check,
+    return generate(
+        __doc__,
+        lambda: {OUTPUT: build()},
         what="the libpq message table is",
         script=Path(__file__).name,
+        argv=argv,
     )
 
 

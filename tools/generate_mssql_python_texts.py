@@ -14,13 +14,12 @@ the backend classifies the error by the SQLSTATE it stands for.
 
 from __future__ import annotations
 
-import argparse
 import ast
 import importlib.util
 import sys
 from pathlib import Path
 
-from _generated import write_or_check
+from _generated import generate
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "localdata_errors" / "backends" / "_mssql_python_texts.py"
@@ -106,14 +105,12 @@ def build() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 when the module is stale")
-    args = parser.parse_args(argv)
-    return write_or_check(
-        {OUTPUT: build()},
-        check=args.check,
+    return generate(
+        __doc__,
+        lambda: {OUTPUT: build()},
         what="the mssql-python text table is",
         script=Path(__file__).name,
+        argv=argv,
     )
 
 

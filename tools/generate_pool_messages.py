@@ -22,12 +22,11 @@ mean the same by it, else the generator fails.
 
 from __future__ import annotations
 
-import argparse
 import re
 from pathlib import Path
 from typing import Final
 
-from _generated import write_or_check
+from _generated import generate
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 SOURCE: Final = ROOT / "tools" / "upstream" / "pool-messages.tsv"
@@ -126,15 +125,13 @@ def build(source: Path = SOURCE) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 when the module is stale")
-    args = parser.parse_args()
-    return write_or_check(
-        {OUTPUT: build()},
-        check=args.check,
+def main(argv: list[str] | None = None) -> int:
+    return generate(
+        __doc__,
+        lambda: {OUTPUT: build()},
         what="the pool message table",
         script="generate_pool_messages.py",
+        argv=argv,
     )
 
 

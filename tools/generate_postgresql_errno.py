@@ -28,7 +28,6 @@ disk_full, any other errno XX000), and the message's `%m` prints
 
 from __future__ import annotations
 
-import argparse
 import errno
 import json
 import os
@@ -38,7 +37,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Final
 
-from _generated import write_or_check
+from _generated import generate
 
 TOOLS: Final = Path(__file__).resolve().parent
 ROOT: Final = TOOLS.parent
@@ -158,15 +157,13 @@ def build() -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 when the module is stale")
-    args = parser.parse_args()
-    return write_or_check(
-        {OUTPUT: build()},
-        check=args.check,
+def main(argv: list[str] | None = None) -> int:
+    return generate(
+        __doc__,
+        lambda: {OUTPUT: build()},
         what="the PostgreSQL errno table",
         script="generate_postgresql_errno.py",
+        argv=argv,
     )
 
 

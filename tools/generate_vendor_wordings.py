@@ -68,7 +68,6 @@ the text holds, all of them, the most words (`Access denied for user` is
 
 from __future__ import annotations
 
-import argparse
 import bisect
 import ctypes
 import ctypes.util
@@ -80,7 +79,7 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
-from _generated import source_missing, write_or_check
+from _generated import generate, source_missing
 from generate_libpq_messages import read_msgids, upstream_msgids
 from generate_mysql_codes import parse_c_header, parse_connector_errorcode
 
@@ -1134,15 +1133,13 @@ def _literal(code: str | None) -> str:
     return "None" if code is None else f'"{code}"'
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 when the module is stale")
-    args = parser.parse_args()
-    return write_or_check(
-        {OUTPUT: build()},
-        check=args.check,
+def main(argv: list[str] | None = None) -> int:
+    return generate(
+        __doc__,
+        lambda: {OUTPUT: build()},
         what="the vendor wording table",
         script="generate_vendor_wordings.py",
+        argv=argv,
     )
 
 
