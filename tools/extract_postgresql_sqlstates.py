@@ -270,8 +270,8 @@ def sites(source: str) -> Iterator[Site]:
         name, open_at = m.group(1), m.end() - 1
         end = closing(source, open_at)
         if name in (*_REPORTS, "elog"):
-            inside = source[open_at + 1 : end - 1]
-            spans.append((m.start(), end, _stated(inside, name), _level(inside, name)))
+            call = source[open_at + 1 : end - 1]
+            spans.append((m.start(), end, _stated(call, name), _level(call, name)))
             continue
         args = arguments(source[open_at + 1 : end - 1])
         formats = args[:2] if name == "errmsg_plural" else args[:1]

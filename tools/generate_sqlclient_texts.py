@@ -64,9 +64,9 @@ def read_translations(
     found: dict[str, dict[str, str]] = {}
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if line.startswith("#"):
-            language = re.match(r"# ([A-Za-z-]+): github\.com/dotnet/SqlClient, commit ", line)
-            if language is not None:
-                languages.append(language.group(1))
+            named = re.match(r"# ([A-Za-z-]+): github\.com/dotnet/SqlClient, commit ", line)
+            if named is not None:
+                languages.append(named.group(1))
             continue
         fields = line.split("\t", 2)
         if len(fields) != 3 or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", fields[0]):

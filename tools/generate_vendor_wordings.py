@@ -425,8 +425,8 @@ def sqlite_texts() -> list[Template]:
         # SQLITE_CONSTRAINT_UNIQUE's and _PRIMARYKEY's) is their primary
         # result's, which each of them is (an extended code's low byte).
         primaries = {names.get(RESULT_CODES[o] & 0xFF) if o in RESULT_CODES else o for o in owners}
-        owner = primaries.pop() if len(primaries) == 1 else None
-        texts.add((text, owners.pop() if len(owners) == 1 else owner))
+        primary = primaries.pop() if len(primaries) == 1 else None
+        texts.add((text, owners.pop() if len(owners) == 1 else primary))
     return sorted(texts, key=lambda t: (t[0], t[1] or ""))
 
 
@@ -1113,7 +1113,7 @@ def build() -> str:
             lines.append(f'        "{code}": ({quoted},),')
         lines.append("    },")
     lines.append("}")
-    own = known(lists, table)
+    known_forms = known(lists, table)
     lines += [
         "",
         "# A backend's coded templates no phrase gives the code of (shared with another",
@@ -1121,9 +1121,9 @@ def build() -> str:
         "# fixed runs joined by '|': backend -> ((template, code or codes), ...).",
         "KNOWN: Final[dict[str, tuple[tuple[str, str], ...]]] = {",
     ]
-    for vendor, forms in own.items():
+    for vendor, own_forms in known_forms.items():
         lines.append(f'    "{vendor}": (')
-        lines.extend(f'        ("{form}", "{codes}"),' for form, codes in forms.items())
+        lines.extend(f'        ("{form}", "{codes}"),' for form, codes in own_forms.items())
         lines.append("    ),")
     lines.append("}")
     return "\n".join(lines) + "\n"
