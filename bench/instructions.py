@@ -17,7 +17,8 @@ first warming pass are left out).  It prints, per backend and per case:
 
 - **floor**: reading the exception's type and text;
 - **ours**: `classify_error(exc).to_tool_error()`;
-- **theirs**: localdata-mcp's `classify_error(exc, db_type)`, when installed;
+- **theirs**: localdata-mcp's `classify_error(exc, db_type).to_dict()`, as its tools
+  call it, when installed;
 - **ratio**: ours / theirs.
 
 With `--breakdown`, each backend's own instructions are also split by where
@@ -93,7 +94,7 @@ def _child(who: str, backend: str) -> int:
         )
 
         def one(exc: BaseException) -> object:
-            return theirs(exc, backend)
+            return theirs(exc, backend).to_dict()  # as its tools send it
 
     def loop() -> None:
         for exc in excs:

@@ -7,6 +7,12 @@ localdata-mcp's ``classify_error(exception, db_type)`` needs the backend
 name (it does not detect it); it is given the corpus's backend name.
 localdata-errors is called as users call it: ``classify_error(exception)``,
 detecting the backend from the driver.
+
+Each side is timed up to what its tool hands an agent: a dict, ready for
+``json.dumps``.  localdata-mcp's tools return
+``json.dumps(classify_error(e, db_type).to_dict())``
+(``server/database_manager.py``); localdata-errors' is
+``classify_error(e).to_tool_error()``.
 """
 
 from __future__ import annotations
@@ -108,9 +114,10 @@ def _floor(exc: BaseException) -> object:
 
 
 def _theirs_safely(fn: Callable[..., Any], exc: BaseException, db_type: str) -> Callable[[], Any]:
+    # As localdata-mcp's tools call it: the answer, rendered as the dict they send.
     def call() -> Any:
         try:
-            return fn(exc, db_type)
+            return fn(exc, db_type).to_dict()
         except Exception:  # noqa: BLE001 - a classifier that raises scores nothing
             return None
 
@@ -225,7 +232,8 @@ def _report(
         "untimed, as its driver did when raising it, and the contenders take turns going "
         "first); *repeated* is the same "
         "call back to back.  localdata-errors is `classify_error(exc).to_tool_error()`; "
-        "localdata-mcp is its `classify_error(exc, db_type)`; the floor is reading the "
+        "localdata-mcp is its `classify_error(exc, db_type).to_dict()`, as its tools call it "
+        "(each side up to the dict its tool sends); the floor is reading the "
         "exception's type and text.",
         "",
         "| backend | first sight median | ratio | first sight p90 | ratio | repeated median "
