@@ -165,7 +165,7 @@ def closing(source: str, at: int, pair: str = "()") -> int:
     The index just past the bracket that closes the one at *at* (string
     literals skipped): a parenthesis, or with *pair* `"{}"` a brace.
     """
-    opening, closer = pair
+    opening, closer = pair[0], pair[1]
     depth, i, n = 0, at, len(source)
     while i < n:
         c = source[i]

@@ -40,16 +40,19 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib
 import re
 import sys
 import tomllib
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from re import _parser as sre_parse  # the parser's tree, to measure a match's token run
 from typing import Any, Final, NamedTuple
 
 from _generated import source_missing, write_or_check
+
+# The parser's tree, to measure a match's token run (a private module typeshed omits).
+sre_parse: Any = importlib.import_module("re._parser")
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 OUTPUT: Final = ROOT / "localdata_errors" / "_token_rules.py"

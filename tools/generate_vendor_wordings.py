@@ -424,7 +424,10 @@ def sqlite_texts() -> list[Template]:
         # One text of several extended results (`UNIQUE constraint failed` is
         # SQLITE_CONSTRAINT_UNIQUE's and _PRIMARYKEY's) is their primary
         # result's, which each of them is (an extended code's low byte).
-        primaries = {names.get(RESULT_CODES[o] & 0xFF) if o in RESULT_CODES else o for o in owners}
+        primaries = {
+            names.get(RESULT_CODES[o] & 0xFF) if o is not None and o in RESULT_CODES else o
+            for o in owners
+        }
         primary = primaries.pop() if len(primaries) == 1 else None
         texts.add((text, owners.pop() if len(owners) == 1 else primary))
     return sorted(texts, key=lambda t: (t[0], t[1] or ""))

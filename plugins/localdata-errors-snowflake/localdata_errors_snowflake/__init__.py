@@ -251,12 +251,12 @@ class SnowflakeMapper(BackendMapper):
             if carried is not None:
                 # The server's own refusal decides, under the connector's number
                 # (a text without one: the message's own).
-                rule = CODES[MESSAGE_CODES[carried.group()]]
+                refusal = CODES[MESSAGE_CODES[carried.group()]]
                 return MappedError(
-                    rule.kind,
+                    refusal.kind,
                     code=code or MESSAGE_CODES[carried.group()],
                     sqlstate=sqlstate,
-                    retry_safety=rule.retry_safety,
+                    retry_safety=refusal.retry_safety,
                 )
             if code is not None and _ACCOUNT_NAME in error.message:
                 return MappedError(Kind.CONNECTION_MISCONFIGURED, code=code, sqlstate=sqlstate)
