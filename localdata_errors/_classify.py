@@ -22,7 +22,6 @@ carrying whatever text could be read.  Nothing is remembered between calls.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final
 
@@ -38,6 +37,7 @@ from localdata_errors._kinds import (
     RetrySafety,
     render_suggestion,
 )
+from localdata_errors._lazy import LazyPattern
 from localdata_errors._mapper import (
     BackendMapper,
     DatabaseErrorMapper,
@@ -86,12 +86,13 @@ _TEXT_LIMIT: Final = SCAN_LIMIT + MESSAGE_LIMIT
 _MASK_MARGIN: Final = 1024
 
 # SQLAlchemy appends the statement, the parameters and a link to the message.
-_SQLALCHEMY_TRAILER: Final = re.compile(
+# Compiled on first use: only a wrapper's text needs them.
+_SQLALCHEMY_TRAILER: Final = LazyPattern(
     r"\n?\[(?:SQL|parameters|SQL parameters):|\n?\(Background on this"
 )
 
 # SQLAlchemy prefixes the driver exception's class: "(psycopg.errors.UndefinedTable) ..."
-_SQLALCHEMY_PREFIX: Final = re.compile(r"^\((?:[\w.]{1,200})\)\s")
+_SQLALCHEMY_PREFIX: Final = LazyPattern(r"^\((?:[\w.]{1,200})\)\s")
 
 _BINARY: Final = (bytes, bytearray, memoryview)
 # Their network exceptions (localdata_errors.backends.network answers them).
@@ -194,10 +195,10 @@ def _claim_by_traceback(exc: BaseException, registry: MapperRegistry) -> Claim |
 
 
 def _clean_message(text: str) -> str:
-    match = _SQLALCHEMY_TRAILER.search(text)
+    match = _SQLALCHEMY_TRAILER.get().search(text)
     if match is not None:
         text = text[: match.start()]
-    match = _SQLALCHEMY_PREFIX.match(text)
+    match = _SQLALCHEMY_PREFIX.get().match(text)
     if match is not None:
         text = text[match.end() :]
     return text.strip()

@@ -37,7 +37,6 @@ from typing import Final
 from localdata_errors import _token_rules
 from localdata_errors._lazy import LazyPattern, Literals, fold
 from localdata_errors._log import log_once
-from localdata_errors._sqlread import credential_word, read_credentials
 
 __all__ = [
     "MASK",
@@ -212,7 +211,14 @@ _ASIA: Final = LazyPattern(r"(?<![a-z0-9])asia[a-z0-9]{16}(?![a-z0-9])")
 _TOKEN_CHARS: Final = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 _TOKEN_TABLE: Final = bytes(0x61 if i in _TOKEN_CHARS else 0x20 for i in range(256))
 _TOKEN_RUN: Final = b"a" * _token_rules.MIN_RUN
-_RUNS: Final = re.compile(_TOKEN_RUN + b"a*")
+
+
+@cache
+def _runs() -> re.Pattern[bytes]:
+    """The gate's runs, found in its translated text (compiled by the first text it passes)."""
+    return re.compile(_TOKEN_RUN + b"a*")
+
+
 # The rules a match of which need hold no literal (a bare run of hex digits).
 _UNKEYED: Final = tuple(i for i, words in enumerate(_token_rules.KEYWORDS) if not words)
 # The rules' least runs, shortest first.
@@ -244,7 +250,7 @@ def _token_spans(text: str, folded: str, first: bool = False) -> list[_Span]:
     # Only a rule whose matches' least run the text's longest run reaches can
     # match: among those, the rules one of whose key words the text holds,
     # found in one pass, and those without key words.  Then each, in order.
-    longest = _LEVELS[bisect_right(_LEVELS, max(map(len, _RUNS.findall(runs)))) - 1]
+    longest = _LEVELS[bisect_right(_LEVELS, max(map(len, _runs().findall(runs)))) - 1]
     rules = _keywords_upto(longest).found(folded)
     for index in _UNKEYED:
         if _token_rules.LEAST_RUNS[index] <= longest:
@@ -722,6 +728,8 @@ def _excerpt(text: str, start: int, stop: int, spans: list[_Span], reads: list[i
     span of its own, so that `_values` finds it and its other occurrences
     (`at or near "hunter2"`) are masked too.
     """
+    from localdata_errors._sqlread import credential_word, read_credentials  # noqa: PLC0415 - loaded by the first echoed statement
+
     excerpt = text[start:stop]
     word = credential_word(excerpt)
     if word is None:
@@ -945,6 +953,8 @@ def may_hold_secret(text: str) -> bool:
 
 def _credential_word(folded: str, site: _Site) -> bool:
     """Whether the statement echoed at *site* holds a credential key word."""
+    from localdata_errors._sqlread import credential_word  # noqa: PLC0415 - loaded by the first echoed statement
+
     end = site[1]
     return credential_word(folded[end : _excerpt_end(folded, end, site[2])]) is not None
 
@@ -1000,6 +1010,8 @@ def credentials_in_statement(sql: object) -> tuple[str, ...]:
     try:
         if not isinstance(sql, str) or not sql:
             return ()
+        from localdata_errors._sqlread import read_credentials  # noqa: PLC0415 - loaded by the first statement
+
         sql = sql[:STATEMENT_LIMIT]
         return _values(sql, list(read_credentials(sql).values))
     except Exception as exc:  # noqa: BLE001 - a statement that cannot be read holds nothing known

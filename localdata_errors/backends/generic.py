@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 
-_WORD = re.compile(r"[0-9a-z_]+")
+_WORD: Final = LazyPattern(r"[0-9a-z_]+")
 
 # The rules, highest priority first.  Each phrase is written naturally and
 # normalised to words the same way messages are ("doesn't" -> "doesn t").
@@ -583,7 +583,7 @@ def normalise_words(text: str) -> str:
     Lower-case *text*, keep its words, and join them with single spaces,
     padded with one space on each side: ``" a b c "``.
     """
-    return " " + " ".join(_WORD.findall(text.lower())) + " "
+    return " " + " ".join(_WORD.get().findall(text.lower())) + " "
 
 
 # A "*" in a phrase stands for up to this many characters of other words
@@ -677,7 +677,7 @@ def keyword_answer(text: str) -> tuple[Kind, RetrySafety | None]:
         retry safety that rule states where its kind's is not it (a closed
         pool's text: `RetrySafety.SAFE`), else `None`.
     """
-    tokens = _WORD.findall(text.lower())
+    tokens = _WORD.get().findall(text.lower())
     words = " " + " ".join(tokens) + " "
     best_priority = len(_RULES)
     best = Kind.UNKNOWN
