@@ -10,7 +10,8 @@ and names the objects involved.  Everything else (category, retry decision,
 suggestion, shapes, redaction) is the core's job.
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not postponed: typing.NamedTuple compiles each
+# string annotation into a ForwardRef (about 1 ms of the package's import in all).
 
 from abc import ABC, abstractmethod
 from collections.abc import Container, Mapping

@@ -16,7 +16,8 @@ registered.  A plugin that fails to load or misbehaves is logged once and
 left out, and the rest keep working.
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not postponed: typing.NamedTuple compiles each
+# string annotation into a ForwardRef (about 1 ms of the package's import in all).
 
 import re
 import threading

@@ -7,7 +7,8 @@ Kind table.
 (`KIND_TABLE`); import them from there.
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not postponed: typing.NamedTuple compiles each
+# string annotation into a ForwardRef (about 1 ms of the package's import in all).
 
 from collections.abc import Mapping
 from enum import StrEnum
