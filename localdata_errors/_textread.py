@@ -36,6 +36,7 @@ from localdata_errors import _prisma_codes, _sqlcmd_labels
 from localdata_errors._lazy import LazyPattern, Literals
 from localdata_errors._registry import MapperRegistry
 from localdata_errors.backends import _sqlclient_texts
+from localdata_errors.backends.mssql import sni_providers
 
 __all__ = [
     "SIGNS",
@@ -127,15 +128,8 @@ def _sqlclient_format(name: str) -> str:
     return re.sub(r"\\\{\d\\\}", r"\\d{1,3}", pattern)
 
 
-#: SqlClient's names of its network layer's providers (`SNI_PN<N>`: `TCP
-#: Provider`, `SQL Network Interfaces`), longest first.
-_SNI_PROVIDERS: Final = tuple(
-    sorted(
-        {texts[0] for name, texts in _sqlclient_texts.TEXTS.items() if name.startswith("SNI_PN")},
-        key=len,
-        reverse=True,
-    )
-)
+#: SqlClient's names of its network layer's providers, longest first.
+_SNI_PROVIDERS: Final = sni_providers()
 
 #: Every format, most specific first (at one position the first that matches wins).
 SIGNS: Final[tuple[Sign, ...]] = (

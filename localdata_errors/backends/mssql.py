@@ -732,24 +732,19 @@ def sqlclient_kind(body: str) -> Kind | None:
         The kind `_sqlclient_kinds` decides for the message found, else `None`.
     """
     head = body[:_SQLCLIENT_SCAN].lower()
-    words = f" {' '.join(_WORD.findall(head))} "
-    found = next(
-        (
-            kind
-            for details in (True, False)
-            for run, kind in _sqlclient_runs(details=details)
-            if run in words
-        ),
-        None,
-    )
+    found = _sqlclient_run(f" {' '.join(_WORD.findall(head))} ", translated=False)
     if found is not None or head.isascii():
         return found
-    words = f" {' '.join(_ANY_WORD.findall(head))} "
+    return _sqlclient_run(f" {' '.join(_ANY_WORD.findall(head))} ", translated=True)
+
+
+def _sqlclient_run(words: str, *, translated: bool) -> Kind | None:
+    """The kind of the first run *words* holds: a framed detail's before the frames'."""
     return next(
         (
             kind
             for details in (True, False)
-            for run, kind in _sqlclient_runs(translated=True, details=details)
+            for run, kind in _sqlclient_runs(translated=translated, details=details)
             if run in words
         ),
         None,
@@ -823,16 +818,25 @@ def mssql_jdbc_kind(body: str) -> Kind | None:
 
 
 @cache
+def sni_providers() -> tuple[str, ...]:
+    """
+    SqlClient's names of its network layer's providers (`SNI_PN<N>`: `TCP
+    Provider`, `SQL Network Interfaces`), longest first.
+    """
+    from localdata_errors.backends import _sqlclient_texts  # noqa: PLC0415
+
+    names = {t[0] for n, t in _sqlclient_texts.TEXTS.items() if n.startswith("SNI_PN")}
+    return tuple(sorted(names, key=len, reverse=True))
+
+
+@cache
 def _provider_error() -> re.Pattern[str]:
     """
     The ODBC and OLE DB drivers' network-layer error without a text of its
     own: `TCP Provider: Error code 0x2746`, the operating system's error in
     hexadecimal, after a provider's name as SqlClient's resources write it.
     """
-    from localdata_errors.backends import _sqlclient_texts  # noqa: PLC0415
-
-    names = {t[0] for n, t in _sqlclient_texts.TEXTS.items() if n.startswith("SNI_PN")}
-    alternation = "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
+    alternation = "|".join(map(re.escape, sni_providers()))
     return re.compile(rf"(?:{alternation}): Error code 0x(?P<hex>[0-9A-Fa-f]{{1,8}})\b")
 
 
