@@ -61,10 +61,6 @@ __all__ = [
 ]
 
 _SCAN: Final = 4096
-# Where a pooler's message starts: the message itself (an error raised while a
-# query runs), or past a severity (libpq's "FATAL:  " inside a connection
-# failure), a JavaScript error's name or PgBouncer's SQLSTATE (see _LEADS).
-_LEAD: Final = r"(?:^|(?:FATAL|ERROR|Error|error|08P01|pooler error|Pooler Error):[ ]{0,2})"
 
 
 def _template_pattern(template: str) -> str:
@@ -115,9 +111,10 @@ _LEADS: Final = ("FATAL:", "ERROR:", "Error:", "error:", "08P01:", "pooler error
 
 def _pgbouncer(message: str) -> re.Match[str] | None:
     """
-    PgBouncer's message in *message*: the first, at a line's start or after `FATAL:`/`ERROR:`.
+    PgBouncer's message in *message*: the first, at a line's start or after a lead.
 
-    The same answer as searching `_LEAD` + the alternation, leftmost first,
+    A pooler's message starts at a line's start or past one of `_LEADS` and
+    up to two blanks: the leftmost such place where the alternation matches,
     found by `str.find` (C speed) instead of trying the alternation everywhere.
     """
     end = min(len(message), _SCAN)
