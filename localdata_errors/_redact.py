@@ -728,15 +728,15 @@ def _excerpt(text: str, start: int, stop: int, spans: list[_Span], reads: list[i
     span of its own, so that `_values` finds it and its other occurrences
     (`at or near "hunter2"`) are masked too.
     """
-    from localdata_errors._sqlread import credential_word, read_credentials  # noqa: PLC0415 - loaded by the first echoed statement
+    from localdata_errors._sqlread import credential_end, read_credentials  # noqa: PLC0415 - loaded by the first echoed statement
 
     excerpt = text[start:stop]
-    word = credential_word(excerpt)
-    if word is None:
+    word_end = credential_end(excerpt)
+    if word_end is None:
         return
     reads[0] += 1
     if len(excerpt) > EXCERPT_LIMIT or reads[0] > MAX_EXCERPTS:
-        spans.append((start + word.end(), stop))
+        spans.append((start + word_end, stop))
         return
     found = read_credentials(excerpt)
     if found.start is not None:
@@ -953,10 +953,10 @@ def may_hold_secret(text: str) -> bool:
 
 def _credential_word(folded: str, site: _Site) -> bool:
     """Whether the statement echoed at *site* holds a credential key word."""
-    from localdata_errors._sqlread import credential_word  # noqa: PLC0415 - loaded by the first echoed statement
+    from localdata_errors._sqlread import credential_end  # noqa: PLC0415 - loaded by the first echoed statement
 
     end = site[1]
-    return credential_word(folded[end : _excerpt_end(folded, end, site[2])]) is not None
+    return credential_end(folded[end : _excerpt_end(folded, end, site[2])]) is not None
 
 
 def credentials_in(text: str) -> tuple[str, ...]:

@@ -28,7 +28,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from localdata_errors import StructuredErrorResponse, _sqlread, classify_error, redact
-from localdata_errors._lazy import fold
+from localdata_errors._lazy import FOLDED_LETTERS, fold
 from localdata_errors._redact import credentials_in_statement
 from tests.conftest import require_module
 
@@ -234,3 +234,33 @@ def test_every_credential_word_holds_one_of_the_roots(word: str) -> None:
     # The probe skips an echoed statement holding no root: it may only if
     # every word the pattern finds holds one.
     assert any(root in fold(word) for root in _sqlread.CREDENTIAL_ROOTS), word
+
+
+# Pieces of key words and what surrounds them, in any case, with the letters
+# that case-blind matching equates with ASCII ones (the long s, the Kelvin sign...).
+_WORD_PIECES = st.sampled_from(
+    [*_sqlread.CREDENTIAL_ROOTS, "password", "passwd", "credentials", "key_id", "keyid",
+     "_key", "key", "_", "id", "string", "connection_", "api", "access", "private",
+     "account", "master", "encryption", "sas", "pass", "wd", "to", "ken", *FOLDED_LETTERS,
+     "$", " ", "=", "x", "é"]
+)  # fmt: skip
+
+
+@given(
+    st.lists(st.tuples(_WORD_PIECES, st.booleans()), max_size=8).map(
+        lambda pieces: "".join(p.upper() if upper else p for p, upper in pieces)
+    )
+)
+def test_the_key_word_search_ends_where_the_case_blind_pattern_does(text: str) -> None:
+    # credential_end reads the folded text with a pattern anchored on rare
+    # letters; CREDENTIAL_WORD says what a key word is, case-blind.
+    found = _sqlread.CREDENTIAL_WORD.get().search(text)
+    assert _sqlread.credential_end(text) == (None if found is None else found.end()), text
+
+
+def test_a_key_word_after_a_long_ddl_statement_is_found() -> None:
+    # "KEY" is in most DDL, and names no credential there.
+    columns = ", ".join(f"c{i} INTEGER" for i in range(2000))
+    statement = f"CREATE TABLE wide ({columns}, id INTEGER PRIMARY KEY, api_key TEXT)"
+    assert _sqlread.credential_end(statement) == statement.index("api_key") + len("api_key")
+    assert _sqlread.credential_end(statement.replace("api_key", "apikeys")) is None
