@@ -17,15 +17,16 @@ its framework's mechanism for that path:
   attaches the answer and marks disconnects.
 
 This package imports no framework; each adapter module imports its own, and
-only when it is imported.  What they share is here: `CodeRetry` and
-`retry_in_code` (the code's loop), `ToolErrorReport` and `report_for` (what
-the model reads), `is_database_error`.
+only when it is imported.  What they share is here: `CodeRetry`,
+`retry_in_code` and their `RetryOptions` (the code's loop), `ToolErrorReport`
+and `report_for` (what the model reads), `is_database_error`.
 """
 
 from __future__ import annotations
 
 from localdata_errors.integrations._tool_errors import (
     CodeRetry,
+    RetryOptions,
     ToolErrorReport,
     is_database_error,
     report_for,
@@ -34,6 +35,7 @@ from localdata_errors.integrations._tool_errors import (
 
 __all__ = [
     "CodeRetry",
+    "RetryOptions",
     "ToolErrorReport",
     "is_database_error",
     "report_for",

@@ -17,7 +17,7 @@ import random
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Final, ParamSpec, TypeVar, cast, overload
+from typing import Any, Final, ParamSpec, TypedDict, TypeVar, Unpack, cast, overload
 
 from localdata_errors._chain import chain
 from localdata_errors._classify import classify_error
@@ -361,36 +361,36 @@ class CodeRetry:
         return wrapper
 
 
+class RetryOptions(TypedDict, total=False):
+    """
+    The options of `retry_in_code` and of the adapters' decorators: `CodeRetry`'s, by keyword.
+
+    Each is described at `CodeRetry`; a name that is not one of them raises
+    `TypeError`.
+    """
+
+    idempotent: bool
+    atomic: bool
+    max_attempts: int | None
+    max_delay_s: float | None
+    reconnect: Callback | None
+    rollback: Callback | None
+    db_type: str | None
+    errors: tuple[type[BaseException], ...] | None
+
+
 @overload
 def retry_in_code(func: Callable[P, R], /) -> Callable[P, R]: ...
 
 
 @overload
 def retry_in_code(
-    *,
-    idempotent: bool = False,
-    atomic: bool = False,
-    max_attempts: int | None = None,
-    max_delay_s: float | None = None,
-    reconnect: Callback | None = None,
-    rollback: Callback | None = None,
-    db_type: str | None = None,
-    errors: tuple[type[BaseException], ...] | None = None,
+    **options: Unpack[RetryOptions],
 ) -> Callable[[Callable[P, R]], Callable[P, R]]: ...
 
 
-def retry_in_code(  # noqa: PLR0913 - keyword-only options, one per CodeRetry field
-    func: Callable[P, R] | None = None,
-    /,
-    *,
-    idempotent: bool = False,
-    atomic: bool = False,
-    max_attempts: int | None = None,
-    max_delay_s: float | None = None,
-    reconnect: Callback | None = None,
-    rollback: Callback | None = None,
-    db_type: str | None = None,
-    errors: tuple[type[BaseException], ...] | None = None,
+def retry_in_code(
+    func: Callable[P, R] | None = None, /, **options: Unpack[RetryOptions]
 ) -> Callable[P, R] | Callable[[Callable[P, R]], Callable[P, R]]:
     """
     Retry a tool function's transient database errors in code, for any framework.
@@ -406,28 +406,12 @@ def retry_in_code(  # noqa: PLR0913 - keyword-only options, one per CodeRetry fi
 
     Args:
         func: The tool function, sync or async (when used without arguments).
-        idempotent: See `CodeRetry`.
-        atomic: See `CodeRetry`.
-        max_attempts: See `CodeRetry`.
-        max_delay_s: See `CodeRetry`.
-        reconnect: See `CodeRetry`.
-        rollback: See `CodeRetry`.
-        db_type: See `CodeRetry`.
-        errors: See `CodeRetry`.
+        **options: `CodeRetry`'s options (`RetryOptions`), by keyword.
 
     Returns:
         The wrapped function (or a decorator, when called with options only).
     """
-    loop = CodeRetry(
-        idempotent=idempotent,
-        atomic=atomic,
-        max_attempts=max_attempts,
-        max_delay_s=max_delay_s,
-        reconnect=reconnect,
-        rollback=rollback,
-        db_type=db_type,
-        errors=errors,
-    )
+    loop = CodeRetry(**options)
     if func is not None:
         return loop.wrap(func)
     return loop.wrap

@@ -30,14 +30,14 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Awaitable, Callable
-from typing import Any, ParamSpec, TypeVar, cast, overload
+from typing import Any, ParamSpec, TypeVar, Unpack, cast, overload
 
 from pydantic_ai import ModelRetry, ToolFailed
 
 from localdata_errors._kinds import Action
 from localdata_errors.integrations._tool_errors import (
-    Callback,
     CodeRetry,
+    RetryOptions,
     ToolErrorReport,
     report_for,
 )
@@ -84,30 +84,12 @@ def database_tool(func: Callable[P, R], /) -> Callable[P, R]: ...
 
 @overload
 def database_tool(
-    *,
-    idempotent: bool = False,
-    atomic: bool = False,
-    max_attempts: int | None = None,
-    max_delay_s: float | None = None,
-    reconnect: Callback | None = None,
-    rollback: Callback | None = None,
-    db_type: str | None = None,
-    errors: tuple[type[BaseException], ...] | None = None,
+    **options: Unpack[RetryOptions],
 ) -> Callable[[Callable[P, R]], Callable[P, R]]: ...
 
 
-def database_tool(  # noqa: PLR0913 - keyword-only options, one per CodeRetry field
-    func: Callable[P, R] | None = None,
-    /,
-    *,
-    idempotent: bool = False,
-    atomic: bool = False,
-    max_attempts: int | None = None,
-    max_delay_s: float | None = None,
-    reconnect: Callback | None = None,
-    rollback: Callback | None = None,
-    db_type: str | None = None,
-    errors: tuple[type[BaseException], ...] | None = None,
+def database_tool(
+    func: Callable[P, R] | None = None, /, **options: Unpack[RetryOptions]
 ) -> Callable[P, R] | Callable[[Callable[P, R]], Callable[P, R]]:
     """
     Wrap a Pydantic AI tool function (sync or async) so its database errors take their path.
@@ -118,45 +100,17 @@ def database_tool(  # noqa: PLR0913 - keyword-only options, one per CodeRetry fi
 
     Args:
         func: The tool function (when used without arguments).
-        idempotent: The tool only reads, or repeating its writes is
-            harmless: errors after which a write may have committed
-            (`idempotent_only`: a connection lost mid-statement), or after
-            which its earlier statements still stand, are retried too.
-            Otherwise they are reported to the model, which should check
-            first.
-        atomic: The tool ends its own transaction when it raises (`with
-            conn:`, `engine.begin()`, a connection of its own): errors after
-            which the server undid only the failed statement are retried
-            too (see `CodeRetry`).
-        max_attempts: Calls in all for an error retried in code; by default
-            the kind's (`localdata_errors.retry.retry_after_hint`).
-        max_delay_s: A cap on each wait, in seconds.
-        reconnect: Called before retrying a `reconnect` error (sync or async).
-        rollback: Rolls back the transaction the tool runs in (sync or
-            async): after a `rollback` error, and after a retried error the
-            server left the transaction open or aborted after (see
-            `CodeRetry`).  Without it, a lock wait timeout that left the
-            tool's earlier statements standing is not retried in code
-            unless the tool is idempotent.
-        db_type: The backend, when detection from the driver is not enough.
-        errors: The exceptions to handle; by default every database error
-            (`localdata_errors.integrations.is_database_error`).  Other
-            exceptions, and Pydantic AI's own, pass through untouched.
+        **options: `CodeRetry`'s options (`RetryOptions`), by keyword:
+            `idempotent=True` for a tool that only reads, or whose writes
+            may be repeated; `reconnect` and `rollback` callbacks (sync or
+            async); `errors`, the exceptions to handle (by default every
+            database error).  Pydantic AI's own exceptions always pass
+            through untouched.
 
     Returns:
         The wrapped function, or a decorator when called with options only.
     """
-    loop = CodeRetry(
-        idempotent=idempotent,
-        atomic=atomic,
-        max_attempts=max_attempts,
-        max_delay_s=max_delay_s,
-        reconnect=reconnect,
-        rollback=rollback,
-        db_type=db_type,
-        errors=errors,
-        passthrough=(ModelRetry, ToolFailed),
-    )
+    loop = CodeRetry(**options, passthrough=(ModelRetry, ToolFailed))
 
     def decorate(tool: Callable[P, R]) -> Callable[P, R]:
         if inspect.iscoroutinefunction(tool):
@@ -169,7 +123,7 @@ def database_tool(  # noqa: PLR0913 - keyword-only options, one per CodeRetry fi
                 except Exception as exc:
                     if not loop.handles(exc):
                         raise
-                    raise model_feedback(exc, db_type) from exc
+                    raise model_feedback(exc, loop.db_type) from exc
 
             return cast("Callable[P, R]", async_wrapper)
 
@@ -180,7 +134,7 @@ def database_tool(  # noqa: PLR0913 - keyword-only options, one per CodeRetry fi
             except Exception as exc:
                 if not loop.handles(exc):
                     raise
-                raise model_feedback(exc, db_type) from exc
+                raise model_feedback(exc, loop.db_type) from exc
 
         return wrapper
 

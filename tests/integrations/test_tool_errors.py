@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import binascii
+import dataclasses
 import sqlite3
+from typing import Any
 
 import pytest
 
 from localdata_errors import Kind, StructuredErrorResponse
-from localdata_errors.integrations import ToolErrorReport, is_database_error, report_for
+from localdata_errors.integrations import (
+    CodeRetry,
+    RetryOptions,
+    ToolErrorReport,
+    is_database_error,
+    report_for,
+    retry_in_code,
+)
 
 
 def test_database_errors_are_told_from_the_tools_own_bugs() -> None:
@@ -133,3 +142,31 @@ def test_a_cycle_or_a_broken_property_is_no_database_error() -> None:
             raise RuntimeError("no")
 
     assert not is_database_error(Broken())
+
+
+def test_the_decorators_options_are_the_loops_own() -> None:
+    # One list of options: the loop's fields, less what an adapter sets itself.
+    fields = {field.name for field in dataclasses.fields(CodeRetry)} - {"passthrough"}
+    assert set(RetryOptions.__annotations__) == fields
+
+
+def test_a_misspelt_option_is_refused_when_the_decorator_is_made() -> None:
+    options: Any = {"idempotnt": True}
+    with pytest.raises(TypeError, match="idempotnt"):
+        retry_in_code(**options)
+
+
+def test_the_options_reach_the_loop() -> None:
+    calls: list[int] = []
+
+    @retry_in_code(idempotent=True, max_attempts=2, max_delay_s=0.0)
+    def locked() -> int:
+        calls.append(1)
+        if len(calls) < 3:
+            raise sqlite3.OperationalError("database is locked")
+        return len(calls)
+
+    # A busy database is retried (the kind's own limit is higher): two calls, then the report.
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        locked()
+    assert len(calls) == 2
