@@ -40,21 +40,17 @@ def _catalogue(messages: list[tuple[str, _V]]) -> _Catalogue[_V]:
     return pattern, tuple([value for _, value in messages])
 
 
-_LIBPQ: _Catalogue[Kind] | None = None
 _WILDCARD = r"[^\n]{0,256}?"
 
 
+@cache
 def _libpq_catalogue() -> _Catalogue[Kind]:
-    global _LIBPQ  # noqa: PLW0603 - a lazily built, read-only table
-    if _LIBPQ is None:
-        from localdata_errors.backends._libpq_kinds import kind_of  # noqa: PLC0415 - lazy
-        from localdata_errors.backends._libpq_messages import MESSAGES  # noqa: PLC0415 - lazy
+    from localdata_errors.backends._libpq_kinds import kind_of  # noqa: PLC0415 - lazy
+    from localdata_errors.backends._libpq_messages import MESSAGES  # noqa: PLC0415 - lazy
 
-        judged = [(p, kind) for line, p in MESSAGES if (kind := kind_of(line)) is not None]
-        # The longest lead first: of two messages that begin alike, the one
-        # that says more.
-        _LIBPQ = _catalogue(sorted(judged, key=lambda m: -len(m[0].split(_WILDCARD)[0])))
-    return _LIBPQ
+    judged = [(p, kind) for line, p in MESSAGES if (kind := kind_of(line)) is not None]
+    # The longest lead first: of two messages that begin alike, the one that says more.
+    return _catalogue(sorted(judged, key=lambda m: -len(m[0].split(_WILDCARD)[0])))
 
 
 def _found(catalogue: _Catalogue[_V], text: str, at: int, end: int) -> tuple[str, _V] | None:
@@ -224,20 +220,17 @@ _CLIENT_RULES: Final[tuple[tuple[Kind, tuple[str, ...]], ...]] = (
     ),
     (Kind.INVALID_TEXT_REPRESENTATION, ("invalid input for query argument",)),
 )
+
+
 # The server's start-up FATAL messages (generated from its message catalogue),
 # with the SQLSTATE the server sends with each, matched where libpq's
 # "FATAL:  " ends.  libpq reports a failed start-up as text only, so psycopg
 # and psycopg2 have no ``sqlstate`` there.  Built on the first such error.
-_START_UP: _Catalogue[str] | None = None
-
-
+@cache
 def _start_up_catalogue() -> _Catalogue[str]:
-    global _START_UP  # noqa: PLW0603 - a lazily built, read-only table
-    if _START_UP is None:
-        from localdata_errors.backends._postgresql_fatal import MESSAGES  # noqa: PLC0415 - lazy
+    from localdata_errors.backends._postgresql_fatal import MESSAGES  # noqa: PLC0415 - lazy
 
-        _START_UP = _catalogue([(pattern, sqlstate) for pattern, sqlstate, _, _ in MESSAGES])
-    return _START_UP
+    return _catalogue([(pattern, sqlstate) for pattern, sqlstate, _, _ in MESSAGES])
 
 
 #: The server's FATAL label as libpq prints it (two spaces) or a driver does (one).

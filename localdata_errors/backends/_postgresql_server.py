@@ -13,6 +13,7 @@ exposes them.
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Final, NamedTuple
 
 from localdata_errors._kinds import KIND_TABLE, ErrorCategory, Kind
@@ -40,30 +41,21 @@ __all__ = [
 
 # -- the code table (generated facts and hand-written kinds, joined on first use) ---
 
-_CODES: dict[str, tuple[str, Kind]] | None = None
 
-
+@cache
 def codes() -> dict[str, tuple[str, Kind]]:
     """SQLSTATE -> (condition name, kind) for every code PostgreSQL lists."""
-    global _CODES  # noqa: PLW0603 - a lazily filled, read-only table
-    if _CODES is None:
-        from localdata_errors.backends._postgresql_codes import CONDITIONS  # noqa: PLC0415 - lazy
+    from localdata_errors.backends._postgresql_codes import CONDITIONS  # noqa: PLC0415 - lazy
 
-        _CODES = {
-            code: (name, KINDS[code] if code in KINDS else CLASS_KINDS.get(code[:2], Kind.UNKNOWN))
-            for code, name in CONDITIONS.items()
-        }
-    return _CODES
+    return {
+        code: (name, KINDS[code] if code in KINDS else CLASS_KINDS.get(code[:2], Kind.UNKNOWN))
+        for code, name in CONDITIONS.items()
+    }
 
 
-_CLASSES: frozenset[str] = frozenset()
-
-
+@cache
 def _classes() -> frozenset[str]:
-    global _CLASSES  # noqa: PLW0603 - a lazily filled, read-only cache
-    if not _CLASSES:
-        _CLASSES = frozenset(code[:2] for code in codes())
-    return _CLASSES
+    return frozenset(code[:2] for code in codes())
 
 
 def lookup(sqlstate: str) -> Kind:

@@ -52,17 +52,13 @@ from localdata_errors._names import column_reference, split_qualified, unique, u
 
 __all__ = ["MssqlMapper"]
 
-_codes: ModuleType | None = None
 
-
+@cache
 def _tables() -> ModuleType:
     """Import the code tables on first use, not when the plugin is loaded."""
-    global _codes  # noqa: PLW0603 - a module-level lazy import, set once
-    if _codes is None:
-        from localdata_errors.backends import _mssql_codes  # noqa: PLC0415 - lazy by design
+    from localdata_errors.backends import _mssql_codes  # noqa: PLC0415 - lazy by design
 
-        _codes = _mssql_codes
-    return _codes
+    return _mssql_codes
 
 
 # -- reading the driver's shapes -------------------------------------------------------
@@ -285,7 +281,6 @@ def _read_attributes(attributes: tuple[Any, ...]) -> _Read | None:
 
 _DRIVER_ERROR: Final = "Driver Error: "
 _DDBC_ERROR: Final = "; DDBC Error: "
-_MSSQL_PYTHON: dict[str, tuple[str, ...]] = {}
 
 
 def _read_mssql_python(text: str) -> _Read | None:
@@ -296,15 +291,12 @@ def _read_mssql_python(text: str) -> _Read | None:
     generated from the driver's own `sqlstate_to_exception`); the DDBC part
     is the ODBC record, without its native number.
     """
-    global _MSSQL_PYTHON  # noqa: PLW0603 - a lazily filled, read-only cache
-    if not _MSSQL_PYTHON:
-        from localdata_errors.backends._mssql_python_texts import SQLSTATES  # noqa: PLC0415
+    from localdata_errors.backends._mssql_python_texts import SQLSTATES  # noqa: PLC0415 - rare
 
-        _MSSQL_PYTHON = SQLSTATES
     cut = text.find(_DDBC_ERROR)
     driver_text = text[len(_DRIVER_ERROR) : cut if cut >= 0 else None].strip()
     record = text[cut + len(_DDBC_ERROR) :].strip() if cut >= 0 else driver_text
-    states = _MSSQL_PYTHON.get(driver_text)
+    states = SQLSTATES.get(driver_text)
     origin = "server" if "[SQL Server]" in record else "client"
     body = record[record.rfind("]") + 1 :].strip() if record.startswith("[") else record
     return _Read(sqlstate=states[0] if states else None, body=body, origin=origin, message=text)
@@ -947,7 +939,7 @@ class MssqlMapper(BackendMapper):
         return self._classify(read)
 
     def _classify(self, read: _Read) -> MappedError:
-        tables = _codes if _codes is not None else _tables()
+        tables = _tables()
         number = read.number
         kind: Kind | None = None
         refine: frozenset[Kind] | None = None

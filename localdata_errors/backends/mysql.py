@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Final
+from typing import Final, NamedTuple
 
 from localdata_errors._backends import BACKENDS
 from localdata_errors._kinds import Kind, RetrySafety
@@ -644,22 +644,24 @@ def extract_detail(errno: int | None, message: str) -> Detail:
 
 # -- the tables (generated facts and hand-written kinds, joined on first use) ----
 
-_KINDS: dict[int, Kind] | None = None
-_AMBIGUOUS: dict[int, tuple[Kind, Kind]] = {}
-_MARIADB_TEXT: dict[int, str] = {}
+
+class _Tables(NamedTuple):
+    #: Number -> kind where the servers agree.
+    kinds: dict[int, Kind]
+    #: Number -> its two kinds, where MariaDB and MySQL use it for different errors.
+    ambiguous: dict[int, tuple[Kind, Kind]]
+    #: Number -> a run of MariaDB's text for it.
+    mariadb_text: dict[int, str]
 
 
-def _kinds() -> dict[int, Kind]:
-    """Number -> kind where the servers agree; fills the ambiguous numbers' tables too."""
-    global _KINDS, _AMBIGUOUS, _MARIADB_TEXT  # noqa: PLW0603 - a lazily filled, read-only table
-    if _KINDS is None:
-        from localdata_errors.backends import _mysql_codes  # noqa: PLC0415 - lazy on purpose
-        from localdata_errors.backends._mysql_kinds import decide  # noqa: PLC0415 - lazy
+@cache
+def _tables() -> _Tables:
+    """The generated facts and the hand-written kinds, joined on first use."""
+    from localdata_errors.backends import _mysql_codes  # noqa: PLC0415 - lazy on purpose
+    from localdata_errors.backends._mysql_kinds import decide  # noqa: PLC0415 - lazy
 
-        kinds, _AMBIGUOUS = decide(_mysql_codes.SYMBOLS)
-        _MARIADB_TEXT = _mysql_codes.MARIADB_TEXT
-        _KINDS = kinds
-    return _KINDS
+    kinds, ambiguous = decide(_mysql_codes.SYMBOLS)
+    return _Tables(kinds, ambiguous, _mysql_codes.MARIADB_TEXT)
 
 
 def _server_kind(errno: int, message: str) -> Kind:
@@ -670,9 +672,9 @@ def _server_kind(errno: int, message: str) -> Kind:
     known run of text; a message without it is MySQL's.  `Kind.UNKNOWN`
     when MariaDB's text is not known (a client error of Connector/C).
     """
-    _kinds()
-    pair = _AMBIGUOUS.get(errno)
-    text = _MARIADB_TEXT.get(errno)
+    _, ambiguous, mariadb_text = _tables()
+    pair = ambiguous.get(errno)
+    text = mariadb_text.get(errno)
     if pair is None or text is None:
         return Kind.UNKNOWN
     return pair[0] if text in message else pair[1]
@@ -693,10 +695,11 @@ def kind_for_code(errno: int) -> tuple[Kind, frozenset[Kind] | None]:
         The kind (`Kind.UNKNOWN` when the table has none), and the kinds the
         keyword fallback may choose between (or `None`).
     """
-    kind = _kinds().get(errno)
+    kinds, ambiguous, _ = _tables()
+    kind = kinds.get(errno)
     if kind is not None:
         return kind, None
-    pair = _AMBIGUOUS.get(errno)
+    pair = ambiguous.get(errno)
     if pair is None:
         return Kind.UNKNOWN, None
     return Kind.UNKNOWN, frozenset(pair)
@@ -839,4 +842,4 @@ class MySQLMapper(BackendMapper):
             ``{"1146": Kind.UNDEFINED_TABLE, ...}``; numbers the two servers
             use for different errors are left out.
         """
-        return {str(errno): kind for errno, kind in _kinds().items()}
+        return {str(errno): kind for errno, kind in _tables().kinds.items()}

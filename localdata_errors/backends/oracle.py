@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from functools import cache
 from types import ModuleType
 from typing import Final
 
@@ -36,17 +37,13 @@ from localdata_errors._names import column_reference, split_qualified, unique, u
 
 __all__ = ["OracleMapper"]
 
-_codes: ModuleType | None = None
 
-
+@cache
 def _tables() -> ModuleType:
     """Import the code table on first use, not when the plugin is loaded."""
-    global _codes  # noqa: PLW0603 - a module-level lazy import, set once
-    if _codes is None:
-        from localdata_errors.backends import _oracle_codes  # noqa: PLC0415 - lazy by design
+    from localdata_errors.backends import _oracle_codes  # noqa: PLC0415 - lazy by design
 
-        _codes = _oracle_codes
-    return _codes
+    return _oracle_codes
 
 
 #: How much of a message is searched for codes: a stack names its cause early.
@@ -318,7 +315,7 @@ class OracleMapper(BackendMapper):
             ``None`` when nothing Oracle-shaped is found.
         """
         message, obj = _driver_error(error)
-        tables = _codes if _codes is not None else _tables()
+        tables = _tables()
         codes: Mapping[str, Kind] = tables.CODES
         # One pass over the lines that start with a code: the cause is the first
         # code that is neither a wrapper nor a DPY- translation; failing that,
