@@ -28,6 +28,7 @@ import pluggy
 
 from localdata_errors._backends import normalize_db_type
 from localdata_errors._kinds import Kind
+from localdata_errors._lazy import Literals
 from localdata_errors._mapper import (
     BackendMapper,
     DatabaseErrorMapper,
@@ -237,15 +238,31 @@ class _Markers(NamedTuple):
     markers: tuple[str, ...]
 
 
+class _MarkerSearch(NamedTuple):
+    """Refiners, and one search for all their markers (each standing for its refiner's index)."""
+
+    refiners: tuple[ErrorRefiner, ...]
+    markers: Literals
+
+
+def _marker_search(entries: Sequence[_Markers]) -> _MarkerSearch | None:
+    if not entries:
+        return None
+    return _MarkerSearch(
+        tuple(entry.refiner for entry in entries),
+        Literals((marker, n) for n, entry in enumerate(entries) for marker in entry.markers),
+    )
+
+
 class _Refiners(NamedTuple):
     """A base backend's refiners, indexed by what they claim."""
 
     by_code: dict[str, tuple[ErrorRefiner, ...]]
     by_module: dict[str, tuple[ErrorRefiner, ...]]
     #: The base answer's kind -> the markers to look for among it.
-    by_kind: dict[Kind, tuple[_Markers, ...]]
+    by_kind: dict[Kind, _MarkerSearch | None]
     #: The markers looked for among every kind.
-    any_kind: tuple[_Markers, ...]
+    any_kind: _MarkerSearch | None
     order: dict[int, int]
 
 
@@ -262,9 +279,8 @@ def _index_refiners(refiners: list[ErrorRefiner]) -> _Refiners:
         if claims.markers:
             lowered = tuple(dict.fromkeys(m.lower() for m in claims.markers))
             markers.append(_Markers(refiner, frozenset(claims.kinds), lowered))
-    any_kind = tuple(entry for entry in markers if not entry.kinds)
     by_kind = {
-        kind: tuple(entry for entry in markers if not entry.kinds or kind in entry.kinds)
+        kind: _marker_search([e for e in markers if not e.kinds or kind in e.kinds])
         for entry in markers
         for kind in entry.kinds
     }
@@ -272,7 +288,7 @@ def _index_refiners(refiners: list[ErrorRefiner]) -> _Refiners:
         {k: tuple(v) for k, v in by_code.items()},
         {k: tuple(v) for k, v in by_module.items()},
         by_kind,
-        any_kind,
+        _marker_search([entry for entry in markers if not entry.kinds]),
         {id(refiner): n for n, refiner in enumerate(refiners)},
     )
 
@@ -642,10 +658,11 @@ class MapperRegistry:
                 found += index.by_module.get(module, ())
                 module = module.rpartition(".")[0]
         # No base answer is looked up as Kind.UNKNOWN: nothing recognised.
-        entries = index.by_kind.get(Kind.UNKNOWN if base is None else base.kind, index.any_kind)
-        if entries:
-            holds = error.message.lower().__contains__
-            found += [entry.refiner for entry in entries if any(map(holds, entry.markers))]
+        search = index.by_kind.get(Kind.UNKNOWN if base is None else base.kind, index.any_kind)
+        if search is not None:
+            # One search of the text finds every marker it holds.
+            held = search.markers.found(error.message.lower())
+            found += [search.refiners[n] for n in held]
         if len(found) < 2:
             return tuple(found)
         # Each once, first registered first.

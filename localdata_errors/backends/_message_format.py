@@ -60,5 +60,7 @@ def alternation(templates: Iterable[tuple[str, Kind]]) -> tuple[re.Pattern[str],
         by branch number: `kinds[int(match.lastgroup[1:])]`.
     """
     branches = [(template_pattern(text), kind) for text, kind in templates]
-    pattern = "|".join(f"(?P<t{i}>{p})" for i, (p, _) in enumerate(branches))
+    # Each branch ends in its empty group: the engine rejects a branch by its
+    # first character without entering it (a group around it is entered).
+    pattern = "|".join(f"{p}(?P<t{i}>)" for i, (p, _) in enumerate(branches))
     return re.compile(pattern, re.IGNORECASE | re.DOTALL), tuple(k for _, k in branches)
