@@ -228,7 +228,8 @@ def _report(
         "",
         "µs per call, measured in the same run, call by call (see `bench/timing.py`): "
         "*first sight* is one call on an error that is not the one just classified "
-        f"(shuffled order, median of {rounds} rounds per case; the exception is read once, "
+        "(one backend's cases at a time, in a shuffled order, as an agent working against one "
+        f"database meets them; median of {rounds} rounds per case; the exception is read once, "
         "untimed, as its driver did when raising it, and the contenders take turns going "
         "first); *repeated* is the same "
         "call back to back.  localdata-errors is `classify_error(exc).to_tool_error()`; "
