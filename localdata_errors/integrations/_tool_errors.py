@@ -366,7 +366,7 @@ class RetryOptions(TypedDict, total=False):
     The options of `retry_in_code` and of the adapters' decorators: `CodeRetry`'s, by keyword.
 
     Each is described at `CodeRetry`; a name that is not one of them raises
-    `TypeError`.
+    `TypeError` when the decorator is made.
     """
 
     idempotent: bool
@@ -377,6 +377,20 @@ class RetryOptions(TypedDict, total=False):
     rollback: Callback | None
     db_type: str | None
     errors: tuple[type[BaseException], ...] | None
+
+
+def retry_loop(options: RetryOptions, **fixed: Any) -> CodeRetry:
+    """
+    The loop a decorator's *options* ask for, with what its adapter sets itself (*fixed*).
+
+    Raises:
+        TypeError: An option that is not one of `RetryOptions`.
+    """
+    unknown = sorted(set(options) - RetryOptions.__optional_keys__)
+    if unknown:
+        known = ", ".join(sorted(RetryOptions.__optional_keys__))
+        raise TypeError(f"unknown option {', '.join(unknown)} (the options: {known})")
+    return CodeRetry(**options, **fixed)
 
 
 @overload
@@ -411,7 +425,7 @@ def retry_in_code(
     Returns:
         The wrapped function (or a decorator, when called with options only).
     """
-    loop = CodeRetry(**options)
+    loop = retry_loop(options)
     if func is not None:
         return loop.wrap(func)
     return loop.wrap

@@ -36,10 +36,10 @@ from pydantic_ai import ModelRetry, ToolFailed
 
 from localdata_errors._kinds import Action
 from localdata_errors.integrations._tool_errors import (
-    CodeRetry,
     RetryOptions,
     ToolErrorReport,
     report_for,
+    retry_loop,
 )
 
 __all__ = ["database_tool", "model_feedback"]
@@ -110,7 +110,7 @@ def database_tool(
     Returns:
         The wrapped function, or a decorator when called with options only.
     """
-    loop = CodeRetry(**options, passthrough=(ModelRetry, ToolFailed))
+    loop = retry_loop(options, passthrough=(ModelRetry, ToolFailed))
 
     def decorate(tool: Callable[P, R]) -> Callable[P, R]:
         if inspect.iscoroutinefunction(tool):
