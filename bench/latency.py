@@ -19,7 +19,7 @@ import statistics
 from functools import partial
 
 from bench._corpora import BACKENDS, load
-from bench.timing import first_sight, p90, repeated
+from bench.timing import first_sight, p90, read_exception, repeated
 from localdata_errors import classify_error, classify_message
 
 MESSAGES = (
@@ -35,10 +35,6 @@ MESSAGES = (
 
 def _ours(exc: BaseException, db_type: str | None) -> object:
     return classify_error(exc, db_type).to_tool_error()
-
-
-def _floor(exc: BaseException) -> object:
-    return type(exc), str(exc)
 
 
 def _row(label: str, first: list[float], again: list[float], floor: list[float]) -> str:
@@ -65,7 +61,8 @@ def main() -> int:
             print(f"{backend:<11} left out: {cases}")
             continue
         calls = [
-            (partial(_ours, c.exception, c.db_type), partial(_floor, c.exception)) for c in cases
+            (partial(_ours, c.exception, c.db_type), partial(read_exception, c.exception))
+            for c in cases
         ]
         # The floor's reading, untimed, is what the driver did when it raised.
         first, floor = first_sight(calls, args.rounds, touch=[call[1] for call in calls])

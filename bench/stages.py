@@ -27,12 +27,8 @@ import statistics
 from functools import partial
 
 from bench._corpora import BACKENDS, claimed, load
-from bench.timing import repeated
+from bench.timing import read_exception, repeated
 from localdata_errors import ErrorInput, classify_error
-
-
-def _floor(exc: BaseException) -> object:
-    return type(exc), str(exc)
 
 
 def _total(exc: BaseException) -> object:
@@ -61,7 +57,7 @@ def main() -> int:
             exc = case.exception
             facts = ErrorInput(exc, str(exc), None, claim.driver, False)
             time = partial(repeated, loops=args.loops, repeats=3)
-            floor = time(partial(_floor, exc))
+            floor = time(partial(read_exception, exc))
             mapper = time(partial(claim.mapper.map_error, facts))
             answer = time(partial(classify_error, exc))
             total = time(partial(_total, exc))

@@ -38,9 +38,19 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 
-__all__ = ["first_sight", "p90", "repeated"]
+__all__ = ["first_sight", "p90", "read_exception", "repeated"]
 
 Call = Callable[[], object]
+
+
+def read_exception(exc: BaseException) -> object:
+    """
+    What any classifier must do, and what the driver did when it raised *exc*.
+
+    Reading its type and its text: the floor of a classification, and the
+    untimed *touch* that brings an exception back into the caches.
+    """
+    return type(exc), str(exc)
 
 
 def first_sight(

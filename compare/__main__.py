@@ -34,7 +34,7 @@ from typing import Any
 
 from bench._corpora import BACKENDS, load
 from bench.importtime import cumulative_us
-from bench.timing import first_sight, p90, repeated
+from bench.timing import first_sight, p90, read_exception, repeated
 from localdata_errors import KIND_TABLE, classify_error
 from tests.corpus import CorpusCase
 
@@ -108,11 +108,6 @@ def _pct(right: int, total: int) -> str:
     return f"{right}/{total} ({100 * right / total:.0f} %)" if total else "n/a"
 
 
-def _floor(exc: BaseException) -> object:
-    # What any classifier must do: read the exception's type and its text.
-    return type(exc), str(exc)
-
-
 def _theirs_safely(fn: Callable[..., Any], exc: BaseException, db_type: str) -> Callable[[], Any]:
     # As localdata-mcp's tools call it: the answer, rendered as the dict they send.
     def call() -> Any:
@@ -149,7 +144,7 @@ def run(backends: tuple[str, ...], rounds: int) -> str:
                 theirs_t.raised += 1
             ours = partial(_ours, case.exception, case.db_type)
             mine = _theirs_safely(their_classify, case.exception, case.db_type or backend)
-            reading = partial(_floor, case.exception)
+            reading = partial(read_exception, case.exception)
             calls.append((ours, mine, reading))
             touch.append(reading)  # the floor's reading is what the driver did
             ours_t.again.append(repeated(ours))
