@@ -28,10 +28,12 @@ from localdata_errors.retry import RetryVerdict, retry_after_hint, retry_verdict
 
 __all__ = [
     "CodeRetry",
+    "RetryOptions",
     "ToolErrorReport",
     "is_database_error",
     "report_for",
     "retry_in_code",
+    "retry_loop",
 ]
 
 P = ParamSpec("P")
