@@ -45,6 +45,7 @@ from localdata_errors._mapper import (
     ErrorRefiner,
     MappedError,
     answer_problems,
+    driver_attr,
     new_mapped_error,
 )
 from localdata_errors._prisma_kinds import is_prisma_code
@@ -135,41 +136,52 @@ def safe_text(obj: object, limit: int = _TEXT_LIMIT) -> str:
 # What step 1 finds, in this order: the driver's exception (unwrapped; `None`
 # for text), who claims it, its text (bounded, SQLAlchemy's trailer removed),
 # whether SQLAlchemy judged the connection gone, the top-level module of the
-# driver that raised, and whether it is Python's own network exception raised
-# inside a driver call.  (Plain tuples between the steps: a record built on
-# every call costs more than the rest of a step.)
-_Reading = tuple[BaseException | None, Claim | None, str, bool, str | None, bool]
+# driver that raised, whether it is Python's own network exception raised
+# inside a driver call, and the statement a wrapper of it carries.  (Plain
+# tuples between the steps: a record built on every call costs more than the
+# rest of a step.)
+_Reading = tuple[BaseException | None, Claim | None, str, bool, str | None, bool, str | None]
+
+# What `_unwrap` finds: the exception, who claims it, whether SQLAlchemy
+# judged the connection gone, the outermost SQLAlchemy wrapper, and the
+# statement a wrapper carries.
+_Unwrapped = tuple[BaseException, Claim | None, bool, BaseException | None, str | None]
 
 
-def _unwrap(
-    exc: BaseException, registry: MapperRegistry
-) -> tuple[BaseException, Claim | None, bool, BaseException | None]:
+def _unwrap(exc: BaseException, registry: MapperRegistry) -> _Unwrapped:
     """
-    The driver's exception inside *exc*: (exception, who claims it, invalidated, wrapper).
+    The driver's exception inside *exc*, read in one walk along the chain.
 
     The wrapper is the outermost SQLAlchemy exception, whose own text is read
     only when the driver's is empty (it renders the statement and the
-    parameters, which costs more than the rest of a classification).
+    parameters, which costs more than the rest of a classification).  The
+    statement is the first one a link before the driver's exception carries
+    as `.statement` (SQLAlchemy's), read for its credentials.
     """
     invalidated = False
     wrapper: BaseException | None = None
+    statement: str | None = None
     candidate = exc  # what to classify when nothing in the chain is claimed
     for link in chain(exc):
         if is_sqlalchemy(link):
             invalidated = invalidated or getattr(link, "connection_invalidated", False) is True
             wrapper = wrapper or link
-            continue
-        if candidate is exc and wrapper is not None:
-            candidate = link  # SQLAlchemy's .orig
-        claim = registry.claim_for_type(type(link))
-        if claim is not None:
-            return link, claim, invalidated, wrapper
+        else:
+            if candidate is exc and wrapper is not None:
+                candidate = link  # SQLAlchemy's .orig
+            claim = registry.claim_for_type(type(link))
+            if claim is not None:
+                return link, claim, invalidated, wrapper, statement
+        if statement is None:
+            carried = driver_attr(link, "statement")
+            statement = carried if isinstance(carried, str) and carried else None
     if _module_of(candidate) in PYTHONS_OWN_MODULES:
         # Python's own exception raised inside a driver call (asyncpg's refused
         # connect, aiosqlite's ValueError on a closed connection): the driver is
         # the first claimed module on its way.
-        return candidate, _claim_by_traceback(candidate, registry), invalidated, wrapper
-    return candidate, None, invalidated, wrapper
+        claim = _claim_by_traceback(candidate, registry)
+        return candidate, claim, invalidated, wrapper, statement
+    return candidate, None, invalidated, wrapper, statement
 
 
 def _module_of(exc: BaseException) -> str | None:
@@ -207,13 +219,14 @@ def _clean_message(text: str) -> str:
 def _read(exc: object, registry: MapperRegistry) -> _Reading:
     if not isinstance(exc, BaseException):
         text = safe_text(exc)
-        return None, None, _clean_message(text) if "[SQL:" in text else text, False, None, False
+        cleaned = _clean_message(text) if "[SQL:" in text else text
+        return None, None, cleaned, False, None, False, None
     claim = registry.claim_for_type(type(exc))
     if claim is not None:
         # The common case, a driver's own exception: one look-up names the
         # backend and the driver.
-        return exc, claim, safe_text(exc), False, claim.driver, False
-    driver_exc, claim, invalidated, wrapper = _unwrap(exc, registry)
+        return exc, claim, safe_text(exc), False, claim.driver, False, None
+    driver_exc, claim, invalidated, wrapper, statement = _unwrap(exc, registry)
     text = safe_text(driver_exc)
     if wrapper is not None:
         if not text.strip():
@@ -228,7 +241,7 @@ def _read(exc: object, registry: MapperRegistry) -> _Reading:
     else:
         driver = module.partition(".")[0] if module and module != "builtins" else None
     network = module in PYTHONS_OWN_MODULES and isinstance(driver_exc, _NETWORK_ERRORS)
-    return driver_exc, claim, text, invalidated, driver, network
+    return driver_exc, claim, text, invalidated, driver, network, statement
 
 
 # -- 2. map ----------------------------------------------------------------------
@@ -300,7 +313,7 @@ def _map(
     code: str | int | None,
     registry: MapperRegistry,
 ) -> _Mapped:
-    exception, claim, text, invalidated, driver, network = reading
+    exception, claim, text, invalidated, driver, network, _ = reading
     scanned = text if len(text) <= SCAN_LIMIT else text[:SCAN_LIMIT]
     error = _INPUT(exception, scanned, code, driver, invalidated)
     # An ORM's own code (Prisma's `P1001`) is no backend's: a backend's mapper
@@ -577,24 +590,12 @@ def _classify(  # noqa: PLR0913 - classify_message's arguments, passed on
     mapped = _map(exc, reading, db_type, None if code is None else _explicit_code(code), registry)
     decision = _decide(mapped[0], mapped[3], reading[3])
     masked = () if secrets is _NO_SECRETS else normalize_secrets(secrets)
-    if reading[0] is not exc and isinstance(exc, BaseException):
-        masked = (*masked, *_statement_credentials(exc))
+    if reading[6] is not None:
+        # A server may echo the statement from the value on (MariaDB's `near
+        # 'hunter2'`), without the key word that made it a password.
+        masked = (*masked, *credentials_in_statement(reading[6]))
     shown = database if isinstance(database, str) else None
     return _masked(reading, mapped, decision, shown, masked)
-
-
-def _statement_credentials(exc: BaseException) -> tuple[str, ...]:
-    """
-    The credentials of the statement a wrapper carries (SQLAlchemy's `.statement`).
-
-    A server may echo the statement from the value on (MariaDB's `near
-    'hunter2'`), without the key word that made it a password.
-    """
-    for link in chain(exc):
-        statement = getattr(link, "statement", None)
-        if isinstance(statement, str) and statement:
-            return credentials_in_statement(statement)
-    return ()
 
 
 def _explicit_code(code: object) -> str | int | None:
@@ -810,7 +811,7 @@ def unwrap(
         `(driver_exception, connection_invalidated)`; the exception itself
         (or SQLAlchemy's `.orig`) when nothing in the chain is claimed.
     """
-    found, _, invalidated, _ = _unwrap(exc, registry or default_registry())
+    found, _, invalidated, _, _ = _unwrap(exc, registry or default_registry())
     return found, invalidated
 
 

@@ -32,11 +32,19 @@ from bisect import bisect_right
 from collections.abc import Iterable, Mapping
 from functools import cache
 from itertools import islice
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from localdata_errors import _token_rules
 from localdata_errors._lazy import LazyPattern, Literals, fold
 from localdata_errors._log import log_once
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from localdata_errors._sqlread import Credentials
+
+    # The statement reader's functions: where a key word ends, and the values.
+    _StatementReader = tuple[Callable[[str], int | None], Callable[[str], Credentials]]
 
 __all__ = [
     "MASK",
@@ -718,6 +726,19 @@ def _excerpt_end(folded: str, start: int, kind: str) -> int:
     return len(folded) if stop < 0 else stop
 
 
+@cache
+def _sqlread() -> _StatementReader:
+    """
+    The statement reader's two functions, imported by the first statement or echo read.
+
+    The package's import stays without it (and sqlglot's gateway), and a
+    call pays a cached call rather than an import statement's look-up.
+    """
+    from localdata_errors._sqlread import credential_end, read_credentials  # noqa: PLC0415
+
+    return credential_end, read_credentials
+
+
 def _excerpt(text: str, start: int, stop: int, spans: list[_Span], reads: list[int]) -> None:
     """
     Read the statement a server echoed, *text[start:stop]*, for its credentials.
@@ -728,8 +749,7 @@ def _excerpt(text: str, start: int, stop: int, spans: list[_Span], reads: list[i
     span of its own, so that `_values` finds it and its other occurrences
     (`at or near "hunter2"`) are masked too.
     """
-    from localdata_errors._sqlread import credential_end, read_credentials  # noqa: PLC0415 - loaded by the first echoed statement
-
+    credential_end, read_credentials = _sqlread()
     excerpt = text[start:stop]
     word_end = credential_end(excerpt)
     if word_end is None:
@@ -953,9 +973,8 @@ def may_hold_secret(text: str) -> bool:
 
 def _credential_word(folded: str, site: _Site) -> bool:
     """Whether the statement echoed at *site* holds a credential key word."""
-    from localdata_errors._sqlread import credential_end  # noqa: PLC0415 - loaded by the first echoed statement
-
     end = site[1]
+    credential_end = _sqlread()[0]
     return credential_end(folded[end : _excerpt_end(folded, end, site[2])]) is not None
 
 
@@ -1010,9 +1029,8 @@ def credentials_in_statement(sql: object) -> tuple[str, ...]:
     try:
         if not isinstance(sql, str) or not sql:
             return ()
-        from localdata_errors._sqlread import read_credentials  # noqa: PLC0415 - loaded by the first statement
-
         sql = sql[:STATEMENT_LIMIT]
+        read_credentials = _sqlread()[1]
         return _values(sql, list(read_credentials(sql).values))
     except Exception as exc:  # noqa: BLE001 - a statement that cannot be read holds nothing known
         _warn(

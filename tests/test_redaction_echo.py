@@ -191,6 +191,31 @@ def test_sqlite_echo_with_the_statement_passed() -> None:
     assert_masked(classify_error(exc, secrets=credentials_in_statement(statement)), secret)
 
 
+class _QueryFailed(Exception):
+    """An application's own wrapper that keeps the statement it ran, as SQLAlchemy's does."""
+
+    def __init__(self, statement: str) -> None:
+        super().__init__("query failed")
+        self.statement = statement
+
+
+@pytest.mark.parametrize("template", SQLITE_STATEMENTS)
+def test_sqlite_echo_through_any_wrapper_carrying_the_statement(template: str) -> None:
+    # Not SQLAlchemy: any link wrapping the driver's exception with a
+    # `.statement` is read, whether its own or its wrapper's.
+    secret = _secret()
+    statement = template.format(secret)
+    driver = _raised(sqlite3.connect(":memory:").execute, statement)
+    assert secret in str(driver)
+    inner = _QueryFailed(statement)
+    inner.__cause__ = driver
+    outer = RuntimeError("the job failed")
+    outer.__cause__ = inner
+    answer = classify_error(outer)
+    assert answer.backend == "sqlite"
+    assert_masked(answer, secret)
+
+
 # -- the reading itself ----------------------------------------------------------------
 
 
