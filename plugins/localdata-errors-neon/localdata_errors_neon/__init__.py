@@ -98,8 +98,11 @@ RULES: Final[Mapping[str, NeonRule]] = MappingProxyType(
 )
 
 _NAMES: Final = tuple(RULES)
+# Each rule's branch ends in an empty group named by its index: the group
+# that matched says which rule (ending a branch in it, not wrapping the
+# branch, lets the engine reject a branch by its first character).
 _PATTERN: Final = re.compile(
-    "|".join(f"(?P<r{i}>{RULES[name].pattern})" for i, name in enumerate(_NAMES))
+    "|".join(f"(?:{RULES[name].pattern})(?P<r{i}>)" for i, name in enumerate(_NAMES))
 )
 #: Texts every one of Neon's messages holds (each rule's pattern has one): the
 #: refiner's claims, so the core asks it only about errors that hold one; the

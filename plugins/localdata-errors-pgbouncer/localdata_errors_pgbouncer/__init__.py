@@ -79,11 +79,14 @@ def _template_pattern(template: str) -> str:
 
 def _compile(templates: list[str]) -> re.Pattern[str]:
     # One alternation, longest first (a template that is a prefix of another
-    # must not win), each group named by its index; bounded, anchored to a line.
-    # It is matched only where a pooler's message can start (see _pgbouncer):
-    # searched from every offset, the alternation would be tried at each
-    # character of every PostgreSQL error this refiner sees.
-    alternatives = "|".join(f"(?P<m{i}>{_template_pattern(t)})" for i, t in enumerate(templates))
+    # must not win), each ending in an empty group named by its index (the
+    # group that matched says which template: ending a branch in it, not
+    # wrapping the branch, lets the engine reject a branch by its first
+    # character); bounded, anchored to a line.  It is matched only where a
+    # pooler's message can start (see _pgbouncer): searched from every
+    # offset, the alternation would be tried at each character of every
+    # PostgreSQL error this refiner sees.
+    alternatives = "|".join(f"{_template_pattern(t)}(?P<m{i}>)" for i, t in enumerate(templates))
     return re.compile(rf"(?:{alternatives})[ \t.]*$", re.MULTILINE)
 
 
