@@ -26,7 +26,10 @@ import pytest
 
 from localdata_errors import classify_error, classify_message
 from localdata_errors._kinds import Action, ErrorCategory, RetrySafety
+from localdata_errors.backends import _postgresql_client as client
 from localdata_errors.backends._libpq_kinds import kind_of
+from localdata_errors.backends._libpq_messages import MESSAGES as LIBPQ
+from localdata_errors.backends._postgresql_fatal import MESSAGES as FATAL
 from localdata_errors.backends.postgresql import libpq_kind
 from tests.conftest import require_module
 
@@ -157,6 +160,29 @@ def test_every_message_the_generator_keeps_is_found_where_libpq_prints_it(frame:
     assert len(kept) > 200
     missed = [m for m in kept if libpq_kind(frame.format(_filled(m))) is None]
     assert missed == []
+
+
+@needs_catalogue
+@pytest.mark.parametrize("catalogue", ["libpq", "start-up"])
+def test_a_catalogue_finds_the_first_of_its_messages_in_order(catalogue: str) -> None:
+    # The compiled catalogue (its alternatives grouped by first character)
+    # answers as the plain alternation of its messages in order does: the
+    # first message, in the catalogue's order, that matches at the place.
+    build = client._libpq_catalogue if catalogue == "libpq" else client._start_up_catalogue
+    pattern, values = build()
+    if catalogue == "libpq":
+        judged = [(p, k) for line, p in LIBPQ if (k := kind_of(line)) is not None]
+        messages = sorted(judged, key=lambda m: -len(m[0].split(client._WILDCARD)[0]))
+    else:
+        messages = [(p, sqlstate) for p, sqlstate, _, _ in FATAL]
+    plain = [re.compile(p) for p, _ in messages]
+    texts = [_filled(m) for m in MSGIDS] + [t for _, _, _, t in FATAL]
+    texts += [t.replace("%s", "x").replace("%u", "1") for t in texts]
+    for text in texts:
+        first = next((messages[i][1] for i, p in enumerate(plain) if p.match(text)), None)
+        match = pattern.match(text)
+        found = None if match is None or match.lastindex is None else values[match.lastindex - 1]
+        assert found == first, text
 
 
 def test_a_socket_option_libpq_could_not_set_is_a_failed_connect() -> None:
