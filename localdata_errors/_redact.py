@@ -221,22 +221,10 @@ _TOKEN_TABLE: Final = bytes(0x61 if i in _TOKEN_CHARS else 0x20 for i in range(2
 _TOKEN_RUN: Final = b"a" * _token_rules.MIN_RUN
 
 
-def _longest_run(runs: bytes, at: int) -> int:
-    """
-    The longest run of token characters in *runs* (the gate's translated text).
-
-    *at* is where the first run of `MIN_RUN` begins (the leftmost match of
-    `_TOKEN_RUN` begins a run); each run's end is the next space, and the next
-    run worth measuring the next match after it: two substring searches a run.
-    """
-    longest = 0
-    while at >= 0:
-        end = runs.find(b" ", at)
-        if end < 0:
-            end = len(runs)
-        longest = max(longest, end - at)
-        at = runs.find(_TOKEN_RUN, end)
-    return longest
+@cache
+def _runs() -> re.Pattern[bytes]:
+    """The gate's runs, found in its translated text (compiled by the first text it passes)."""
+    return re.compile(_TOKEN_RUN + b"a*")
 
 
 # The rules a match of which need hold no literal (a bare run of hex digits).
@@ -264,14 +252,13 @@ def _token_spans(text: str, folded: str, first: bool = False) -> list[_Span]:
     runs = folded.encode("ascii", "replace").translate(_TOKEN_TABLE)
     # find, not `in`: bytes' `in` first reads its operand as a byte value and
     # builds a TypeError's message before it searches.
-    at = runs.find(_TOKEN_RUN)
-    if at < 0:
+    if runs.find(_TOKEN_RUN) < 0:
         return []
     spans: list[_Span] = []
     # Only a rule whose matches' least run the text's longest run reaches can
     # match: among those, the rules one of whose key words the text holds,
     # found in one pass, and those without key words.  Then each, in order.
-    longest = _LEVELS[bisect_right(_LEVELS, _longest_run(runs, at)) - 1]
+    longest = _LEVELS[bisect_right(_LEVELS, max(map(len, _runs().findall(runs)))) - 1]
     rules = _keywords_upto(longest).found(folded)
     for index in _UNKEYED:
         if _token_rules.LEAST_RUNS[index] <= longest:

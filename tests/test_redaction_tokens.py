@@ -28,7 +28,7 @@ from generate_token_rules import match_keywords, secret_groups_only
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from localdata_errors import _redact, _token_rules, classify_error, redact
+from localdata_errors import _token_rules, classify_error, redact
 from localdata_errors._redact import may_hold_secret
 from tests.conftest import require_module
 
@@ -229,24 +229,3 @@ def test_a_repeated_group_does_not_stand_for_the_secret() -> None:
     assert match is not None
     assert match.groups() == ("](x", "z")
     assert secret_groups_only(r"(a)(b)?") == r"(a)(b)?"
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    st.lists(
-        st.one_of(
-            st.text(alphabet="aB_-0", max_size=40), st.sampled_from([" ", ".", "é", "\n", "'"])
-        ),
-        max_size=8,
-    ).map("".join)
-)
-def test_the_gate_measures_the_longest_run(text: str) -> None:
-    # The level of rules a text can reach is read from its longest run of
-    # token characters: measured here as the regular expression finds runs.
-    runs = text.encode("ascii", "replace").translate(_redact._TOKEN_TABLE)
-    at = runs.find(_redact._TOKEN_RUN)
-    longest = max((len(m) for m in re.findall(rb"a+", runs)), default=0)
-    if at < 0:
-        assert longest < _token_rules.MIN_RUN
-    else:
-        assert _redact._longest_run(runs, at) == longest
