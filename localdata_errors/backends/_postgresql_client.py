@@ -43,12 +43,13 @@ def _catalogue(messages: list[tuple[str, _V]]) -> _Catalogue[_V]:
     # the first to match is the same, and a place is tried against one
     # group, not every message (a refused login's reading: 11 to 7.5 µs).
     groups: dict[str, list[tuple[str, _V]]] = {}
-    for message, value in messages:
-        groups.setdefault(message[:1], []).append((message, value))
-    if not all(_STANDS_ALONE.match(message) for message, _ in messages):
+    if all(_STANDS_ALONE.match(message) for message, _ in messages):
+        for message, value in messages:
+            groups.setdefault(message[:1], []).append((message, value))
+    else:
         # A message that begins otherwise (a class, a group) may match where
         # others do: the messages stay in one flat alternation, in order.
-        groups = {"": messages}
+        groups[""] = messages
     branches = []
     for first, group in groups.items():
         rests = "|".join(f"{message[len(first) :]}()" for message, _ in group)

@@ -283,6 +283,14 @@ _DRIVER_ERROR: Final = "Driver Error: "
 _DDBC_ERROR: Final = "; DDBC Error: "
 
 
+@cache
+def _mssql_python_states() -> Mapping[str, tuple[str, ...]]:
+    """mssql-python's texts and their SQLSTATEs, imported by its first error (not per call)."""
+    from localdata_errors.backends._mssql_python_texts import SQLSTATES  # noqa: PLC0415 - lazy
+
+    return SQLSTATES
+
+
 def _read_mssql_python(text: str) -> _Read | None:
     """
     mssql-python: `Driver Error: <text>; DDBC Error: [Microsoft][SQL Server]...`.
@@ -291,12 +299,10 @@ def _read_mssql_python(text: str) -> _Read | None:
     generated from the driver's own `sqlstate_to_exception`); the DDBC part
     is the ODBC record, without its native number.
     """
-    from localdata_errors.backends._mssql_python_texts import SQLSTATES  # noqa: PLC0415 - rare
-
     cut = text.find(_DDBC_ERROR)
     driver_text = text[len(_DRIVER_ERROR) : cut if cut >= 0 else None].strip()
     record = text[cut + len(_DDBC_ERROR) :].strip() if cut >= 0 else driver_text
-    states = SQLSTATES.get(driver_text)
+    states = _mssql_python_states().get(driver_text)
     origin = "server" if "[SQL Server]" in record else "client"
     body = record[record.rfind("]") + 1 :].strip() if record.startswith("[") else record
     return _Read(sqlstate=states[0] if states else None, body=body, origin=origin, message=text)
