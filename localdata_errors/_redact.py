@@ -13,12 +13,11 @@ characters that Python's case-insensitive matching equates with an ASCII
 letter), and one compiled pattern, each of whose branches begins with a
 literal character, finds every place a credential can start.  Text without
 one is returned as it is: that one pass is the whole cost of the common
-message (`may_hold_secret` answers the same question).  A long text is
-scanned for the same places key word by key word instead (`LONG_TEXT`),
-each search skipping ahead to its literal at C speed, so that no run of
-characters can make the scan stop at every one.  Each place found is then
-read with anchored patterns that either consume what they scan or fail
-within a bounded distance, so the cost is linear in the text's length.
+message (`may_hold_secret` answers the same question).  Each place found is
+then read with anchored patterns that either consume what they scan or fail
+within a bounded distance, so the cost is linear in the text's length.  The
+words that name a credential are `localdata_errors._credential_words`', which
+the SQL reader (`localdata_errors._sqlread`) builds on too.
 
 Callers cut before they mask: a classification bounds its message to 8 KiB
 first, so redaction never runs over megabytes (`redact(text, limit=...)`
@@ -35,6 +34,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Final
 
 from localdata_errors import _token_rules
+from localdata_errors._credential_words import KEY_PREFIXES
 from localdata_errors._lazy import LazyPattern, Literals, fold
 from localdata_errors._log import log_once
 
@@ -94,11 +94,10 @@ _FN = rf"""[ \t]{{0,8}}\([ \t]{{0,8}}(?={_LITQ})"""
 _ACCOUNT = r"""(?:'[^'\n]{0,80}'|"[^"\n]{0,80}"|`[^`\n]{0,80}`|[a-z0-9_.$-]{1,80})"""
 _FOR = rf"""\s{{1,8}}for\s{{1,8}}{_ACCOUNT}(?:@{_ACCOUNT})?\s{{0,8}}=\s{{0,8}}"""
 # The words before "key" in a credential's name (api_key, AccountKey, ...).
-_KEY_PREFIXES = ("api", "access", "private", "secret", "account", "master", "encryption")
 # What may follow a key, roughly: checked before the key's many look-behinds.
 _CONNECTOR = r"""[\\"' \t]{0,10}[=:]|\s{1,16}['$enxbu_]"""
 _KEY_LOOKBEHINDS = "|".join(
-    f"(?<={prefix}{sep}key)" for prefix in _KEY_PREFIXES for sep in ("_", "-", "")
+    f"(?<={prefix}{sep}key)" for prefix in KEY_PREFIXES for sep in ("_", "-", "")
 )
 _IDENTIFIED = rf"""
     \s{{1,16}}
@@ -123,7 +122,6 @@ _AFTER_PAIR = r"""(?=\s{0,16}+[\\"'=:])"""
 _TAIL_W = rf"{_AFTER_W}(?:{_KV}(?P<kv_w>)|{_SQL}(?P<sql_w>)|{_FN}(?P<fn_w>)|{_FOR}(?P<for_w>))"
 _TAIL_C = rf"{_AFTER_KEY}(?:{_KV}(?P<kv_c>)|{_SQL}(?P<sql_c>))"
 _TAIL_K = rf"{_AFTER_KEY}(?:{_KV}(?P<kv_k>)|{_SQL}(?P<sql_k>))"
-_TAIL_U = rf"{_AFTER_KEY}(?:{_KV}(?P<kv_u>)|{_SQL}(?P<sql_u>))"
 _TAIL_Z = rf"{_AFTER_PAIR}{_KV}(?P<kv_z>)"
 # An AWS access key id's 16 characters, a Google API key's 35: stepped over in
 # one step, the character after them checked first, then read backwards, so
@@ -133,7 +131,6 @@ _AIZA_TAIL = r"(?s:.{35})(?![a-z0-9_-])(?<=aiza[a-z0-9_-]{35})(?P<aiza>)"
 # The branches the families below share whole with the one pattern.
 _PASSWORD = rf"w(?:ord(?<=password)|d(?<=passwd)){_TAIL_W}"
 _PWD = rf"wd(?<=pwd){_AFTER_PAIR}{_KV}(?P<kv_w2>)"
-_CONNECTION_STRING = rf"_string(?<=connection_string){_TAIL_U}"
 # pass=, passphrase=, sig= and signature= (query strings, Azure SAS): key=value only
 _EQUALS = r"""=(?<=[seg\ ]=)(?:(?<=pass=)|(?<=pass\ =)|(?<=passphrase=)|(?<=passphrase\ =)
     |(?<=sig=)|(?<=signature=))[ \t]{0,8}+(?P<kv_eq>)"""
@@ -167,15 +164,15 @@ _PLACES = rf"""(?x)
     # password, passwd (from their "w", a rare letter): every form
       {_PASSWORD}
     | {_PWD}
-    # secret, credentials
-    | c(?:ret(?<=secret)|redentials?){_TAIL_C}
+    # secret, credentials, connection_string (from the "c" of its "ction")
+    | c(?:ret(?<=secret)|redentials?
+         |tion(?:_string(?<=connection_string)|string(?<=connectionstring))){_TAIL_C}
     # token, key_id, api_key / access_key / private_key ...; AWS access key ids
     | k(?:(?:en(?<=token)(?<!unrecognized\ token)
             |ey[_-]?id
             |ey(?={_CONNECTOR})(?:{_KEY_LOOKBEHINDS}))
          {_TAIL_K}
        |ia(?<=akia){_AWS_TAIL})
-    | {_CONNECTION_STRING}
     | {_EQUALS}
     # Authorization: ...; Google API keys
     | z(?:ation(?<=authorization){_TAIL_Z}
@@ -424,7 +421,7 @@ _SQL_WORDS: Final = frozenset(
         "key-id",
         "connection_string",
         "connectionstring",
-        *(f"{p}{s}key" for p in _KEY_PREFIXES for s in ("_", "-", "")),
+        *(f"{p}{s}key" for p in KEY_PREFIXES for s in ("_", "-", "")),
     }
 )
 _SQL_SUFFIXES: Final = tuple(f"{sep}{word}" for word in sorted(_SQL_WORDS) for sep in "_-")
@@ -654,13 +651,11 @@ _READERS: Final = {
     "kv_w2": _key_value,
     "kv_c": _key_value,
     "kv_k": _key_value,
-    "kv_u": _key_value,
     "kv_eq": _key_value,
     "kv_z": _key_value,
     "sql_w": _sql_clause,
     "sql_c": _sql_clause,
     "sql_k": _sql_clause,
-    "sql_u": _sql_clause,
     "fn_w": _literal_after,
     "for_w": _bare_after,
     "replace_s": _replace,

@@ -27,6 +27,7 @@ from typing import Any, Final
 
 from localdata_errors import _sqlglot
 from localdata_errors._backends import BACKENDS
+from localdata_errors._credential_words import KEY_PREFIXES, KEY_WORDS
 from localdata_errors._lazy import LazyPattern, fold
 
 __all__ = [
@@ -39,10 +40,7 @@ __all__ = [
 
 # A credential key word: a name that ends in one (as in redaction's reading of
 # echoed statements).
-_CREDENTIAL: Final = LazyPattern(
-    r"""(?ix)(?:passw(?:or)?d|secret|token|credentials?|identified|key_?id|connection_?string
-            |(?:api|access|private|secret|account|master|encryption|sas)_?key)\Z"""
-)
+_CREDENTIAL: Final = LazyPattern(rf"(?i)(?:{KEY_WORDS})\Z")
 # Between a credential key word and its value: IDENTIFIED [WITH|VIA plugin]
 # BY|AS|USING, PASSWORD =, PASSWORD(...).
 _PLUGIN: Final = frozenset({"WITH", "VIA"})
@@ -187,16 +185,8 @@ def _credential_start(tokens: list[Any], reading: _Reading) -> int | None:
     return None
 
 
-# The words before "key" in a credential's name (api_key, SasKey, ...).
-_KEY_PREFIXES: Final = (
-    "api", "access", "private", "secret", "account", "master", "encryption", "sas"
-)  # fmt: skip
 # The same key words anywhere in a text (as a name's end), case-blind.
-CREDENTIAL_WORD: Final = LazyPattern(
-    rf"""(?x)(?:passw(?:or)?d|secret|token|credentials?|identified|key_?id|connection_?string
-            |(?:{"|".join(_KEY_PREFIXES)})_?key)(?![\w$])""",
-    re.IGNORECASE,
-)
+CREDENTIAL_WORD: Final = LazyPattern(rf"(?:{KEY_WORDS})(?![\w$])", re.IGNORECASE)
 # The same words in the folded text (`fold`), each looked for from a letter
 # few words hold, the letters before it read backwards: the engine stops at
 # few places (some 5 ns per character, where the pattern above costs 100,
@@ -209,7 +199,7 @@ _FOLDED_WORD: Final = LazyPattern(
                       |fied(?<=identified)
                       |g(?:(?<=connection_string)|(?<=connectionstring)))(?![\w$])""".replace(
         "LOOKBEHINDS",
-        "|".join(f"(?<={prefix}{sep}key)" for prefix in _KEY_PREFIXES for sep in ("_", "")),
+        "|".join(f"(?<={prefix}{sep}key)" for prefix in KEY_PREFIXES for sep in ("_", "")),
     )
 )
 #: A substring every credential key word holds, case-folded (a test holds

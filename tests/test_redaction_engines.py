@@ -198,6 +198,13 @@ FORMATS = [
         lambda s: '{"user": "u", "client_secret": "' + _json(s) + '"}',
     ),
     Format("yaml_key", False, ALNUM + " ,;)&'\"{}\\=:@!$%*", lambda s: f"password: {s}"),
+    Format("azure_sas_key", False, ALNUM + ",;)&=:@!$%*", lambda s: f"sas_key={s}"),
+    Format(
+        "json_connectionstring",
+        False,
+        ALNUM + HARD,
+        lambda s: '{"ConnectionString": "' + _json(s) + '"}',
+    ),
     Format("long_s_key", False, ALNUM + ",;)&=:@!$%*", lambda s: f"pa\u017f\u017fword={s}"),
     Format("kelvin_key", False, ALNUM + ",;)&=:@!$%*", lambda s: f"api_\u212aey={s}"),
     Format("bearer_header", False, ALNUM + "-._~+/", lambda s: f"Authorization: Bearer {s}"),

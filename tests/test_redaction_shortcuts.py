@@ -225,7 +225,6 @@ def test_each_one_step_condition_holds_wherever_its_tail_matches(text: str) -> N
         (redact_module._AFTER_W, redact_module._TAIL_W),
         (redact_module._AFTER_KEY, redact_module._TAIL_C),
         (redact_module._AFTER_KEY, redact_module._TAIL_K),
-        (redact_module._AFTER_KEY, redact_module._TAIL_U),
         (redact_module._AFTER_PAIR, redact_module._TAIL_Z),
         (redact_module._AFTER_PAIR, f"{redact_module._AFTER_PAIR}{kv}"),
     ]
