@@ -19,12 +19,12 @@ KEY_PREFIXES: Final = (
     "api", "access", "private", "secret", "account", "master", "encryption", "sas"
 )  # fmt: skip
 
-#: Every credential key word, as a regular expression's source read case-blind
-#: (a name that ends in one is one): `password`, `db_secret`, `KeyId`,
-#: `ConnectionString`, `sas_key`...  The SQL reader reads a statement for the
-#: values after them; redaction's pattern, anchored on rare letters for speed,
-#: is held to find each of them before a value (tests/test_redaction_echo.py).
+#: Every credential key word, in lower case; a name that ends in one is one
+#: (`db_password`, `ClientSecret`).  The SQL reader reads a statement for the
+#: value after each; redaction's pattern, anchored on rare letters for speed,
+#: is held to find each before a value (tests/test_redaction_echo.py).
 KEY_WORDS: Final = (
-    r"passw(?:or)?d|secret|token|credentials?|identified|key_?id|connection_?string"
-    rf"|(?:{'|'.join(KEY_PREFIXES)})_?key"
-)
+    "password", "passwd", "secret", "token", "credential", "credentials", "identified",
+    "key_id", "keyid", "connection_string", "connectionstring",
+    *(f"{prefix}{sep}key" for prefix in KEY_PREFIXES for sep in ("_", "")),
+)  # fmt: skip

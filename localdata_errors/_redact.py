@@ -34,7 +34,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Final
 
 from localdata_errors import _token_rules
-from localdata_errors._credential_words import KEY_PREFIXES
+from localdata_errors._credential_words import KEY_PREFIXES, KEY_WORDS
 from localdata_errors._lazy import LazyPattern, Literals, fold
 from localdata_errors._log import log_once
 
@@ -408,20 +408,12 @@ def _in_token(folded: str, found: int, at: int) -> bool:
 # Which keys may introduce a SQL literal after white space (PASSWORD 'x'): one
 # of these words, or a name ending in "_" or "-" and one (client_secret,
 # session_token); "compass 'x'" is no clause.
+# (IDENTIFIED is read with BY, below; a message may write "-" where SQL has "_".)
 _SQL_WORDS: Final = frozenset(
     {
-        "password",
-        "passwd",
-        "secret",
-        "credential",
-        "credentials",
-        "token",
-        "key_id",
-        "keyid",
+        *(word for word in KEY_WORDS if word != "identified"),
         "key-id",
-        "connection_string",
-        "connectionstring",
-        *(f"{p}{s}key" for p in KEY_PREFIXES for s in ("_", "-", "")),
+        *(f"{prefix}-key" for prefix in KEY_PREFIXES),
     }
 )
 _SQL_SUFFIXES: Final = tuple(f"{sep}{word}" for word in sorted(_SQL_WORDS) for sep in "_-")

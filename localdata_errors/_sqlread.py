@@ -40,7 +40,7 @@ __all__ = [
 
 # A credential key word: a name that ends in one (as in redaction's reading of
 # echoed statements).
-_CREDENTIAL: Final = LazyPattern(rf"(?i)(?:{KEY_WORDS})\Z")
+_CREDENTIAL: Final = LazyPattern(rf"(?i)(?:{'|'.join(KEY_WORDS)})\Z")
 # Between a credential key word and its value: IDENTIFIED [WITH|VIA plugin]
 # BY|AS|USING, PASSWORD =, PASSWORD(...).
 _PLUGIN: Final = frozenset({"WITH", "VIA"})
@@ -186,7 +186,7 @@ def _credential_start(tokens: list[Any], reading: _Reading) -> int | None:
 
 
 # The same key words anywhere in a text (as a name's end), case-blind.
-CREDENTIAL_WORD: Final = LazyPattern(rf"(?:{KEY_WORDS})(?![\w$])", re.IGNORECASE)
+CREDENTIAL_WORD: Final = LazyPattern(rf"(?:{'|'.join(KEY_WORDS)})(?![\w$])", re.IGNORECASE)
 # The same words in the folded text (`fold`), each looked for from a letter
 # few words hold, the letters before it read backwards: the engine stops at
 # few places (some 5 ns per character, where the pattern above costs 100,
