@@ -19,7 +19,7 @@ import statistics
 from functools import partial
 
 from bench._corpora import BACKENDS, load
-from bench.timing import first_sight, p90, read_exception, repeated
+from bench.timing import first_sight, p90, raised, read_exception, repeated
 from localdata_errors import classify_error, classify_message
 
 MESSAGES = (
@@ -64,8 +64,8 @@ def main() -> int:
             (partial(_ours, c.exception, c.db_type), partial(read_exception, c.exception))
             for c in cases
         ]
-        # The floor's reading, untimed, is what the driver did when it raised.
-        first, floor = first_sight(calls, args.rounds, touch=[call[1] for call in calls])
+        touch = [partial(raised, c.exception) for c in cases]
+        first, floor = first_sight(calls, args.rounds, touch=touch)
         again = [repeated(call[0]) for call in calls]
         all_first += first
         all_again += again

@@ -23,7 +23,7 @@ from functools import partial
 from typing import Any
 
 from bench._corpora import BACKENDS, load
-from bench.timing import first_sight, p90, read_exception
+from bench.timing import first_sight, p90, raised
 from localdata_errors import _classify, _redact, classify_error
 from tests.corpus import CorpusCase
 
@@ -71,7 +71,7 @@ def main() -> int:
         with _taken_out(parts):
             for cases in corpora:
                 calls = [(partial(_call, case),) for case in cases]
-                touch = [partial(read_exception, case.exception) for case in cases]
+                touch = [partial(raised, case.exception) for case in cases]
                 times += first_sight(calls, max(args.rounds, 1), touch=touch)[0]
         results[variant] = times
     shipped = statistics.median(results["as shipped"]), p90(results["as shipped"])

@@ -17,8 +17,12 @@ Two things keep the contenders on equal terms:
   object and its text are in the CPU's caches.  The corpus's exceptions
   were built long before they are timed: untouched, the first call on one
   would also pay for bringing it back from memory (2-3 µs on a psycopg
-  error here).  So each case's *touch* (reading its type and text, as the
-  driver did) runs, untimed, before its contenders.
+  error here).  So each case's *touch* (`raised`: reading the type and
+  text of each exception along its chain, as raising it did) runs,
+  untimed, before its contenders.  A wrapper's inner exception is part of
+  what was just raised: SQLAlchemy reads the driver's exception's class and
+  text to write its own message (`DBAPIError.__init__`), and a driver's
+  `raise ... from` raised the inner one a moment before.
 - **The contenders take turns going first.**  Whoever runs first on a case
   finds the case's data colder than whoever follows; the order rotates
   from round to round, so each contender goes first as often as the next.
@@ -38,7 +42,7 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 
-__all__ = ["first_sight", "p90", "read_exception", "repeated"]
+__all__ = ["first_sight", "p90", "raised", "read_exception", "repeated"]
 
 Call = Callable[[], object]
 
@@ -51,6 +55,35 @@ def read_exception(exc: BaseException) -> object:
     untimed *touch* that brings an exception back into the caches.
     """
     return type(exc), str(exc)
+
+
+#: How many exceptions along a chain `raised` reads (as many as the package follows).
+CHAIN_LINKS = 16
+
+
+def raised(exc: BaseException) -> object:
+    """
+    What raising *exc* read: the type and text of each exception along its chain.
+
+    The chain is the one Python's traceback shows, and SQLAlchemy's `.orig`:
+    after each exception, the one it keeps as `.orig`, else its `__cause__`,
+    else its `__context__` (unless `raise ... from None`); at most
+    `CHAIN_LINKS`, each once.  The untimed *touch* of `first_sight`.
+    """
+    read: list[object] = []
+    seen: set[int] = set()
+    link: BaseException | None = exc
+    while link is not None and id(link) not in seen and len(seen) < CHAIN_LINKS:
+        seen.add(id(link))
+        read.append(read_exception(link))
+        wrapped = getattr(link, "orig", None)
+        if isinstance(wrapped, BaseException):
+            link = wrapped
+        elif link.__cause__ is not None:
+            link = link.__cause__
+        else:
+            link = None if link.__suppress_context__ else link.__context__
+    return read
 
 
 def first_sight(
@@ -68,8 +101,7 @@ def first_sight(
         rounds: How many samples per case.
         seed: The shuffle's seed (runs are repeatable).
         touch: One callable per case, run untimed before its contenders in
-            every round: what the driver did to the exception when it
-            raised it (read its type and text).
+            every round: what raising the exception did to it (`raised`).
 
     Returns:
         Per contender, per case, the median of its samples in µs.

@@ -34,7 +34,7 @@ from typing import Any
 
 from bench._corpora import BACKENDS, load
 from bench.importtime import cumulative_us
-from bench.timing import first_sight, p90, read_exception, repeated
+from bench.timing import first_sight, p90, raised, read_exception, repeated
 from localdata_errors import KIND_TABLE, classify_error
 from tests.corpus import CorpusCase
 
@@ -146,7 +146,7 @@ def run(backends: tuple[str, ...], rounds: int) -> str:
             mine = _theirs_safely(their_classify, case.exception, case.db_type or backend)
             reading = partial(read_exception, case.exception)
             calls.append((ours, mine, reading))
-            touch.append(reading)  # the floor's reading is what the driver did
+            touch.append(partial(raised, case.exception))
             ours_t.again.append(repeated(ours))
             theirs_t.again.append(repeated(mine))
         ours_first, theirs_first, floor = first_sight(calls, rounds, touch=touch)
@@ -225,7 +225,8 @@ def _report(
         "*first sight* is one call on an error that is not the one just classified "
         "(one backend's cases at a time, in a shuffled order, as an agent working against one "
         f"database meets them; median of {rounds} rounds per case; the exception is read once, "
-        "untimed, as its driver did when raising it, and the contenders take turns going "
+        "untimed, as raising it did: the type and text of each exception along its chain, "
+        "SQLAlchemy's `.orig` included; and the contenders take turns going "
         "first); *repeated* is the same "
         "call back to back.  localdata-errors is `classify_error(exc).to_tool_error()`; "
         "localdata-mcp is its `classify_error(exc, db_type).to_dict()`, as its tools call it "
