@@ -12,7 +12,6 @@ exception can be its own context).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Final
 
 __all__ = ["CHAIN_LIMIT", "chain", "is_sqlalchemy"]
@@ -27,37 +26,43 @@ def is_sqlalchemy(exc: BaseException) -> bool:
     return isinstance(module, str) and module.startswith("sqlalchemy")
 
 
-def chain(exc: BaseException) -> Iterator[BaseException]:
+def chain(exc: BaseException) -> tuple[BaseException, ...]:
     """
     *exc*, then each exception it wraps, outermost first.
 
     After each link comes its `.orig` (SQLAlchemy's wrappers keep the
     driver's exception there), else its `__cause__`, else its `__context__` unless
     `__suppress_context__` (`raise ... from None`) is set.  At most
-    `CHAIN_LIMIT` links; a link seen before ends the walk.
+    `CHAIN_LIMIT` links; a link seen before ends the walk.  The links are
+    read in one loop, all of them (a chain is a few links; a generator's
+    suspensions cost more than reading them).
 
     Args:
         exc: The outermost exception.
 
-    Yields:
+    Returns:
         The links, *exc* first.
     """
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    for _ in range(CHAIN_LIMIT):
-        if current is None or id(current) in seen:
-            return
-        seen.add(id(current))
-        yield current
+    links = [exc]
+    seen = {id(exc)}
+    current = exc
+    while len(links) < CHAIN_LIMIT:
         # SQLAlchemy's `.orig`, or any wrapper's that keeps the original so;
         # one without a readable `.orig` is followed by its `__cause__`.
         try:
             wrapped: object = getattr(current, "orig", None)
         except Exception:  # noqa: BLE001 - a broken `.orig` reads as none
             wrapped = None
+        following: BaseException | None
         if isinstance(wrapped, BaseException):
-            current = wrapped
+            following = wrapped
         elif current.__cause__ is not None:
-            current = current.__cause__
+            following = current.__cause__
         else:
-            current = None if current.__suppress_context__ else current.__context__
+            following = None if current.__suppress_context__ else current.__context__
+        if following is None or id(following) in seen:
+            break
+        seen.add(id(following))
+        links.append(following)
+        current = following
+    return tuple(links)

@@ -1017,7 +1017,10 @@ def credentials_in_statement(sql: object) -> tuple[str, ...]:
         if not isinstance(sql, str) or not sql:
             return ()
         sql = sql[:STATEMENT_LIMIT]
-        read_credentials = _sqlread()[1]
+        credential_end, read_credentials = _sqlread()
+        # Most statements hold no key word: one search says so.
+        if credential_end(sql) is None:
+            return ()
         return _values(sql, list(read_credentials(sql).values))
     except Exception as exc:  # noqa: BLE001 - a statement that cannot be read holds nothing known
         _warn(

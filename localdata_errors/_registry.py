@@ -71,6 +71,9 @@ Mapper = BackendMapper | DatabaseErrorMapper
 
 # Exception classes are few; the bound only guards against classes made at run time.
 _TYPE_CACHE_LIMIT: Final = 4096
+# Read on every error of a refined backend: a module name (an enum's member
+# read from its class goes through EnumType's __getattr__ hook on Python 3.11).
+_UNKNOWN: Final = Kind.UNKNOWN
 
 
 class _HookSpecs:
@@ -643,28 +646,30 @@ class MapperRegistry:
         Returns:
             The refiners to ask, first registered first.
         """
-        index = self._current().refiners.get(backend)
+        index = (self._tables if self._ready else self._current()).refiners.get(backend)
         if index is None:
             return ()
-        found: list[ErrorRefiner] = []
-        if index.by_code:
+        # Tuples throughout: most errors are claimed by none, and add nothing.
+        found: tuple[ErrorRefiner, ...] = ()
+        by_code = index.by_code
+        if by_code:
             codes = (error.code,) if base is None else (error.code, base.code, base.sqlstate)
             for code in codes:
                 if code is not None:
-                    found += index.by_code.get(code if type(code) is str else str(code), ())
+                    found += by_code.get(code if type(code) is str else str(code), ())
         if index.by_module and error.exception is not None:
             module = type(error.exception).__module__
             while isinstance(module, str) and module:
                 found += index.by_module.get(module, ())
                 module = module.rpartition(".")[0]
         # No base answer is looked up as Kind.UNKNOWN: nothing recognised.
-        search = index.by_kind.get(Kind.UNKNOWN if base is None else base.kind, index.any_kind)
+        search = index.by_kind.get(_UNKNOWN if base is None else base.kind, index.any_kind)
         if search is not None:
             # One search of the text finds every marker it holds.
             held = search.markers.found(error.message.lower())
-            found += [search.refiners[n] for n in held]
+            found += tuple([search.refiners[n] for n in held])
         if len(found) < 2:
-            return tuple(found)
+            return found
         # Each once, first registered first.
         return tuple(sorted({id(r): r for r in found}.values(), key=lambda r: index.order[id(r)]))
 

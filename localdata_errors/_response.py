@@ -50,19 +50,17 @@ def builder(record: Callable[_P, _T]) -> Callable[_P, _T]:
 
 JSONDict = dict[str, Any]
 
-# Read on every rendering: plain dicts of plain strings, built once (an
-# enum's `.value` is a descriptor call, several times dearer than a look-up).
-_TOOL_TYPE: Final[dict[str, str]] = {
-    k.value: i.tool_error_type.value for k, i in KIND_TABLE.items()
-}
-_JSONRPC: Final[dict[str, int]] = {k.value: i.jsonrpc_code for k, i in KIND_TABLE.items()}
+# Read on every rendering: dicts of plain strings, built once (an enum's
+# `.value` is a descriptor call, several times dearer than a look-up), keyed
+# by the members themselves, which a look-up then finds by identity (a plain
+# string finds its member's entry too, by equality).
+_TOOL_TYPE: Final[dict[str, str]] = {k: i.tool_error_type.value for k, i in KIND_TABLE.items()}
+_JSONRPC: Final[dict[str, int]] = {k: i.jsonrpc_code for k, i in KIND_TABLE.items()}
 # An enum's member read from its class goes through EnumType's __getattr__
 # hook on Python 3.11 (some 70 ns): the ones read on every call are module names.
 _NOTHING_TO_RETRY: Final = RetrySafety.NOT_APPLICABLE
 _TEXT: Final[dict[str, str]] = {
-    member.value: member.value
-    for enum in (Kind, Action, RetrySafety, ErrorCategory)
-    for member in enum
+    member: member.value for enum in (Kind, Action, RetrySafety, ErrorCategory) for member in enum
 }
 
 
@@ -234,12 +232,18 @@ class StructuredErrorResponse(NamedTuple):
          resources, dependencies, constraint, _, _, action, safety, after_ms) = self  # fmt: skip
         text = _TEXT
         tool_type = _TOOL_TYPE[kind]
-        out: JSONDict = {"status": "error", "error": message}
-        if code is not None:
-            out["error_code"] = code
-        out["error_type"] = tool_type
-        out["is_retryable"] = retryable
-        out["action"] = text[action]
+        # The keys every answer has, in one literal: the dict is sized for
+        # the rest once, not grown key by key.
+        out: JSONDict = {
+            "status": "error",
+            "error": message,
+            "error_code": code,
+            "error_type": tool_type,
+            "is_retryable": retryable,
+            "action": text[action],
+        }
+        if code is None:
+            del out["error_code"]
         if safety is not _NOTHING_TO_RETRY:
             out["retry_safety"] = text[safety]
         if after_ms is not None:
