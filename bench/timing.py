@@ -42,6 +42,8 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 
+from localdata_errors._chain import chain
+
 __all__ = ["first_sight", "p90", "raised", "read_exception", "repeated"]
 
 Call = Callable[[], object]
@@ -57,33 +59,15 @@ def read_exception(exc: BaseException) -> object:
     return type(exc), str(exc)
 
 
-#: How many exceptions along a chain `raised` reads (as many as the package follows).
-CHAIN_LINKS = 16
-
-
 def raised(exc: BaseException) -> object:
     """
     What raising *exc* read: the type and text of each exception along its chain.
 
-    The chain is the one Python's traceback shows, and SQLAlchemy's `.orig`:
-    after each exception, the one it keeps as `.orig`, else its `__cause__`,
-    else its `__context__` (unless `raise ... from None`); at most
-    `CHAIN_LINKS`, each once.  The untimed *touch* of `first_sight`.
+    The chain is the one Python's traceback shows, and SQLAlchemy's `.orig`
+    (`localdata_errors._chain.chain`: bounded, each link once).  The untimed
+    *touch* of `first_sight`.
     """
-    read: list[object] = []
-    seen: set[int] = set()
-    link: BaseException | None = exc
-    while link is not None and id(link) not in seen and len(seen) < CHAIN_LINKS:
-        seen.add(id(link))
-        read.append(read_exception(link))
-        wrapped = getattr(link, "orig", None)
-        if isinstance(wrapped, BaseException):
-            link = wrapped
-        elif link.__cause__ is not None:
-            link = link.__cause__
-        else:
-            link = None if link.__suppress_context__ else link.__context__
-    return read
+    return [read_exception(link) for link in chain(exc)]
 
 
 def first_sight(

@@ -7,7 +7,8 @@ import sqlite3
 
 import pytest
 
-from bench.timing import CHAIN_LINKS, first_sight, raised
+from bench.timing import first_sight, raised
+from localdata_errors._chain import CHAIN_LIMIT
 
 
 class _Texted(Exception):
@@ -52,12 +53,12 @@ def test_a_context_suppressed_by_raise_from_none_is_not_read() -> None:
 
 
 def test_a_long_chain_is_read_to_its_bound() -> None:
-    links = [_Texted(str(n)) for n in range(CHAIN_LINKS + 5)]
+    links = [_Texted(str(n)) for n in range(CHAIN_LIMIT + 5)]
     for outer, inner in itertools.pairwise(links):
         outer.__cause__ = inner
     read = raised(links[0])
     assert isinstance(read, list)
-    assert len(read) == CHAIN_LINKS
+    assert len(read) == CHAIN_LIMIT
 
 
 def test_first_sight_touches_each_case_before_its_contenders_in_every_round() -> None:
