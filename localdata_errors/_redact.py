@@ -16,8 +16,8 @@ one is returned as it is: that one pass is the whole cost of the common
 message (`may_hold_secret` answers the same question).  Each place found is
 then read with anchored patterns that either consume what they scan or fail
 within a bounded distance, so the cost is linear in the text's length.  The
-words that name a credential are `localdata_errors._credential_words`', which
-the SQL reader (`localdata_errors._sqlread`) builds on too.
+words that name a credential come from `localdata_errors._credential_words`,
+which the SQL reader (`localdata_errors._sqlread`) builds on too.
 
 Callers cut before they mask: a classification bounds its message to 8 KiB
 first, so redaction never runs over megabytes (`redact(text, limit=...)`
@@ -93,7 +93,6 @@ _FN = rf"""[ \t]{{0,8}}\([ \t]{{0,8}}(?={_LITQ})"""
 # SET PASSWORD FOR 'u'@'h' = ...
 _ACCOUNT = r"""(?:'[^'\n]{0,80}'|"[^"\n]{0,80}"|`[^`\n]{0,80}`|[a-z0-9_.$-]{1,80})"""
 _FOR = rf"""\s{{1,8}}for\s{{1,8}}{_ACCOUNT}(?:@{_ACCOUNT})?\s{{0,8}}=\s{{0,8}}"""
-# The words before "key" in a credential's name (api_key, AccountKey, ...).
 # What may follow a key, roughly: checked before the key's many look-behinds.
 _CONNECTOR = r"""[\\"' \t]{0,10}[=:]|\s{1,16}['$enxbu_]"""
 _KEY_LOOKBEHINDS = "|".join(
