@@ -1016,11 +1016,9 @@ def credentials_in_statement(sql: object) -> tuple[str, ...]:
         if not isinstance(sql, str) or not sql:
             return ()
         sql = sql[:STATEMENT_LIMIT]
-        credential_end, read_credentials = _sqlread()
-        # Most statements hold no key word: one search says so.
-        if credential_end(sql) is None:
-            return ()
-        return _values(sql, list(read_credentials(sql).values))
+        # Most statements hold no key word: the reading says so in one search.
+        values = _sqlread()[1](sql).values
+        return _values(sql, list(values)) if values else ()
     except Exception as exc:  # noqa: BLE001 - a statement that cannot be read holds nothing known
         _warn(
             "statement:read", "could not read a statement for credentials: %s", type(exc).__name__
