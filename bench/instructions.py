@@ -50,6 +50,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from bench._corpora import BACKENDS, claimed, load
+from bench.theirs import classifier
 
 CONTENDERS = ("floor", "ours", "theirs")
 _COLLECTED = re.compile(r"Collected : (\d+)")
@@ -89,9 +90,7 @@ def _child(who: str, backend: str) -> int:
             return classify_error(exc).to_tool_error()
 
     else:
-        from localdata_mcp.error_classification import (  # type: ignore[import-not-found]
-            classify_error as theirs,
-        )
+        theirs = classifier()
 
         def one(exc: BaseException) -> object:
             return theirs(exc, backend).to_dict()  # as its tools send it
@@ -191,7 +190,7 @@ def main() -> int:
         print("valgrind is not installed: nothing to count", file=sys.stderr)
         return 1
     try:
-        import localdata_mcp  # type: ignore[import-not-found]  # noqa: F401
+        classifier()
     except ImportError:
         contenders: tuple[str, ...] = CONTENDERS[:2]
         print("localdata-mcp is not installed: its column is left out", file=sys.stderr)

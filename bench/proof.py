@@ -11,6 +11,12 @@ trigger pattern (`_redact._search` finds no place), the token gate
 (`may_hold_secret` says no).  Taken out, nothing is masked: these variants
 exist only here, to show where the time goes.  Prints the median and p90 in
 µs over all cases, and what each part costs.
+
+Where localdata-mcp is installed (`bench.theirs`), it is timed beside each
+variant, call by call in the same loop as `python -m compare` times it, and
+each variant's ratios to it are printed: what the speed budget (first-sight
+median at most 2x localdata-mcp's, p90 at most 2.5x) would read with that
+part of the proof taken out.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from functools import partial
 from typing import Any
 
 from bench._corpora import BACKENDS, load
+from bench.theirs import classifier, tool_call
 from bench.timing import first_sight, p90, raised
 from localdata_errors import _classify, _redact, classify_error
 from tests.corpus import CorpusCase
@@ -62,24 +69,49 @@ def main() -> int:
     parser.add_argument("--backend", action="append", choices=BACKENDS)
     parser.add_argument("--rounds", type=int, default=7, help="first-sight samples per case")
     args = parser.parse_args()
+    try:
+        theirs: Callable[..., Any] | None = classifier()
+    except ImportError:
+        theirs = None
+        print("localdata-mcp is not installed: no ratios to it")
     corpora = [
-        cases for _, cases in load(tuple(args.backend or BACKENDS)) if isinstance(cases, list)
+        (backend, cases)
+        for backend, cases in load(tuple(args.backend or BACKENDS))
+        if isinstance(cases, list)
     ]
-    results: dict[str, list[float]] = {}
+    results: dict[str, tuple[list[float], list[float]]] = {}
     for variant, parts in VARIANTS.items():
-        times: list[float] = []
+        ours_times: list[float] = []
+        their_times: list[float] = []
         with _taken_out(parts):
-            for cases in corpora:
-                calls = [(partial(_call, case),) for case in cases]
+            for backend, cases in corpora:
+                calls = [
+                    (partial(_call, case),)
+                    if theirs is None
+                    else (
+                        partial(_call, case),
+                        tool_call(theirs, case.exception, case.db_type or backend),
+                    )
+                    for case in cases
+                ]
                 touch = [partial(raised, case.exception) for case in cases]
-                times += first_sight(calls, max(args.rounds, 1), touch=touch)[0]
-        results[variant] = times
-    shipped = statistics.median(results["as shipped"]), p90(results["as shipped"])
-    print(f"first sight, µs over {len(results['as shipped'])} cases: median, p90 (saved)")
-    for variant, times in results.items():
+                timed = first_sight(calls, max(args.rounds, 1), touch=touch)
+                ours_times += timed[0]
+                their_times += timed[1] if theirs is not None else []
+        results[variant] = ours_times, their_times
+    shipped = results["as shipped"][0]
+    base = statistics.median(shipped), p90(shipped)
+    print(f"first sight, µs over {len(shipped)} cases: median, p90 (saved)", end="")
+    print(", and the ratios to localdata-mcp in the same loop" if theirs is not None else "")
+    for variant, (times, their_times) in results.items():
         median, tail = statistics.median(times), p90(times)
-        saved = f"{shipped[0] - median:+.2f} {shipped[1] - tail:+.2f}"
-        print(f"{variant:14} {median:6.2f} {tail:6.2f}  ({saved})")
+        saved = f"{base[0] - median:+.2f} {base[1] - tail:+.2f}"
+        line = f"{variant:14} {median:6.2f} {tail:6.2f}  ({saved})"
+        if their_times:
+            line += (
+                f"  {median / statistics.median(their_times):.2f}x {tail / p90(their_times):.2f}x"
+            )
+        print(line)
     return 0
 
 

@@ -19,14 +19,12 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import importlib
 import importlib.metadata
 import json
 import platform
 import statistics
 import subprocess
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -34,13 +32,14 @@ from typing import Any
 
 from bench._corpora import BACKENDS, load
 from bench.importtime import cumulative_us
+from bench.theirs import MODULE as THEIR_MODULE
+from bench.theirs import classifier, tool_call
 from bench.timing import first_sight, p90, raised, read_exception, repeated
 from localdata_errors import KIND_TABLE, classify_error
 from tests.corpus import CorpusCase
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUTPUT = ROOT / "docs" / "comparison.md"
-THEIR_MODULE = "localdata_mcp.error_classification"
 
 
 @dataclass
@@ -108,21 +107,9 @@ def _pct(right: int, total: int) -> str:
     return f"{right}/{total} ({100 * right / total:.0f} %)" if total else "n/a"
 
 
-def _theirs_safely(fn: Callable[..., Any], exc: BaseException, db_type: str) -> Callable[[], Any]:
-    # As localdata-mcp's tools call it: the answer, rendered as the dict they send.
-    def call() -> Any:
-        try:
-            return fn(exc, db_type).to_dict()
-        except Exception:  # noqa: BLE001 - a classifier that raises scores nothing
-            return None
-
-    return call
-
-
 def run(backends: tuple[str, ...], rounds: int) -> str:
     """Classify every case with both classifiers; return the markdown report."""
-    theirs = importlib.import_module(THEIR_MODULE)
-    their_classify: Callable[..., Any] = theirs.classify_error
+    their_classify = classifier()
     rows: list[tuple[str, Tally, Tally, list[float]]] = []
     left_out: list[str] = []
     for backend, cases in load(backends):
@@ -143,7 +130,7 @@ def run(backends: tuple[str, ...], rounds: int) -> str:
                 theirs_t.cases += 1
                 theirs_t.raised += 1
             ours = partial(_ours, case.exception, case.db_type)
-            mine = _theirs_safely(their_classify, case.exception, case.db_type or backend)
+            mine = tool_call(their_classify, case.exception, case.db_type or backend)
             reading = partial(read_exception, case.exception)
             calls.append((ours, mine, reading))
             touch.append(partial(raised, case.exception))
@@ -302,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=15, help="first-sight samples per case")
     args = parser.parse_args(argv)
     try:
-        importlib.import_module(THEIR_MODULE)
+        classifier()
     except ImportError as exc:
         print(
             f"localdata-mcp is not importable here ({exc}); install it in this "
