@@ -21,6 +21,9 @@ first warming pass are left out).  It prints, per backend and per case:
   call it, when installed;
 - **ratio**: ours / theirs.
 
+A last row, **all**, pools every backend's cases, each backend weighing as
+many cases as it has (as `python -m compare` pools them).
+
 With `--breakdown`, each backend's own instructions are also split by where
 they run, read from callgrind's profile (`callgrind_annotate`, by the C
 source file of each function): the regex engine (`_sre`), allocation and
@@ -125,7 +128,28 @@ def places(annotated: str) -> dict[str, int]:
     return found
 
 
-Count = tuple[float, dict[str, float] | None]
+#: Instructions per case, the number of cases, and where ours ran (with `--breakdown`).
+Count = tuple[float, int, dict[str, float] | None]
+
+
+def pooled(rows: list[list[Count]]) -> list[float]:
+    """
+    Instructions per case over every backend's cases, per contender.
+
+    Each backend weighs as many cases as it has, as `python -m compare`
+    pools its cases: the figure a budget over all cases reads.
+
+    Args:
+        rows: Per backend, one count per contender (the same contenders in each).
+
+    Returns:
+        Per contender, its instructions over all cases divided by their number.
+    """
+    cases = sum(row[0][1] for row in rows)
+    return [
+        sum(row[who][0] * row[who][1] for row in rows) / max(cases, 1)
+        for who in range(len(rows[0]) if rows else 0)
+    ]
 
 
 def _count(who: str, backend: str, breakdown: bool = False) -> Count | str:
@@ -154,7 +178,7 @@ def _count(who: str, backend: str, breakdown: bool = False) -> Count | str:
             return "no symbol _operator_call in this interpreter"
         per_case = max(int(cases.group(1)), 1)
         if not breakdown:
-            return int(collected.group(1)) / per_case, None
+            return int(collected.group(1)) / per_case, per_case, None
         tool = shutil.which("callgrind_annotate") or "callgrind_annotate"
         annotated = subprocess.run(
             [tool, "--inclusive=no", "--auto=no", "--threshold=100", profile],
@@ -165,7 +189,7 @@ def _count(who: str, backend: str, breakdown: bool = False) -> Count | str:
         if annotated.returncode != 0:
             return f"callgrind_annotate failed: {annotated.stderr.strip()[:80]}"
         split = {name: count / per_case for name, count in places(annotated.stdout).items()}
-        return int(collected.group(1)) / per_case, split
+        return int(collected.group(1)) / per_case, per_case, split
 
 
 def main() -> int:
@@ -209,19 +233,26 @@ def main() -> int:
         counts = {key: future.result() for key, future in futures.items()}
     print("instructions per call, per case, counted by callgrind")
     print(f"{'backend':11} " + " ".join(f"{who:>9}" for who in contenders) + "    ratio")
+    counted: list[list[Count]] = []
     for backend in backends:
         row = [counts[backend, who] for who in contenders]
         failed = next((value for value in row if isinstance(value, str)), None)
         if failed is not None:
             print(f"{backend:11} {failed}")
             continue
-        totals = [value[0] for value in row if not isinstance(value, str)]
-        cells = " ".join(f"{value:9.0f}" for value in totals)
-        ratio = f"{totals[1] / totals[2]:8.2f}" if len(totals) == 3 and totals[2] else ""
-        print(f"{backend:11} {cells} {ratio}")
+        counted.append([value for value in row if not isinstance(value, str)])
+        _print_row(backend, [value[0] for value in counted[-1]])
+    if len(counted) > 1:
+        _print_row("all", pooled(counted))
     if args.breakdown:
         _print_breakdown(backends, counts)
     return 0
+
+
+def _print_row(name: str, totals: list[float]) -> None:
+    cells = " ".join(f"{value:9.0f}" for value in totals)
+    ratio = f"{totals[1] / totals[2]:8.2f}" if len(totals) == 3 and totals[2] else ""
+    print(f"{name:11} {cells} {ratio}")
 
 
 def _print_breakdown(backends: tuple[str, ...], counts: dict[tuple[str, str], Count | str]) -> None:
@@ -231,11 +262,11 @@ def _print_breakdown(backends: tuple[str, ...], counts: dict[tuple[str, str], Co
     print(f"{'backend':11} " + " ".join(f"{name:>11}" for name in names) + f" {'theirs':>9}")
     for backend in backends:
         ours = counts[backend, "ours"]
-        if isinstance(ours, str) or ours[1] is None:
+        if isinstance(ours, str) or ours[2] is None:
             continue
         theirs = counts.get((backend, "theirs"))
         scale = f"{theirs[0]:9.0f}" if isinstance(theirs, tuple) else f"{'':>9}"
-        print(f"{backend:11} " + " ".join(f"{ours[1][name]:11.0f}" for name in names) + f" {scale}")
+        print(f"{backend:11} " + " ".join(f"{ours[2][name]:11.0f}" for name in names) + f" {scale}")
 
 
 if __name__ == "__main__":
